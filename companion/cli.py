@@ -1,0 +1,43 @@
+"""The `dyo-companion` command (also `python -m companion`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from companion.i18n import languages
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dyo-companion",
+                                     description="Table companion and referee for Dig Your Way Out.")
+    commands = parser.add_subparsers(dest="command")
+
+    check = commands.add_parser("check", help="replay a game file and print the engine's answers (JSON lines)")
+    check.add_argument("file", help='a {"config", "actions"} JSON file, or - for standard input')
+    check.add_argument("--lang", default="en", choices=languages(), help="language of the messages")
+
+    simulate = commands.add_parser("simulate", help="random legal self-play with invariant checks")
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--players", type=int, default=4, choices=range(2, 7))
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--modules", choices=("base", "any"), default="base",
+                          help="base: the base game with Michel & Michelle; any: random expansion combinations")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "check":
+        from companion.checker import run_check
+        return run_check(args.file, lang=args.lang)
+    if args.command == "simulate":
+        from companion.simulate import BrokenInvariant, simulate
+        try:
+            simulate(args.games, args.players, args.seed, args.modules)
+        except BrokenInvariant as error:
+            print(f"broken invariant: {error}", file=sys.stderr)
+            return 1
+        return 0
+    _parser().print_help()
+    return 0

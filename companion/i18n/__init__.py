@@ -1,0 +1,102 @@
+"""One translation layer for every user-facing text.
+
+Catalogs are flat JSON files keyed by message id (`en.json` is complete; other languages may
+miss keys and fall back to English). The engine and the UI only ever hand over a key and its
+parameters; parameters that are game ids (a Place, a card, a Gang...) are rendered through the
+catalog's names, chosen by the parameter's name (`place`, `to`, `card`, `cards`, `gang`, ...).
+
+Standard library only: the rules engine renders its English messages through this module.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping
+
+CATALOG_DIR = Path(__file__).parent
+DEFAULT_LANGUAGE = "en"
+
+# Parameter name (without a trailing "s" or digits) -> namespace of the names in the catalog.
+NAME_SPACES = {
+    "place": "place", "to": "place", "from": "place",
+    "card": "card", "tool": "card", "product": "card", "material": "card", "discard": "card",
+    "weapon": "card",
+    "item": "item", "gang": "gang", "ability": "ability", "background": "background",
+    "token": "token", "trauma": "trauma", "neutral": "neutral", "action": "action",
+    "recipe": "recipe", "michel_card": "michel_card", "effect": "effect", "choice": "choice",
+    "decision": "decision", "material": "card",
+}
+_SUFFIX = re.compile(r"(_?\d+|s)$")
+
+
+def languages() -> list[str]:
+    return sorted(p.stem for p in CATALOG_DIR.glob("*.json"))
+
+
+@cache
+def catalog(lang: str) -> Mapping[str, str]:
+    path = CATALOG_DIR / f"{lang}.json"
+    if not path.is_file():
+        raise ValueError(f"no translation catalog for language {lang!r} (have: {', '.join(languages())})")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def text(key: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The catalog's text for `key`, falling back to English, then to the key itself."""
+    found = catalog(lang).get(key)
+    if found is None and lang != DEFAULT_LANGUAGE:
+        found = catalog(DEFAULT_LANGUAGE).get(key)
+    return key if found is None else found
+
+
+def name(space: str, ident: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    return text(f"{space}.{ident}", lang) if f"{space}.{ident}" in catalog(DEFAULT_LANGUAGE) else ident
+
+
+def _space(param: str) -> str | None:
+    return NAME_SPACES.get(param) or NAME_SPACES.get(_SUFFIX.sub("", param))
+
+
+def _value(param: str, value: Any, lang: str) -> Any:
+    space = _space(param)
+    if space is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return text("list.separator", lang).join(str(_value(param, v, lang)) for v in value)
+    if isinstance(value, str):
+        return name(space, value, lang)
+    return value
+
+
+class _Params(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class _Formatter(string.Formatter):
+    """`{n:Beating|Beatings}` picks the singular form when n is 1 (a plural choice in the catalog)."""
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if "|" in spec:
+            one, many = spec.split("|", 1)
+            return one if value == 1 else many
+        return super().format_field(value, spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
+    template = text(key, lang)
+    if not params:
+        return template
+    values = _Params({k: _value(k, v, lang) for k, v in params.items()})
+    return _FORMATTER.vformat(template, (), values)
+
+
+def placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}

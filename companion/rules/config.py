@@ -1,0 +1,140 @@
+"""The game configuration of PROTOCOL.md: validated once, before a game starts.
+
+An impossible configuration raises ConfigError naming the rule it breaks (SET-1 for the player
+count, TEAM-1 for uneven teams, TEAM-7 for the Gambling Cells in Team mode, DI-1 for an unknown
+Place, ...). The normalised form is what a game stores and replays from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .catalog import Catalog, load_catalog
+from .errors import ConfigError
+from .ruleset import Ruleset, build_ruleset
+
+PLAYER_START_FIELDS = ("place", "hand", "cigarettes", "beatings", "tunnel", "gang", "ability", "tokens",
+                       "background", "trauma", "dug", "color")
+START_FIELDS = ("warden", "neutrals", "discard")
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    players: tuple[Mapping[str, Any], ...]
+    ruleset: Ruleset
+    neutrals: int
+    team: bool
+    warden: bool
+    places: tuple[str, ...]
+    teams: Mapping[str, tuple[int, ...]] | None
+    seed: int
+    first_player: int
+    start: Mapping[str, Any]
+    normalised: Mapping[str, Any]
+
+
+def _object(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(None, "config.not_object", what=what)
+    return value
+
+
+def _known_keys(obj: Mapping[str, Any], allowed, what: str) -> None:
+    extra = sorted(set(obj) - set(allowed))
+    if extra:
+        raise ConfigError(None, "config.unknown_key", key=extra[0], what=what)
+
+
+def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
+    cat = catalog or load_catalog()
+    data = _object(data, "config")
+    _known_keys(data, ("players", "ruleset", "house_rules", "modules", "teams", "seed", "first_player", "start"),
+                "config")
+    players = data.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 6:
+        raise ConfigError("SET-1", "config.player_count", count=len(players) if isinstance(players, list) else 0)
+    entries: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for seat, entry in enumerate(players):
+        entry = _object(entry, f"players[{seat}]")
+        _known_keys(entry, ("name",) + PLAYER_START_FIELDS, f"players[{seat}]")
+        name = entry.get("name", f"Player {seat + 1}")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise ConfigError("SET-1", "config.bad_name", seat=seat, max=MAX_NAME)
+        if name.strip().casefold() in names:
+            raise ConfigError("SET-1", "config.duplicate_name", name=name)
+        names.add(name.strip().casefold())
+        entries.append({**entry, "name": name.strip()})
+
+    preset = data.get("ruleset", "official")
+    if not isinstance(preset, str):
+        raise ConfigError("VAR-1", "config.unknown_ruleset", ruleset=str(preset), presets="official, online-simplified")
+    house_rules = _object(data.get("house_rules", {}), "house_rules")
+    ruleset = build_ruleset(preset, house_rules, cat)
+
+    modules = _object(data.get("modules", {}), "modules")
+    _known_keys(modules, ("neutrals", "team", "warden", "places"), "modules")
+    neutrals = modules.get("neutrals", 0)
+    if not isinstance(neutrals, int) or isinstance(neutrals, bool) or neutrals not in (0, 1, 2):
+        raise ConfigError("MICH-1", "config.neutral_count", count=str(neutrals))
+    team = modules.get("team", False)
+    warden = modules.get("warden", False)
+    if not isinstance(team, bool) or not isinstance(warden, bool):
+        raise ConfigError(None, "config.not_bool", what="modules.team / modules.warden")
+    places = modules.get("places", [])
+    if not isinstance(places, list):
+        raise ConfigError("DI-1", "config.bad_places")
+    for place in places:
+        if place not in cat.dig_in_places:
+            raise ConfigError("DI-1", "config.unknown_place", place=str(place), places=", ".join(cat.dig_in_places))
+    if len(set(places)) != len(places):
+        raise ConfigError("DI-1", "config.duplicate_place")
+    places = tuple(p for p in cat.dig_in_places if p in places)  # a stable order
+
+    teams = None
+    if team:
+        if not ruleset.team_mode:
+            raise ConfigError("VAR-2", "config.team_not_in_preset", ruleset=preset)
+        if len(entries) not in (4, 6):
+            raise ConfigError("TEAM-1", "config.team_player_count", count=len(entries))
+        if "gambling_cells" in places:
+            raise ConfigError("TEAM-7", "config.team_gambling_cells")
+        teams = _teams(data.get("teams"), len(entries))
+    elif data.get("teams") is not None:
+        raise ConfigError("TEAM-1", "config.teams_without_team_mode")
+
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise ConfigError(None, "config.bad_seed")
+    first = data.get("first_player", 0)
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(entries):
+        raise ConfigError("SET-2", "config.bad_first_player", count=len(entries))
+    start = _object(data.get("start", {}), "start")
+    _known_keys(start, START_FIELDS, "start")
+
+    normalised = {
+        "players": entries,
+        "ruleset": preset,
+        "house_rules": dict(house_rules),
+        "modules": {"neutrals": neutrals, "team": team, "warden": warden, "places": list(places)},
+        "teams": None if teams is None else {k: list(v) for k, v in teams.items()},
+        "seed": seed,
+        "first_player": first,
+        "start": dict(start),
+    }
+    return GameConfig(tuple(entries), ruleset, neutrals, team, warden, places, teams, seed, first, start, normalised)
+
+
+def _teams(value: Any, count: int) -> Mapping[str, tuple[int, ...]]:
+    if value is None:  # default: alternate seats, so teammates never sit side by side
+        return {"a": tuple(range(0, count, 2)), "b": tuple(range(1, count, 2))}
+    value = _object(value, "teams")
+    if sorted(value) != ["a", "b"] or not all(isinstance(v, list) for v in value.values()):
+        raise ConfigError("TEAM-1", "config.teams_shape")
+    a, b = value["a"], value["b"]
+    seats = sorted(a + b) if all(isinstance(s, int) and not isinstance(s, bool) for s in a + b) else None
+    if seats != list(range(count)) or len(a) != len(b):
+        raise ConfigError("TEAM-1", "config.teams_uneven", count=count)
+    return {"a": tuple(a), "b": tuple(b)}

@@ -1,0 +1,173 @@
+"""The engine's plumbing: rule registries, the effect context, and small shared helpers.
+
+Each action type registers a `check` (read-only: returns violations) and an `apply` (mutates
+the state, emitting events through a `Ctx`). Work that must wait for a decision is put on the
+state's agenda as data (`{"do": "next_turn"}`) and run by registered tasks once the decision
+is answered, so a state can always be copied, compared and replayed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from .actions import Action
+from .errors import Violation
+from .state import GameState, Player
+
+CheckFn = Callable[[GameState, Any, list[Violation]], None]
+ApplyFn = Callable[[GameState, Any, "Ctx"], None]
+TaskFn = Callable[[GameState, dict[str, Any], "Ctx"], None]
+
+CHECKS: dict[str, CheckFn] = {}
+APPLIES: dict[str, ApplyFn] = {}
+TASKS: dict[str, TaskFn] = {}
+CHOICES: dict[str, ApplyFn] = {}  # pending kind -> what a `choose` answer does
+
+
+def checker(*types: str) -> Callable[[CheckFn], CheckFn]:
+    def register(fn: CheckFn) -> CheckFn:
+        for t in types:
+            CHECKS[t] = fn
+        return fn
+    return register
+
+
+def applier(*types: str) -> Callable[[ApplyFn], ApplyFn]:
+    def register(fn: ApplyFn) -> ApplyFn:
+        for t in types:
+            APPLIES[t] = fn
+        return fn
+    return register
+
+
+def task(name: str) -> Callable[[TaskFn], TaskFn]:
+    def register(fn: TaskFn) -> TaskFn:
+        TASKS[name] = fn
+        return fn
+    return register
+
+
+def choice(kind: str) -> Callable[[ApplyFn], ApplyFn]:
+    def register(fn: ApplyFn) -> ApplyFn:
+        CHOICES[kind] = fn
+        return fn
+    return register
+
+
+def violation(rule: str, key: str, **params: Any) -> Violation:
+    return Violation(rule, key, params)
+
+
+def hard(rule: str, key: str, **params: Any) -> Violation:
+    """A violation `force` cannot override: the app could not represent the result."""
+    return Violation(rule, key, params, forceable=False)
+
+
+class Ctx:
+    """What one step may use and what it produces: chance outcomes and events.
+
+    Dice and Michel cards the table supplied with the action are used first, in order; after
+    them the game's seeded source decides. Every outcome is recorded as an event.
+    """
+
+    __slots__ = ("state", "events", "dice", "michel_cards", "action", "arrivals")
+
+    def __init__(self, state: GameState, action: Action | None = None) -> None:
+        self.state = state
+        self.action = action
+        self.events: list[dict[str, Any]] = []
+        self.dice = list(action.die) if action is not None else []
+        self.michel_cards = list(action.michel_cards) if action is not None else []
+        self.arrivals: list[tuple[str, int]] = []  # (neutral, seat): extortions to schedule (MICH-3)
+
+    def emit(self, type_: str, **data: Any) -> None:
+        self.events.append({"type": type_, **data})
+
+    def roll(self, who: int | str, why: str) -> int:
+        if self.dice:
+            value, source = self.dice.pop(0), "table"
+        else:
+            value, source = self.state.rng.d6(), "app"
+        self.emit("roll", player=who, die=value, source=source, why=why)
+        return value
+
+    def pick(self, n: int) -> int:
+        """An index in [0, n) from the seeded source (random picks, automatic choices)."""
+        return self.state.rng.below(n)
+
+    def next_michel_card(self) -> tuple[str, str]:
+        if self.michel_cards:
+            return self.michel_cards.pop(0), "table"
+        s = self.state
+        if not s.michel_deck:
+            s.michel_deck, s.michel_discard = s.michel_discard, []
+            s.rng.shuffle(s.michel_deck)
+            self.emit("michel_reshuffle", cards=len(s.michel_deck))
+        card = s.michel_deck.pop()
+        s.michel_discard.append(card)
+        return card, "app"
+
+    def schedule_first(self, *tasks: dict[str, Any]) -> None:
+        """Run these before anything already waiting on the agenda."""
+        self.state.agenda[0:0] = list(tasks)
+
+    def schedule_arrivals(self) -> None:
+        """MICH-3: neutrals extort the players who arrived in their Place, clockwise from the active player."""
+        if not self.arrivals:
+            return
+        n = len(self.state.players)
+        active = self.state.active
+        order = sorted(self.arrivals, key=lambda a: ((a[1] - active) % n, self.state.neutral_names.index(a[0])))
+        self.arrivals = []
+        self.schedule_first(*({"do": "neutral_extort", "neutral": nt, "seat": seat} for nt, seat in order))
+
+
+def seat_name(state: GameState, seat: int | None) -> str:
+    return "-" if seat is None or not 0 <= seat < len(state.players) else state.players[seat].name
+
+
+def hand_card_problems(state: GameState, p: Player, cards: Iterable[str]) -> list[Violation]:
+    """HAND-1 and SUP-1 for cards a player is about to use from hand.
+
+    A card nobody entered may stand for any Search card, unless every copy of that card is
+    already seen elsewhere (SUP-1).
+    """
+    cards = list(cards)
+    cat = state.catalog
+    missing = p.hand.shortfall(cards, cat.is_search_card)
+    if missing:
+        return [hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name)]
+    need: dict[str, int] = {}
+    for card in cards:
+        need[card] = need.get(card, 0) + 1
+    from_unknown = {c: n - p.hand.count(c) for c, n in need.items() if c != "unknown" and n > p.hand.count(c)}
+    for card, n in from_unknown.items():
+        if unaccounted(state, card) < n:
+            return [hard("SUP-1", "v.all_copies_seen", card=card)]
+    return []
+
+
+def card_kind(state: GameState, card: str) -> str:
+    """The composition entry a Search card counts under (named Action cards are 'action')."""
+    return "action" if card in state.catalog.action_cards else card
+
+
+def unaccounted(state: GameState, card: str) -> int:
+    """How many copies of a Search card nobody has seen: they may be in the deck or an unknown hand."""
+    cat = state.catalog
+    kind = card_kind(state, card)
+    total = cat.search_deck.get(kind, 0) + state.corrections.get(kind, 0)
+    seen = 0
+    laid = [c for _, c in state.combat.laid] if state.combat is not None else []
+    for c in state.discard + laid:
+        if card_kind(state, c) == kind:
+            seen += 1
+    for p in state.players:
+        for c, n in p.hand.known.items():
+            if c == card or (kind == "action" and c in cat.action_cards):
+                seen += n
+    return total - seen
+
+
+def weapon_like(state: GameState, card: str) -> bool:
+    return card in state.catalog.weapons or card == "unknown"

@@ -1,0 +1,169 @@
+"""The engine's public entry points: `check`, `apply`, `step`.
+
+`check` is read-only and returns every violation; `apply` changes the state and returns the
+events; `step` does both and answers in the PROTOCOL.md shape. The order of judgement is fixed:
+game over, seat, whose decision it is (TURN-4, TURN-5), then the action's own rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import handlers  # noqa: F401  (registers every rule)
+from .actions import Action
+from .core import APPLIES, CHECKS, TASKS, Ctx, hard, seat_name
+from .errors import Violation
+from .handlers.warden import note_offence
+from .state import GameState
+
+# Pending decision kind -> the action types that answer it.
+ANSWERS: dict[str, frozenset[str]] = {
+    "destination": frozenset({"choose"}),
+    "extortion_answer": frozenset({"cooperate", "fight"}),
+    "combat": frozenset({"weapon", "give_up", "bodybuilding"}),
+    "give_weapon": frozenset({"choose"}),
+    "kings_choice": frozenset({"choose"}),
+    "michel_answer": frozenset({"cooperate", "fight"}),
+    "michel_tool": frozenset({"choose"}),
+    "neutral_move": frozenset({"move_neutral", "skip_neutral"}),
+    "neutral_destination": frozenset({"choose"}),
+    "hand_limit": frozenset({"end_turn"}),
+    "brawl_response": frozenset({"brawl_response"}),
+    "punishment_choice": frozenset({"punishment_choice"}),
+}
+ANSWER_TYPES = frozenset().union(*ANSWERS.values()) - {"end_turn"}
+# Allowed out of turn or during someone else's decision; their own rules judge the moment.
+REACTIONS = frozenset({"reveal_background", "corruption", "report"})
+
+
+@dataclass
+class Answer:
+    step: int
+    accepted: bool
+    violations: list[Violation] = field(default_factory=list)
+    forced: bool = False
+    offence: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    pending: dict[str, Any] | None = None
+    winner: int | str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "accepted": self.accepted,
+            "violations": [v.to_json(overridden=self.forced) for v in self.violations],
+            "offence": self.offence,
+            "events": self.events,
+            "pending": self.pending,
+            "winner": self.winner,
+        }
+
+
+class IllegalAction(ValueError):
+    def __init__(self, violations: list[Violation]) -> None:
+        self.violations = violations
+        super().__init__("; ".join(f"{v.rule}: {v.message}" for v in violations))
+
+
+def _gate(s: GameState, a: Action) -> list[Violation]:
+    """Whose move is it? TURN-4 (out of turn) and TURN-5 (a decision is pending)."""
+    pending = s.pending
+    kind = a.TYPE
+    if pending is not None:
+        if kind in ANSWERS.get(pending.kind, ()):
+            if a.player == pending.player or (pending.kind == "combat" and kind == "weapon"):
+                return []  # the combat handler judges who may play a Weapon (CMB-1, TEAM-5)
+            return [hard("TURN-4", "v.not_your_decision", player=seat_name(s, pending.player))]
+        if kind in REACTIONS:
+            return []
+        if kind == "cooperate" and pending.kind == "combat":  # too late to give the Tool
+            neutral = s.combat is not None and s.combat.neutral is not None
+            return [hard("MICH-6" if neutral else "EXT-2", "v.cooperate_too_late")]
+        return [hard("TURN-5", "v.decision_pending", player=seat_name(s, pending.player), decision=pending.kind)]
+    if kind in ANSWER_TYPES:
+        return [hard("TURN-5", "v.nothing_to_answer")]
+    if kind in REACTIONS:
+        return []
+    if a.player != s.active:
+        return [hard("TURN-4", "v.not_your_turn", player=seat_name(s, s.active))]
+    return []
+
+
+def check(s: GameState, a: Action) -> list[Violation]:
+    """Every rule this action breaks now, in order; an empty list means legal."""
+    if a.TYPE == "adjust":
+        out: list[Violation] = []
+        CHECKS["adjust"](s, a, out)
+        return out
+    if s.winner is not None:
+        return [hard("WIN-1", "v.game_over", winner=_winner_name(s))]
+    if not 0 <= a.player < len(s.players):
+        return [hard("SET-1", "v.no_such_seat", seat=a.player, count=len(s.players))]
+    out = _gate(s, a)
+    if out:
+        return out
+    CHECKS[a.TYPE](s, a, out)
+    return out
+
+
+def _winner_name(s: GameState) -> str:
+    return s.winner if isinstance(s.winner, str) else seat_name(s, s.winner)
+
+
+def _advance(s: GameState, ctx: Ctx) -> None:
+    """Run the agenda until the game waits for a decision (or is won)."""
+    ctx.schedule_arrivals()
+    while s.pending is None and s.agenda and s.winner is None:
+        item = s.agenda.pop(0)
+        TASKS[item["do"]](s, item, ctx)
+        ctx.schedule_arrivals()
+
+
+def apply(s: GameState, a: Action) -> list[dict[str, Any]]:
+    """Apply a legal (or forced) action and return its events; IllegalAction otherwise."""
+    violations = check(s, a)
+    if violations and (not a.force or any(not v.forceable for v in violations)):
+        raise IllegalAction(violations)
+    return _apply(s, a, violations).events
+
+
+def _starts_new_action(s: GameState, a: Action) -> bool:
+    """A new action closes the Warden's report window and the Corruption occasions (WARD-3, OFF-3)."""
+    if a.TYPE in REACTIONS or a.TYPE in ANSWER_TYPES or a.TYPE == "adjust":
+        return False
+    return not (a.TYPE == "end_turn" and s.pending is not None)
+
+
+def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
+    ctx = Ctx(s, a)
+    if violations:
+        ctx.emit("forced", player=a.player, rules=[v.rule for v in violations])
+    new_action = _starts_new_action(s, a)
+    place = s.players[a.player].place if 0 <= a.player < len(s.players) else None
+    if new_action:
+        s.offence = None
+        s.occasion = {"action": a.TYPE, "player": a.player, "place": place, "used": []}
+    APPLIES[a.TYPE](s, a, ctx)
+    if new_action and place is not None:
+        note_offence(s, ctx, a.player, a.TYPE, place)
+    _advance(s, ctx)
+    if ctx.dice:
+        ctx.emit("unused_dice", die=list(ctx.dice))
+    s.step += 1
+    return ctx
+
+
+def step(s: GameState, a: Action) -> Answer:
+    """Judge and, when legal (or forced), apply one action: the engine's answer."""
+    violations = check(s, a)
+    if violations and (not a.force or any(not v.forceable for v in violations)):
+        return Answer(step=s.step, accepted=False, violations=violations,
+                      pending=None if s.pending is None else s.pending.to_json(), winner=s.winner)
+    offence_before = s.offence
+    ctx = _apply(s, a, violations)
+    return Answer(
+        step=s.step, accepted=True, violations=violations, forced=bool(violations),
+        offence=s.offence if s.offence is not offence_before else None,
+        events=ctx.events, pending=None if s.pending is None else s.pending.to_json(), winner=s.winner,
+    )

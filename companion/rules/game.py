@@ -1,0 +1,63 @@
+"""A game as the table plays it: its configuration, its log of accepted actions, its state.
+
+The log is the truth: the state is always the configuration replayed through the accepted
+actions, so undo is "replay one fewer", and a game saved anywhere resumes identically.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .actions import Action, parse_action
+from .engine import Answer, step
+from .errors import Violation
+from .setup import new_game
+from .state import GameState
+
+
+class Game:
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.state: GameState = new_game(config)
+        self.config = self.state.config
+        self.log: list[Action] = []
+
+    @classmethod
+    def replay(cls, config: dict[str, Any], actions: Iterable[Action | dict]) -> Game:
+        """Rebuild a game from its configuration and its accepted actions."""
+        game = cls(config)
+        for raw in actions:
+            answer = game.submit(raw)
+            if not answer.accepted:
+                raise ValueError(f"action {len(game.log) + 1} of the log is no longer accepted: "
+                                 + "; ".join(v.message for v in answer.violations))
+        return game
+
+    def submit(self, action: Action | dict) -> Answer:
+        """Judge and apply one action; an internal error leaves the game as it was."""
+        if not isinstance(action, Action):
+            action = parse_action(action, self.state.catalog)
+        try:
+            answer = step(self.state, action)
+        except Exception as error:  # a bug must never corrupt a table's game
+            self.state = Game.replay(self.config, self.log).state
+            return Answer(step=self.state.step, accepted=False,
+                          violations=[Violation("ENGINE", "v.internal_error", {"error": type(error).__name__},
+                                                forceable=False)])
+        if answer.accepted:
+            self.log.append(action)
+        return answer
+
+    def undo(self) -> Action | None:
+        """Drop the last accepted action; replaying the rest recreates every die and draw exactly."""
+        if not self.log:
+            return None
+        last = self.log.pop()
+        self.state = Game.replay(self.config, self.log).state
+        return last
+
+    def summary(self) -> dict[str, Any]:
+        return self.state.summary()
+
+    def to_json(self) -> dict[str, Any]:
+        """The PROTOCOL.md file format: configuration and accepted actions."""
+        return {"config": self.config, "actions": [a.to_json() for a in self.log]}

@@ -1,0 +1,220 @@
+"""`adjust`: explicit corrections of the state, always logged, never flagged.
+
+The physical table always wins: when the app's state is wrong, players edit it. Each edit is
+checked on a copy first; an edit that would leave an impossible state (negative counts, too many
+Beatings, a Place not in the game) refuses the whole correction and names the bad edit. Cards
+added to or removed from a hand move from or to their supply, so totals stay conserved; a pile,
+deck or supply set to a new count records the difference as a correction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..actions import Adjust
+from ..core import Ctx, applier, checker, hard
+from ..errors import Violation
+from ..hand import UNKNOWN
+from ..ops import check_win, to_supply
+from ..state import GameState
+
+OPS = ("set", "add", "remove")
+PLAYER_NUMBERS = ("cigarettes", "beatings", "tunnel")
+
+
+# The rule an impossible value breaks, by the field it edits.
+FIELD_RULES = {"cigarettes": "SUP-5", "beatings": "BEAT-1", "tunnel": "DIG-1", "piles": "SUP-2", "tokens": "SUP-6",
+               "supplies": "SUP-6", "deck": "SUP-1", "actions_left": "TURN-1"}
+
+
+class _Refused(Exception):
+    def __init__(self, key: str, rule: str = "ADJUST", **params: Any) -> None:
+        self.key = key
+        self.rule = rule
+        self.params = params
+
+
+def _number(value: Any, high: int = 10**6, field: str = "") -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+        raise _Refused("adjust.bad_number", FIELD_RULES.get(field, "ADJUST"), high=high)
+    return value
+
+
+def _cards(value: Any, s: GameState) -> list[str]:
+    if not isinstance(value, list) or any(c not in s.catalog.all_cards for c in value):
+        raise _Refused("adjust.bad_cards")
+    return value
+
+
+def _take_from_supply(s: GameState, card: str) -> None:
+    if card in s.piles:
+        if s.piles[card] <= 0:
+            raise _Refused("adjust.pile_empty", "SUP-2", card=card)
+        s.piles[card] -= 1
+    elif card in s.discard and s.deck == 0:
+        s.discard.remove(card)
+    else:
+        if s.deck <= 0:
+            raise _Refused("adjust.deck_empty", "SUP-1")
+        s.deck -= 1
+
+
+def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any) -> None:
+    p = s.players[seat]
+    name = field[0] if field else ""
+    if name in PLAYER_NUMBERS and op == "set":
+        high = s.ruleset.max_beatings if name == "beatings" else 10**6
+        setattr(p, name, _number(value, high, name))
+    elif name == "place" and op == "set":
+        if value not in s.board.places:
+            raise _Refused("adjust.bad_place", "DI-1", place=str(value))
+        p.place = value
+    elif name == "hand" and op in ("add", "remove"):
+        for card in _cards(value, s):
+            if op == "add":
+                _take_from_supply(s, card)
+                p.hand.add(card)
+            else:
+                if p.hand.shortfall([card], s.catalog.is_search_card):
+                    raise _Refused("adjust.not_in_hand", "HAND-1", card=card)
+                p.hand.remove(card)
+                to_supply(s, card)
+    elif name == "dug" and op in ("add", "remove"):
+        for tool in _cards(value, s):
+            if tool not in s.catalog.tools:
+                raise _Refused("adjust.bad_cards")
+            if op == "add":
+                _take_from_supply(s, tool)
+                p.dug.append(tool)
+            elif tool in p.dug:
+                p.dug.remove(tool)
+                s.piles[tool] += 1
+            else:
+                raise _Refused("adjust.not_in_hand", card=tool)
+    elif name == "tokens" and len(field) == 2 and op == "set":
+        token = field[1]
+        if token not in s.supplies or token == "trauma":
+            raise _Refused("adjust.bad_token", token=token)
+        delta = _number(value, field="tokens") - p.tokens.get(token, 0)
+        if s.supplies[token] < delta:
+            raise _Refused("adjust.supply_empty", "SUP-6", token=token)
+        s.supplies[token] -= delta
+        p.tokens[token] = value
+        if not value:
+            del p.tokens[token]
+    elif name == "gang" and op == "set":
+        if value is not None and value not in s.catalog.gangs:
+            raise _Refused("adjust.bad_gang")
+        if p.gang is not None and p.ability is not None:
+            s.gang_piles[p.gang].append(p.ability)
+        p.gang, p.ability = value, None
+        if value is not None:
+            if not s.gang_piles[value]:
+                raise _Refused("adjust.gang_pile_empty", gang=value)
+            p.ability = s.gang_piles[value].pop(0)
+    elif name == "ability" and op == "set":
+        if p.gang is None or value not in s.gang_piles[p.gang]:
+            raise _Refused("adjust.bad_ability")
+        s.gang_piles[p.gang].remove(value)
+        if p.ability is not None:
+            s.gang_piles[p.gang].insert(0, p.ability)
+        p.ability = value
+    elif name == "trauma" and op == "set":
+        if value is not None and value not in s.trauma_stack:
+            raise _Refused("adjust.bad_trauma")
+        if p.trauma is not None:
+            s.trauma_stack.append(p.trauma)
+        if value is not None:
+            s.trauma_stack.remove(value)
+        p.trauma = value
+        s.supplies["trauma"] = len(s.trauma_stack)
+    elif name == "background" and op == "set":
+        if value is not None and value not in s.catalog.backgrounds:
+            raise _Refused("adjust.bad_background")
+        p.background = value
+    elif name == "camouflaged" and op == "set" and isinstance(value, bool):
+        p.camouflaged = value
+    else:
+        raise _Refused("adjust.bad_path", path=".".join(["players", str(seat)] + field))
+
+
+def _edit(s: GameState, change: Mapping[str, Any]) -> None:
+    path = change.get("path")
+    ops = [op for op in OPS if op in change]
+    if not isinstance(path, str) or len(ops) != 1 or set(change) - {"path", *OPS}:
+        raise _Refused("adjust.bad_change")
+    op, value = ops[0], change[ops[0]]
+    parts = path.split(".")
+    head = parts[0]
+    if head == "players" and len(parts) >= 3 and parts[1].isdigit() and int(parts[1]) < len(s.players):
+        _edit_player(s, int(parts[1]), parts[2:], op, value)
+    elif head == "piles" and len(parts) == 2 and parts[1] in s.piles and op == "set":
+        s.corrections[parts[1]] = s.corrections.get(parts[1], 0) + _number(value, field="piles") - s.piles[parts[1]]
+        s.piles[parts[1]] = value
+    elif head == "supplies" and len(parts) == 2 and parts[1] in s.supplies and parts[1] != "trauma" and op == "set":
+        key = f"token:{parts[1]}"
+        s.corrections[key] = s.corrections.get(key, 0) + _number(value, field="supplies") - s.supplies[parts[1]]
+        s.supplies[parts[1]] = value
+    elif path == "deck" and op == "set":
+        s.corrections["deck"] = s.corrections.get("deck", 0) + _number(value, field="deck") - s.deck
+        s.deck = value
+    elif path == "discard" and op in ("add", "remove"):
+        for card in _cards(value, s):
+            if not s.catalog.is_search_card(card) and card != UNKNOWN:
+                raise _Refused("adjust.bad_cards")
+            if op == "add":
+                if s.deck <= 0:
+                    raise _Refused("adjust.deck_empty")
+                s.deck -= 1
+                s.discard.append(card)
+            elif card in s.discard:
+                s.discard.remove(card)
+                s.deck += 1
+            else:
+                raise _Refused("adjust.not_in_discard", card=card)
+    elif path == "warden" and op == "set":
+        if not s.warden_module or value not in s.board.places:
+            raise _Refused("adjust.bad_place", "WARD-1" if not s.warden_module else "DI-1", place=str(value))
+        s.warden = value
+    elif head == "neutrals" and len(parts) == 2 and parts[1] in s.neutrals and op == "set":
+        if value not in s.board.places:
+            raise _Refused("adjust.bad_place", "DI-1", place=str(value))
+        s.neutrals[parts[1]] = value
+    elif path == "actions_left" and op == "set":
+        s.actions_left = _number(value, 10, "actions_left")
+    else:
+        raise _Refused("adjust.bad_path", path=path)
+
+
+def check_changes(s: GameState, changes, out: list[Violation]) -> None:
+    trial = s.copy()
+    for change in changes:
+        try:
+            _edit(trial, change)
+        except _Refused as refused:
+            out.append(hard(refused.rule, refused.key, **{"path": str(change.get("path")), **refused.params}))
+            return
+
+
+def apply_changes(s: GameState, changes, ctx: Ctx) -> None:
+    for change in changes:
+        _edit(s, change)
+        ctx.emit("adjust", **{k: v for k, v in change.items()})
+    check_win(s, ctx)
+
+
+@checker("adjust")
+def check_adjust(s: GameState, a: Adjust, out: list[Violation]) -> None:
+    if not a.changes:
+        out.append(hard("ADJUST", "adjust.nothing"))
+        return
+    if not 0 <= a.player < len(s.players):
+        out.append(hard("SET-1", "v.no_such_seat", seat=a.player, count=len(s.players)))
+        return
+    check_changes(s, a.changes, out)
+
+
+@applier("adjust")
+def apply_adjust(s: GameState, a: Adjust, ctx: Ctx) -> None:
+    ctx.emit("adjusted", player=a.player, reason=a.reason)
+    apply_changes(s, a.changes, ctx)

@@ -1,0 +1,314 @@
+"""Background cards (BG): revealed once per game, free, at the moment their text allows.
+
+The app may not know a player's hidden Background: revealing names it, and the engine checks
+that nobody else already showed (or holds) that card. The Gang bonus applies when the player
+belongs to the card's Gang at the moment of the reveal.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+
+from ..actions import Choose, RevealBackground
+from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, violation
+from ..errors import Violation
+from ..ops import (add_beatings, discard_cards, discard_trauma, draw_search, gain_cigarettes, move_card,
+                   place_standee, remove_beatings, steal_random, take_from_deck, take_from_pile, to_supply)
+from ..state import GameState, Pending, Player
+from .basic import check_entered_cards
+from .combat import ask_weapon, as_played, combat_fresh, end_combat, is_weapon
+from .common import valid_seat
+from .movement import check_destination, place_not_in_game
+
+LOSE = "lose"
+
+
+def spent(s: GameState, card: str) -> bool:
+    return any(card in p.revealed for p in s.players) or card in s.background_discard
+
+
+def has_bonus(s: GameState, p: Player, card: str) -> bool:
+    return p.gang == s.catalog.backgrounds[card]["gang"]
+
+
+def amount(s: GameState, p: Player, card: str) -> int:
+    info = s.catalog.backgrounds[card]
+    return info["bonus"] if has_bonus(s, p, card) and "bonus" in info else info.get("amount", 0)
+
+
+def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
+    timing = s.catalog.backgrounds[card]["timing"]
+    c = s.combat
+    if timing == "own_turn":
+        if p.seat != s.active:
+            out.append(hard("TURN-2", "v.free_action_own_turn", player=s.players[s.active].name))
+        elif s.pending is not None:
+            out.append(hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name,
+                            decision=s.pending.kind))
+        return
+    in_combat = c is not None and c.started and s.pending is not None and s.pending.kind == "combat"
+    fighter = in_combat and p.seat in (c.attacker, c.defender)
+    if timing == "combat" and fighter:
+        return
+    if timing == "combat_start" and fighter and combat_fresh(c):
+        return
+    if timing == "combat_start_defender" and fighter and p.seat == c.defender and c.attacker is not None \
+            and combat_fresh(c):
+        return
+    out.append(violation("BG", f"v.bg_timing_{timing}", background=card))
+
+
+@checker("reveal_background")
+def check_reveal(s: GameState, a: RevealBackground, out: list[Violation]) -> None:
+    p = s.players[a.player]
+    card = a.card
+    if not p.has_background:
+        out.append(hard("SUP-4", "v.bg_used"))
+        return
+    if spent(s, card):
+        out.append(hard("BG", "v.bg_gone", background=card))
+        return
+    if p.background is not None and p.background != card:
+        out.append(hard("BG", "v.bg_is_other", background=p.background))
+        return
+    holder = next((q for q in s.players if q.background == card and q.seat != p.seat), None)
+    if holder is not None:
+        out.append(hard("BG", "v.bg_held", background=card, player=holder.name))
+        return
+    _timing(s, p, card, out)
+    bonus = has_bonus(s, p, card)
+    n = amount(s, p, card)
+    if card == "get_out_of_here":
+        if a.to is None:
+            out.append(hard("BG", "v.destination_needed"))
+        for to in (a.to, a.own_to):
+            if to is not None and to in s.board.places and s.board.places[to].solitary:
+                out.append(violation("BG", "v.bg_not_solitary", background=card))
+            elif to is not None and to not in s.board.places:
+                out.append(place_not_in_game(s, to))
+        if a.own_to is not None and not bonus:
+            out.append(violation("BG", "v.bg_needs_bonus", background=card))
+        if a.own_to is not None:
+            check_destination(s, p.seat, a.own_to, out, "BG")
+    elif card in ("nobody_walks_away_from_me", "protection_doesnt_come_cheap"):
+        if valid_seat(s, a.target, out, "BG") and a.target == p.seat:
+            out.append(violation("BG", "v.target_self"))
+    elif card == "i_got_strong_bones_they_say":
+        if a.trauma and p.trauma is None:
+            out.append(hard("PSY-2", "v.no_trauma"))
+        elif not a.trauma and p.beatings == 0:
+            out.append(violation("BG", "v.nothing_to_heal"))
+    elif card == "me_cheating_never" and len(a.die) > n:
+        out.append(violation("BG", "v.too_many_dice", count=len(a.die), ability=card))
+    elif card == "i_will_take_it_all_for_free":
+        if a.cards is not None:
+            if len(a.cards) > max(0, n - p.hand.size()):
+                out.append(hard("BG", "v.too_many_drawn", count=max(0, n - p.hand.size()), place=p.place))
+            check_entered_cards(s, a.cards, out, "BG")
+        if a.discard:
+            if not bonus:
+                out.append(violation("BG", "v.bg_needs_bonus", background=card))
+            after_draw = p.hand.copy()  # the cards to discard are judged against the hand after the draw
+            entered = list(a.cards or ())
+            for drawn in entered:
+                after_draw.add(drawn)
+            after_draw.unknown += max(0, min(n - p.hand.size(), s.deck + len(s.discard)) - len(entered))
+            missing = after_draw.shortfall(a.discard, s.catalog.is_search_card)
+            if missing:
+                out.append(hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name))
+    elif card == "every_cent_is_good_to_take":
+        wanted = list(a.cards or ())
+        if not 1 <= len(wanted) <= n:
+            out.append(violation("BG", "v.bg_card_count", count=n, background=card))
+        pool = list(s.discard)
+        for c in wanted:
+            if c not in pool:
+                out.append(hard("BG", "v.not_in_discard", card=c))
+                break
+            pool.remove(c)
+    elif card == "you_shouldnt_look_away":
+        targets = list(a.targets or ())
+        if len(targets) != n:
+            out.append(violation("BG", "v.bg_target_count", count=n, background=card))
+        for t in targets:
+            if not valid_seat(s, t, out, "BG"):
+                break
+            if t == p.seat:
+                out.append(violation("BG", "v.target_self"))
+                break
+    elif card == "i_can_fix_that":
+        out += hand_card_problems(s, p, ["spoon"])
+        product = "shovel" if bonus else "pickaxe"
+        if s.piles[product] < 1:
+            out.append(hard("SUP-2", "v.pile_short", card=product, count=1, left=0))
+
+
+@applier("reveal_background")
+def apply_reveal(s: GameState, a: RevealBackground, ctx: Ctx) -> None:
+    p = s.players[a.player]
+    card = a.card
+    bonus = has_bonus(s, p, card)
+    n = amount(s, p, card)
+    p.has_background = False
+    p.background = card
+    p.revealed.append(card)
+    ctx.emit("background", player=a.player, background=card, bonus=bonus)
+    EFFECTS[card](s, ctx, p, a, bonus, n)
+
+
+def _too_fast(s, ctx, p, a, bonus, n):
+    s.actions_left += n
+
+
+def _get_out(s, ctx, p, a, bonus, n):
+    for neutral in s.neutrals:
+        s.neutrals[neutral] = a.to
+        ctx.emit("neutral_move", neutral=neutral, to=a.to, why="get_out_of_here")
+    if s.warden is not None:
+        s.warden = a.to
+        ctx.emit("warden_move", to=a.to, why="get_out_of_here")
+    for q in s.players:
+        if q.seat != p.seat and q.place != a.to:
+            place_standee(s, ctx, q.seat, a.to, "get_out_of_here")
+    if a.own_to is not None:
+        place_standee(s, ctx, p.seat, a.own_to, "get_out_of_here")
+
+
+def _turf(s, ctx, p, a, bonus, n):
+    home = f"cell_block_{p.team}" if s.team_mode else s.board.first("cell_block")
+    if p.place != home:
+        place_standee(s, ctx, p.seat, home, "this_is_my_turf")
+    if bonus:
+        for q in s.players:
+            if q.seat != p.seat and q.place == home:
+                place_standee(s, ctx, q.seat, s.board.solitary, "this_is_my_turf")
+
+
+def _everything(s, ctx, p, a, bonus, n):
+    s.combat.no_beating.append(p.seat)
+    if bonus:
+        s.combat.no_card.append(p.seat)
+
+
+def _cut_you(s, ctx, p, a, bonus, n):
+    c = s.combat
+    if bonus:
+        c.knife_bonus.append(p.seat)
+    attacker = s.players[c.attacker]
+    weapons = sorted({card for card in attacker.hand.known if is_weapon(s, card)}
+                     | ({"blade"} if attacker.hand.unknown else set()))
+    if not weapons:
+        s.pending = None
+        end_combat(s, ctx, loser=c.attacker)
+        return
+    s.pending = Pending("give_weapon", c.attacker, weapons + [LOSE], {"to": p.seat})
+
+
+@choice("give_weapon")
+def choose_given_weapon(s: GameState, a: Choose, ctx: Ctx) -> None:
+    c = s.combat
+    s.pending = None
+    if a.option == LOSE:
+        end_combat(s, ctx, loser=c.attacker)
+        return
+    move_card(s, ctx, c.attacker, c.defender, as_played(a.option), "i_will_cut_you_with_your_own_blade")
+    ask_weapon(s)
+
+
+def _strong_bones(s, ctx, p, a, bonus, n):
+    if a.trauma:
+        discard_trauma(s, ctx, p.seat, "i_got_strong_bones_they_say")
+    else:
+        remove_beatings(s, ctx, p.seat, n, "i_got_strong_bones_they_say")
+
+
+def _believe(s, ctx, p, a, bonus, n):
+    take_from_pile(s, ctx, p.seat, "knife", n, "you_really_believe_it_will_do")
+
+
+def _no_to_me(s, ctx, p, a, bonus, n):
+    s.flags.must_cooperate = ("pickaxe", "shovel") if bonus else ("pickaxe",)
+
+
+def _nobody_walks(s, ctx, p, a, bonus, n):
+    add_beatings(s, ctx, a.target, 1, "nobody_walks_away_from_me")
+    if bonus:
+        steal_random(s, ctx, a.target, p.seat, "nobody_walks_away_from_me")
+
+
+def _know_a_guy(s, ctx, p, a, bonus, n):
+    s.flags.buy_anywhere = True
+    if bonus:
+        s.flags.buy_discount = n
+
+
+def _protection(s, ctx, p, a, bonus, n):
+    victim = s.players[a.target]
+    taken = victim.cigarettes if bonus else ceil(victim.cigarettes / 2)
+    gain_cigarettes(s, ctx, a.target, -taken, "protection_doesnt_come_cheap")
+    gain_cigarettes(s, ctx, p.seat, taken, "protection_doesnt_come_cheap")
+
+
+def _cheating(s, ctx, p, a, bonus, n):
+    total = sum(ctx.roll(p.seat, "me_cheating_never") for _ in range(n))
+    gain_cigarettes(s, ctx, p.seat, total, "me_cheating_never")
+
+
+def _take_it_all(s, ctx, p, a, bonus, n):
+    draw_search(s, ctx, p.seat, max(0, n - p.hand.size()), a.cards or (), why="i_will_take_it_all_for_free")
+    if bonus and a.discard:
+        discard_cards(s, ctx, p.seat, a.discard, "i_will_take_it_all_for_free")
+        draw_search(s, ctx, p.seat, len(a.discard), why="i_will_take_it_all_for_free")
+
+
+def _every_cent(s, ctx, p, a, bonus, n):
+    for card in a.cards or ():
+        s.discard.reverse()
+        s.discard.remove(card)
+        s.discard.reverse()
+        p.hand.add(card)
+        ctx.emit("take", player=p.seat, card=card, count=1, why="every_cent_is_good_to_take")
+
+
+def _look_away(s, ctx, p, a, bonus, n):
+    for target in a.targets or ():
+        steal_random(s, ctx, target, p.seat, "you_shouldnt_look_away")
+
+
+def _fix_that(s, ctx, p, a, bonus, n):
+    p.hand.remove("spoon")
+    to_supply(s, "spoon")
+    ctx.emit("discard", player=p.seat, cards=["spoon"], why="i_can_fix_that")
+    take_from_pile(s, ctx, p.seat, "shovel" if bonus else "pickaxe", 1, "i_can_fix_that")
+
+
+def _never_liked_rules(s, ctx, p, a, bonus, n):
+    s.flags.cell_block_crafts = ("pickaxe", "shovel") if bonus else ("pickaxe",)
+
+
+def _friends(s, ctx, p, a, bonus, n):
+    wanted = ["links", "pike"] + (["links", "container"] if bonus else [])
+    for card in wanted:
+        take_from_deck(s, ctx, p.seat, card, "i_have_friends_in_the_workshop")
+
+
+EFFECTS = {
+    "too_fast_for_you": _too_fast,
+    "get_out_of_here": _get_out,
+    "this_is_my_turf": _turf,
+    "is_that_everything_youve_got": _everything,
+    "i_will_cut_you_with_your_own_blade": _cut_you,
+    "i_got_strong_bones_they_say": _strong_bones,
+    "you_really_believe_it_will_do": _believe,
+    "dont_think_about_saying_no_to_me": _no_to_me,
+    "nobody_walks_away_from_me": _nobody_walks,
+    "i_know_a_guy": _know_a_guy,
+    "protection_doesnt_come_cheap": _protection,
+    "me_cheating_never": _cheating,
+    "i_will_take_it_all_for_free": _take_it_all,
+    "every_cent_is_good_to_take": _every_cent,
+    "you_shouldnt_look_away": _look_away,
+    "i_can_fix_that": _fix_that,
+    "i_never_liked_rules": _never_liked_rules,
+    "i_have_friends_in_the_workshop": _friends,
+}

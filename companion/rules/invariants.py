@@ -1,0 +1,139 @@
+"""Conservation and sanity invariants of a state: every card and token is in exactly one place.
+
+Used by the simulator after every action and by the property tests; an empty list means the
+state is consistent. Totals may differ from the box only by the corrections `adjust` recorded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+from .catalog import Catalog
+from .ruleset import Ruleset
+from .state import GameState
+
+
+@cache
+def _box(catalog: Catalog) -> tuple:
+    """The box's totals, computed once per catalog."""
+    return (
+        sum(catalog.search_deck.values()),
+        tuple((gid, frozenset(g.abilities)) for gid, g in catalog.gangs.items()),
+        frozenset(catalog.ability_gang),
+        frozenset(catalog.action_cards) - {"action"},
+        tuple(catalog.board_piles.items()),
+    )
+
+
+def invariant_problems(s: GameState) -> list[str]:
+    cat = s.catalog
+    search_total, gang_cards, all_abilities, named_actions, board_totals = _box(cat)
+    problems: list[str] = []
+    piles = s.piles
+    board_held = dict.fromkeys(piles, 0)
+    seen = Counter(s.discard)
+    if s.combat is not None:
+        seen.update(card for _, card in s.combat.laid)
+    search_held = len(s.discard)
+    max_beatings = s.ruleset.max_beatings
+    places = s.board.places
+    for p in s.players:
+        if not 0 <= p.beatings <= max_beatings:
+            problems.append(f"{p.name} has {p.beatings} Beatings")
+        if p.cigarettes < 0:
+            problems.append(f"{p.name} has {p.cigarettes} cigarettes")
+        hand = p.hand
+        if hand.unknown < 0:
+            problems.append(f"{p.name}'s hand has {hand.unknown} unknown cards")
+        if p.place not in places:
+            problems.append(f"{p.name} stands in {p.place}, not a Place of this game")
+        search_held += hand.unknown
+        for card, n in hand.known.items():
+            if n <= 0:
+                problems.append(f"{p.name}'s hand holds {n} {card}")
+            if card in board_held:
+                board_held[card] += n
+            else:
+                seen[card] += n
+        for tool in p.dug:
+            board_held[tool] += 1
+        for token, n in p.tokens.items():
+            if n < 0:
+                problems.append(f"{p.name} has {n} {token} tokens")
+    corrections = s.corrections
+    for card, total in board_totals:
+        expected = total + corrections.get(card, 0) if corrections else total
+        if piles[card] < 0 or piles[card] + board_held[card] + seen.pop(card, 0) != expected:
+            problems.append(f"{card}: pile {piles[card]} + held {board_held[card]} != {expected}")
+    search_held += sum(seen.values()) - len(s.discard)
+    expected = search_total + corrections.get("deck", 0) if corrections else search_total
+    if s.deck < 0 or s.deck + search_held != expected:
+        problems.append(f"Search cards: deck {s.deck} + elsewhere {search_held} != {expected}")
+    if not named_actions.isdisjoint(seen):
+        seen["action"] += sum(seen.pop(card, 0) for card in named_actions)
+    seen.pop("unknown", None)
+    composition = cat.search_deck
+    for kind, n in seen.items():
+        if n > composition.get(kind, 0):
+            problems.append(f"{n} {kind} cards seen, the deck has {composition.get(kind, 0)}")
+    gang_piles = s.gang_piles
+    every_gang_card: list[str] = []
+    for gid, abilities in gang_cards:
+        pile = gang_piles[gid]
+        every_gang_card += pile
+        if not abilities.issuperset(pile):
+            problems.append(f"the {gid} pile holds {pile}")
+    backgrounds = s.background_deck + len(s.background_discard)
+    ability_gang = cat.ability_gang
+    for p in s.players:
+        backgrounds += p.has_background + len(p.revealed)
+        if p.gang is not None:
+            every_gang_card.append(p.ability)
+            if ability_gang.get(p.ability) != p.gang:
+                problems.append(f"{p.name} is in the {p.gang} with the Gang card {p.ability}")
+    if len(every_gang_card) != len(all_abilities) or set(every_gang_card) != all_abilities:
+        problems.append(f"Gang cards out of place: {sorted(map(str, every_gang_card))}")
+    if s.background_deck < 0 or backgrounds != cat.background_deck_size:
+        problems.append(f"{backgrounds} Background cards instead of {cat.background_deck_size}")
+    if s.neutral_names:
+        michel = len(s.michel_deck) + len(s.michel_discard)
+        if michel != _michel_total(s.ruleset):
+            problems.append(f"{michel} Michel cards instead of {sum(s.ruleset.michel_deck.values())}")
+    if s.supplies:
+        _token_problems(s, problems)
+    for name, place in s.neutrals.items():
+        if place not in places:
+            problems.append(f"{name} stands in {place}")
+    if s.warden is not None and s.warden not in places:
+        problems.append(f"the Warden stands in {s.warden}")
+    if s.actions_left < 0:
+        problems.append(f"{s.actions_left} actions left")
+    if s.winner is not None:
+        score = s.team_tunnel(s.winner) if isinstance(s.winner, str) else s.players[s.winner].tunnel
+        if score < s.target():
+            problems.append(f"winner {s.winner} has {score} Tunnel points, the target is {s.target()}")
+    if s.pending is not None and not 0 <= s.pending.player < len(s.players):
+        problems.append(f"pending decision for seat {s.pending.player}")
+    return problems
+
+
+@cache
+def _michel_total(ruleset: Ruleset) -> int:
+    return sum(ruleset.michel_deck.values())
+
+
+def _token_problems(s: GameState, problems: list[str]) -> None:
+    cat = s.catalog
+    for token, supply in s.supplies.items():
+        if token == "trauma":
+            held = sum(p.trauma is not None for p in s.players)
+            if len(s.trauma_stack) + held != cat.tokens[token]["supply"] or supply != len(s.trauma_stack):
+                problems.append(f"Trauma tokens: stack {len(s.trauma_stack)} + held {held}")
+            continue
+        held = sum(p.tokens.get(token, 0) for p in s.players)
+        if token == "skill":
+            held += sum(p.skills_on_tools for p in s.players)
+        expected = cat.tokens[token]["supply"] + s.corrections.get(f"token:{token}", 0)
+        if supply < 0 or supply + held != expected:
+            problems.append(f"{token} tokens: supply {supply} + held {held} != {expected}")

@@ -1,0 +1,221 @@
+"""State changes shared by many rules: moving cards, tokens, Beatings and standees.
+
+Every function keeps the conservation invariants (a card leaves one place only to enter
+another) and reports what happened as events.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .core import Ctx
+from .hand import UNKNOWN
+from .state import GameState
+
+
+def to_supply(s: GameState, card: str, n: int = 1) -> None:
+    """A discarded card goes back where it belongs: its board pile, or the Search discard."""
+    if card in s.piles:
+        s.piles[card] += n
+    else:
+        s.discard.extend([card] * n)
+
+
+def discard_cards(s: GameState, ctx: Ctx, seat: int, cards: Iterable[str], why: str) -> list[str]:
+    hand = s.players[seat].hand
+    out: list[str] = []
+    for card in cards:
+        hand.remove(card)
+        to_supply(s, card)
+        out.append(card)
+    if out:
+        ctx.emit("discard", player=seat, cards=out, why=why)
+    return out
+
+
+def take_from_pile(s: GameState, ctx: Ctx, seat: int, card: str, n: int, why: str) -> int:
+    got = min(n, s.piles[card])
+    if got:
+        s.piles[card] -= got
+        s.players[seat].hand.add(card, got)
+        ctx.emit("take", player=seat, card=card, count=got, why=why)
+    return got
+
+
+def _refill_deck(s: GameState, ctx: Ctx) -> None:
+    """SUP-1: an empty deck is replaced by the shuffled discard pile."""
+    if s.deck == 0 and s.discard:
+        s.deck = len(s.discard)
+        s.discard = []
+        ctx.emit("reshuffle", cards=s.deck)
+
+
+def draw_search(s: GameState, ctx: Ctx, seat: int, n: int, entered: Iterable[str] = (),
+                from_discard: int = 0, why: str = "search") -> list[str]:
+    """Draw up to `n` Search cards: `from_discard` from the discard pile's top, the rest from the deck.
+
+    Cards the table entered are known; the others join the hand as unknown cards.
+    """
+    hand = s.players[seat].hand
+    drawn: list[str] = []
+    for _ in range(min(from_discard, n, len(s.discard))):
+        card = s.discard.pop()
+        hand.add(card)
+        drawn.append(card)
+    entered = list(entered)
+    for _ in range(n - len(drawn)):
+        _refill_deck(s, ctx)
+        if s.deck == 0:
+            break
+        s.deck -= 1
+        card = entered.pop(0) if entered else UNKNOWN
+        hand.add(card)
+        drawn.append(card)
+    ctx.emit("draw", player=seat, cards=drawn, why=why)
+    return drawn
+
+
+def take_from_deck(s: GameState, ctx: Ctx, seat: int, card: str, why: str) -> bool:
+    """Take a named card out of the Search deck, or else out of the discard pile."""
+    from .core import unaccounted
+    hand = s.players[seat].hand
+    if s.deck > 0 and unaccounted(s, card) > 0:
+        s.deck -= 1
+    elif card in s.discard:
+        s.discard.reverse()
+        s.discard.remove(card)
+        s.discard.reverse()
+    else:
+        return False
+    hand.add(card)
+    ctx.emit("take", player=seat, card=card, count=1, why=why)
+    return True
+
+
+def move_card(s: GameState, ctx: Ctx, giver: int, receiver: int, card: str, why: str) -> None:
+    s.players[giver].hand.remove(card)
+    s.players[receiver].hand.add(card)
+    ctx.emit("give", player=giver, to=receiver, card=card, why=why)
+
+
+def steal_random(s: GameState, ctx: Ctx, victim: int, thief: int, why: str) -> str | None:
+    entries = s.players[victim].hand.entries()
+    if not entries:
+        return None
+    card = entries[ctx.pick(len(entries))]
+    move_card(s, ctx, victim, thief, card, why)
+    return card
+
+
+def discard_random(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> list[str]:
+    out: list[str] = []
+    for _ in range(n):
+        entries = s.players[seat].hand.entries()
+        if not entries:
+            break
+        out += discard_cards(s, ctx, seat, [entries[ctx.pick(len(entries))]], why)
+    return out
+
+
+def add_beatings(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> None:
+    """BEAT-1: a Beating beyond the maximum is not taken."""
+    p = s.players[seat]
+    taken = max(0, min(n, s.ruleset.max_beatings - p.beatings))
+    p.beatings += taken
+    ctx.emit("beating", player=seat, count=taken, total=p.beatings, why=why)
+
+
+def remove_beatings(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> None:
+    p = s.players[seat]
+    gone = min(n, p.beatings)
+    p.beatings -= gone
+    ctx.emit("heal", player=seat, count=gone, total=p.beatings, why=why)
+
+
+def gain_cigarettes(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> None:
+    p = s.players[seat]
+    p.cigarettes += n
+    ctx.emit("cigarettes", player=seat, change=n, total=p.cigarettes, why=why)
+
+
+def take_token(s: GameState, ctx: Ctx, seat: int, token: str, why: str) -> bool:
+    if s.supplies.get(token, 0) <= 0:
+        return False
+    s.supplies[token] -= 1
+    p = s.players[seat]
+    p.tokens[token] = p.tokens.get(token, 0) + 1
+    ctx.emit("token", player=seat, token=token, change=1, why=why)
+    return True
+
+
+def return_token(s: GameState, ctx: Ctx, seat: int, token: str, why: str) -> None:
+    p = s.players[seat]
+    p.tokens[token] -= 1
+    if not p.tokens[token]:
+        del p.tokens[token]
+    s.supplies[token] = s.supplies.get(token, 0) + 1
+    ctx.emit("token", player=seat, token=token, change=-1, why=why)
+
+
+def discard_trauma(s: GameState, ctx: Ctx, seat: int, why: str) -> None:
+    """PSY-2: a discarded Trauma goes back under its stack."""
+    p = s.players[seat]
+    if p.trauma is None:
+        return
+    s.trauma_stack.append(p.trauma)
+    s.supplies["trauma"] = len(s.trauma_stack)
+    ctx.emit("trauma", player=seat, trauma=p.trauma, change=-1, why=why)
+    p.trauma = None
+
+
+def leave_gang(s: GameState, ctx: Ctx, seat: int, why: str) -> None:
+    """GANG-2: a Gang card leaves its holder for the bottom of its pile."""
+    p = s.players[seat]
+    if p.gang is None:
+        return
+    if p.ability is not None:
+        s.gang_piles[p.gang].append(p.ability)
+    ctx.emit("leave_gang", player=seat, gang=p.gang, ability=p.ability, why=why)
+    p.gang = None
+    p.ability = None
+
+
+def place_standee(s: GameState, ctx: Ctx, seat: int, place: str, why: str) -> None:
+    """A player's standee arrives somewhere: Trauma on the Ward (PSY-2), neutrals extort (MICH-3)."""
+    p = s.players[seat]
+    origin = p.place
+    p.place = place
+    ctx.emit("move", player=seat, to=place, why=why, **{"from": origin})
+    if place == "psychiatric_ward" and s.trauma_stack:
+        if p.trauma is not None:
+            discard_trauma(s, ctx, seat, "new_trauma")
+        p.trauma = s.trauma_stack.pop(0)
+        s.supplies["trauma"] = len(s.trauma_stack)
+        ctx.emit("trauma", player=seat, trauma=p.trauma, change=1, why="psychiatric_ward")
+        if p.trauma == "no_join_gang":
+            leave_gang(s, ctx, seat, "trauma")
+    for neutral, at in s.neutrals.items():
+        if at == place:
+            ctx.arrivals.append((neutral, seat))
+
+
+def check_win(s: GameState, ctx: Ctx) -> None:
+    """WIN-1: the game ends at once when a player (Team mode: a team) reaches the target."""
+    if s.winner is not None:
+        return
+    target = s.target()
+    if s.team_mode:
+        for team in ("a", "b"):
+            if s.team_tunnel(team) >= target:
+                s.winner = team
+                break
+    else:
+        for p in s.players:
+            if p.tunnel >= target:
+                s.winner = p.seat
+                break
+    if s.winner is not None:
+        s.pending = None
+        s.combat = None
+        s.agenda = []
+        ctx.emit("win", winner=s.winner, target=target)

@@ -1,0 +1,202 @@
+"""Setting up a game (SET-1, SET-2, SUP-1..6), also from a state already in progress."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+from .board import Board, build_board
+from .catalog import Catalog, load_catalog
+from .config import GameConfig, parse_config
+from .errors import ConfigError
+from .hand import UNKNOWN, Hand
+from .rng import Rng
+from .state import GameState, Player, TurnFlags
+
+
+def new_game(config: Any, catalog: Catalog | None = None) -> GameState:
+    """A fresh state from a PROTOCOL.md configuration (a dict) or a parsed GameConfig."""
+    cat = catalog or load_catalog()
+    cfg = config if isinstance(config, GameConfig) else parse_config(config, cat)
+    board = build_board(cat, cfg.ruleset, cfg.places, cfg.warden, cfg.team)
+    rng = Rng(cfg.seed)
+    team_of = {seat: team for team, seats in (cfg.teams or {}).items() for seat in seats}
+    players = [_player(seat, entry, cfg, board, cat, team_of.get(seat)) for seat, entry in enumerate(cfg.players)]
+    state = GameState(
+        catalog=cat, ruleset=cfg.ruleset, board=board, config=dict(cfg.normalised), players=players, rng=rng,
+        team_mode=cfg.team, warden_module=cfg.warden, neutral_names=cat.neutrals[:cfg.neutrals],
+    )
+    _deal_piles(state, cfg.start)
+    _deal_gangs(state)
+    _deal_backgrounds(state)
+    _deal_tokens(state, cfg)
+    _place_standees(state, cfg)
+    if any(p.tunnel >= state.target() for p in players) or (
+            cfg.team and any(state.team_tunnel(t) >= state.target() for t in ("a", "b"))):
+        raise ConfigError("WIN-1", "config.already_won", target=state.target())
+    first = players[cfg.first_player]
+    state.active = first.seat
+    state.flags = TurnFlags(started_in_solitary=board.places[first.place].one_action)
+    state.actions_left = cfg.ruleset.solitary_actions if state.flags.started_in_solitary else cfg.ruleset.actions_per_turn
+    return state
+
+
+def _count(value: Any, what: str, seat: int, high: int = 1000) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+        raise ConfigError("SET-2", "config.bad_start_value", what=what, seat=seat, high=high)
+    return value
+
+
+def _beatings(value: Any, seat: int, most: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+        raise ConfigError("BEAT-1", "config.bad_beatings", seat=seat, high=most)
+    return value
+
+
+def _player(seat: int, entry: Mapping[str, Any], cfg: GameConfig, board: Board, cat: Catalog,
+            team: str | None) -> Player:
+    home = board.by_role["cell_block"][0] if team is None else f"cell_block_{team}"
+    place = entry.get("place", home)
+    if place not in board.places:
+        raise ConfigError("DI-1", "config.place_not_in_game", place=str(place), seat=seat)
+    hand_cards = entry.get("hand")
+    if hand_cards is None:
+        hand = Hand(unknown=cfg.ruleset.starting_hand)
+    else:
+        if not isinstance(hand_cards, list) or any(c not in cat.all_cards for c in hand_cards):
+            raise ConfigError("HAND-1", "config.bad_hand", seat=seat)
+        hand = Hand()
+        for card in hand_cards:
+            hand.add(card)
+    dug = entry.get("dug", [])
+    if not isinstance(dug, list) or any(t not in cat.tools for t in dug):
+        raise ConfigError("DIG-1", "config.bad_dug", seat=seat)
+    tunnel = _count(entry.get("tunnel", sum(cat.tools[t] for t in dug)), "tunnel", seat)
+    gang = entry.get("gang")
+    ability = entry.get("ability")
+    if gang is not None and gang not in cat.gangs:
+        raise ConfigError("GANG-1", "config.bad_gang", seat=seat)
+    if ability is not None and (gang is None or ability not in cat.gangs[gang].abilities):
+        raise ConfigError("GANG-1", "config.bad_ability", seat=seat)
+    tokens = entry.get("tokens", {})
+    if not isinstance(tokens, dict) or any(t not in cat.tokens or t == "trauma" for t in tokens):
+        raise ConfigError("SUP-6", "config.bad_tokens", seat=seat)
+    background = entry.get("background")
+    if background is not None and background not in cat.backgrounds:
+        raise ConfigError("BG", "config.bad_background", seat=seat)
+    trauma = entry.get("trauma")
+    if trauma is not None and (trauma not in cat.traumas or "psychiatric_ward" not in board.places):
+        raise ConfigError("PSY-2", "config.bad_trauma", seat=seat)
+    color = entry.get("color")
+    if color is not None and (not isinstance(color, str) or len(color) > 20):
+        raise ConfigError("SET-1", "config.bad_color", seat=seat)
+    return Player(
+        seat=seat, name=entry["name"], place=place, hand=hand, team=team, color=color,
+        cigarettes=_count(entry.get("cigarettes", 0), "cigarettes", seat),
+        beatings=_beatings(entry.get("beatings", 0), seat, cfg.ruleset.max_beatings),
+        tunnel=tunnel, dug=list(dug), gang=gang, ability=ability, background=background,
+        tokens={t: _count(n, f"tokens.{t}", seat) for t, n in tokens.items() if n},
+        trauma=trauma,
+    )
+
+
+def _deal_piles(state: GameState, start: Mapping[str, Any]) -> None:
+    cat = state.catalog
+    discard = start.get("discard", [])
+    if not isinstance(discard, list) or any(c not in cat.search_cards and c != UNKNOWN for c in discard):
+        raise ConfigError("SUP-1", "config.bad_discard")
+    state.discard = list(discard)
+    held = Counter()
+    for p in state.players:
+        held.update(p.hand.known)
+        held.update(p.dug)
+    for card, total in cat.board_piles.items():
+        left = total - held[card]
+        if left < 0:
+            raise ConfigError("SUP-2", "config.too_many", card=card, total=total)
+        state.piles[card] = left
+    search_in_hands = sum(p.hand.size() for p in state.players) - sum(held[c] for c in cat.board_piles)
+    total = sum(cat.search_deck.values())
+    state.deck = total - search_in_hands - len(discard)
+    if state.deck < 0:
+        raise ConfigError("SUP-1", "config.too_many_search", total=total)
+    known = Counter(discard)
+    for p in state.players:
+        known.update({c: n for c, n in p.hand.known.items() if c not in cat.board_piles})
+    for card, n in known.items():
+        kind = "action" if card in cat.action_cards else card
+        if card != UNKNOWN and n > cat.search_deck[kind] and kind != "action":
+            raise ConfigError("SUP-1", "config.too_many", card=card, total=cat.search_deck[kind])
+    actions = sum(n for c, n in known.items() if c in cat.action_cards)
+    if actions > cat.search_deck["action"]:
+        raise ConfigError("SUP-1", "config.too_many", card="action", total=cat.search_deck["action"])
+
+
+def _deal_gangs(state: GameState) -> None:
+    cat = state.catalog
+    for gid in sorted(cat.gangs):
+        pile = list(cat.gangs[gid].abilities)
+        state.rng.shuffle(pile)
+        state.gang_piles[gid] = pile
+    for p in state.players:
+        if p.gang is None:
+            continue
+        pile = state.gang_piles[p.gang]
+        if p.ability is None:
+            p.ability = pile[0]
+        if p.ability not in pile:
+            raise ConfigError("GANG-2", "config.ability_taken", ability=p.ability)
+        pile.remove(p.ability)
+
+
+def _deal_backgrounds(state: GameState) -> None:
+    seen = [p.background for p in state.players if p.background is not None]
+    if len(seen) != len(set(seen)):
+        raise ConfigError("BG", "config.duplicate_background")
+    state.background_deck = state.catalog.background_deck_size - len(state.players)
+
+
+def _deal_tokens(state: GameState, cfg: GameConfig) -> None:
+    cat = state.catalog
+    for token, spec in cat.tokens.items():
+        in_game = spec["place"] in state.board.places
+        held = sum(p.tokens.get(token, 0) for p in state.players)
+        if held and not in_game:
+            raise ConfigError("DI-1", "config.token_not_in_game", token=token)
+        if in_game:
+            state.supplies[token] = spec["supply"] - held
+            if state.supplies[token] < 0:
+                raise ConfigError("SUP-6", "config.too_many_tokens", token=token, total=spec["supply"])
+    if "psychiatric_ward" in state.board.places:
+        stack = list(cat.traumas)
+        for p in state.players:
+            if p.trauma is not None:
+                if p.trauma not in stack:
+                    raise ConfigError("PSY-2", "config.duplicate_trauma")
+                stack.remove(p.trauma)
+        state.rng.shuffle(stack)
+        state.trauma_stack = stack
+        state.supplies["trauma"] = len(stack)
+    deck = [card for card, n in sorted(state.ruleset.michel_deck.items()) for _ in range(n)]
+    if state.neutral_names:
+        state.rng.shuffle(deck)
+        state.michel_deck = deck
+
+
+def _place_standees(state: GameState, cfg: GameConfig) -> None:
+    board = state.board
+    neutral_start = board.first(state.catalog.places[state.ruleset.neutral_start].role) or board.first("showers")
+    places = cfg.start.get("neutrals", {})
+    if not isinstance(places, dict) or any(n not in state.neutral_names for n in places):
+        raise ConfigError("MICH-1", "config.bad_neutrals")
+    for name in state.neutral_names:
+        state.neutrals[name] = places.get(name, neutral_start)
+        if state.neutrals[name] not in board.places:
+            raise ConfigError("DI-1", "config.place_not_in_game", place=str(state.neutrals[name]), seat="-")
+    if cfg.warden:
+        home = board.first("showers") if cfg.team else board.first("cell_block")
+        state.warden = cfg.start.get("warden", home)
+        if state.warden not in board.places:
+            raise ConfigError("DI-1", "config.place_not_in_game", place=str(state.warden), seat="-")
+    elif "warden" in cfg.start:
+        raise ConfigError("WARD-1", "config.warden_not_in_game")

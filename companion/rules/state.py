@@ -1,0 +1,244 @@
+"""The game state: plain data, mutated only by the engine's `apply` step.
+
+Everything that decides a later outcome lives here, the random source included, so that a
+state plus the same actions always gives the same result. `summary()` is the public view
+(PROTOCOL.md SUMMARY); `snapshot()` is the complete state for equality checks and caches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board
+from .catalog import Catalog
+from .hand import Hand
+from .rng import Rng
+from .ruleset import Ruleset
+
+
+@dataclass(slots=True)
+class Player:
+    seat: int
+    name: str
+    place: str
+    hand: Hand
+    team: str | None = None
+    color: str | None = None
+    cigarettes: int = 0
+    beatings: int = 0
+    tunnel: int = 0
+    dug: list[str] = field(default_factory=list)  # Tools laid on the player's board
+    skills_on_tools: int = 0  # Skill tokens fixed on dug Tools (WORK-3)
+    gang: str | None = None
+    ability: str | None = None
+    background: str | None = None  # the hidden Background if somebody entered it
+    has_background: bool = True  # holds an unrevealed Background card
+    revealed: list[str] = field(default_factory=list)  # Backgrounds revealed (spent)
+    tokens: dict[str, int] = field(default_factory=dict)
+    trauma: str | None = None
+    camouflaged: bool = False  # Camouflage: nobody may extort them until their next turn
+
+    def copy(self) -> Player:
+        return Player(
+            self.seat, self.name, self.place, self.hand.copy(), self.team, self.color, self.cigarettes,
+            self.beatings, self.tunnel, list(self.dug), self.skills_on_tools, self.gang, self.ability,
+            self.background, self.has_background, list(self.revealed), dict(self.tokens), self.trauma,
+            self.camouflaged,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "place": self.place,
+            "tunnel": self.tunnel,
+            "beatings": self.beatings,
+            "cigarettes": self.cigarettes,
+            "hand": self.hand.to_json(),
+            "gang": self.gang,
+            "ability": self.ability,
+            "tokens": {k: v for k, v in sorted(self.tokens.items()) if v},
+            "trauma": self.trauma,
+            "team": self.team,
+            "dug": list(self.dug),
+            "background_held": self.has_background,
+            "revealed": list(self.revealed),
+        }
+
+
+@dataclass(slots=True)
+class TurnFlags:
+    """What the active player has done this turn (the once-per-turn rules and card effects)."""
+
+    searched: bool = False
+    extorted: bool = False
+    crafted: bool = False
+    started_in_solitary: bool = False
+    buy_anywhere: bool = False  # I Know a Guy
+    buy_discount: int = 0
+    cell_block_crafts: tuple[str, ...] = ()  # I Never Liked Rules: products craftable in the Cell Block
+    must_cooperate: tuple[str, ...] = ()  # Don't Think About Saying No to Me: Tools a target must give
+
+    def copy(self) -> TurnFlags:
+        return TurnFlags(self.searched, self.extorted, self.crafted, self.started_in_solitary, self.buy_anywhere,
+                         self.buy_discount, self.cell_block_crafts, self.must_cooperate)
+
+
+@dataclass(slots=True)
+class Pending:
+    """A decision the game waits for: who decides, what kind, and the legal answers."""
+
+    kind: str
+    player: int
+    options: list[Any] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "player": self.player, "options": list(self.options)}
+        out.update(self.data)
+        return out
+
+
+@dataclass(slots=True)
+class Combat:
+    """An extortion in progress, by a player or by Michel/Michelle (MICH-3..6)."""
+
+    attacker: int | None  # None: a neutral extorts
+    defender: int
+    tool: str | None  # requested Tool (player extortion)
+    neutral: str | None = None
+    first_card: str | None = None  # the first Michel card (its Tools)
+    laid: list[tuple[int, str]] = field(default_factory=list)  # (seat, card) Weapons played or laid
+    to_play: int | None = None  # whose Weapon is due; None before the defender has answered
+    started: bool = False  # combat (not just the intimidation) has begun
+    improvised: list[int] = field(default_factory=list)  # seats that used Improvisation
+    no_beating: list[int] = field(default_factory=list)  # "Is That Everything You've Got?" revealed
+    no_card: list[int] = field(default_factory=list)  # ...with its Gang bonus
+    knife_bonus: list[int] = field(default_factory=list)  # "I Will Cut You..." with its bonus
+    helpers: list[int] = field(default_factory=list)  # teammates who played for the defender (TEAM-5)
+
+    def copy(self) -> Combat:
+        return Combat(self.attacker, self.defender, self.tool, self.neutral, self.first_card, list(self.laid),
+                      self.to_play, self.started, list(self.improvised), list(self.no_beating), list(self.no_card),
+                      list(self.knife_bonus), list(self.helpers))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker, "defender": self.defender, "tool": self.tool, "neutral": self.neutral,
+            "first_card": self.first_card, "laid": [list(x) for x in self.laid], "to_play": self.to_play,
+            "started": self.started, "improvised": list(self.improvised), "no_beating": list(self.no_beating),
+            "no_card": list(self.no_card), "knife_bonus": list(self.knife_bonus), "helpers": list(self.helpers),
+        }
+
+
+@dataclass(slots=True)
+class GameState:
+    catalog: Catalog
+    ruleset: Ruleset
+    board: Board
+    config: dict[str, Any]  # the normalised configuration (saved with the game)
+    players: list[Player]
+    rng: Rng
+    team_mode: bool = False
+    warden_module: bool = False
+    neutral_names: tuple[str, ...] = ()
+    turn: int = 1
+    active: int = 0
+    actions_left: int = 2
+    flags: TurnFlags = field(default_factory=TurnFlags)
+    piles: dict[str, int] = field(default_factory=dict)
+    deck: int = 0  # Search deck: a count; nobody sees its cards
+    discard: list[str] = field(default_factory=list)  # Search discard pile, top last
+    gang_piles: dict[str, list[str]] = field(default_factory=dict)  # top first
+    background_deck: int = 0
+    background_discard: list[str] = field(default_factory=list)
+    neutrals: dict[str, str] = field(default_factory=dict)
+    michel_deck: list[str] = field(default_factory=list)  # top last
+    michel_discard: list[str] = field(default_factory=list)
+    warden: str | None = None
+    supplies: dict[str, int] = field(default_factory=dict)  # Dig In token supplies
+    trauma_stack: list[str] = field(default_factory=list)  # top first
+    pending: Pending | None = None
+    combat: Combat | None = None
+    agenda: list[dict[str, Any]] = field(default_factory=list)  # what happens once `pending` is answered
+    offence: dict[str, Any] | None = None  # the Warden offence whose report window is open
+    occasion: dict[str, Any] | None = None  # the last finished action, for Corruption effects (OFF-3)
+    winner: int | str | None = None
+    step: int = 0  # accepted actions so far (the game's version)
+    corrections: dict[str, int] = field(default_factory=dict)  # totals changed by `adjust`
+
+    def player(self, seat: int) -> Player:
+        return self.players[seat]
+
+    def target(self) -> int:
+        return self.ruleset.target(len(self.players), self.team_mode)
+
+    def team_tunnel(self, team: str) -> int:
+        return sum(p.tunnel for p in self.players if p.team == team)
+
+    def hand_limit(self, p: Player) -> int:
+        return self.ruleset.trauma_hand_limit if p.trauma == "max_five" else self.ruleset.hand_limit
+
+    def copy(self) -> GameState:
+        """An independent copy (catalog, ruleset, board and config are immutable and shared)."""
+        return GameState(
+            self.catalog, self.ruleset, self.board, self.config, [p.copy() for p in self.players],
+            _copy_rng(self.rng), self.team_mode, self.warden_module,
+            self.neutral_names, self.turn, self.active, self.actions_left, self.flags.copy(), dict(self.piles),
+            self.deck, list(self.discard), {g: list(c) for g, c in self.gang_piles.items()}, self.background_deck,
+            list(self.background_discard), dict(self.neutrals), list(self.michel_deck), list(self.michel_discard),
+            self.warden, dict(self.supplies), list(self.trauma_stack),
+            None if self.pending is None else Pending(self.pending.kind, self.pending.player,
+                                                      list(self.pending.options), dict(self.pending.data)),
+            None if self.combat is None else self.combat.copy(), [dict(t) for t in self.agenda],
+            None if self.offence is None else dict(self.offence),
+            None if self.occasion is None else dict(self.occasion), self.winner, self.step, dict(self.corrections),
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The public SUMMARY of PROTOCOL.md (plus a few fields the protocol allows adding)."""
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "actions_left": self.actions_left,
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "winner": self.winner,
+            "warden": self.warden,
+            "neutrals": dict(self.neutrals),
+            "piles": dict(self.piles),
+            "deck": self.deck,
+            "discard": list(self.discard),
+            "step": self.step,
+            "target": self.target(),
+            "offence": None if self.offence is None else dict(self.offence),
+            "supplies": dict(self.supplies),
+            "players": [p.to_json() for p in self.players],
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every field that matters, for byte-for-byte replay comparisons."""
+        out = self.summary()
+        out.update({
+            "rng": self.rng.state,
+            "flags": {k: getattr(self.flags, k) for k in TurnFlags.__slots__},
+            "gang_piles": {g: list(c) for g, c in sorted(self.gang_piles.items())},
+            "background_deck": self.background_deck,
+            "background_discard": list(self.background_discard),
+            "background_known": [p.background for p in self.players],
+            "michel_deck": list(self.michel_deck),
+            "michel_discard": list(self.michel_discard),
+            "trauma_stack": list(self.trauma_stack),
+            "combat": None if self.combat is None else self.combat.to_json(),
+            "agenda": [dict(t) for t in self.agenda],
+            "corrections": dict(sorted(self.corrections.items())),
+            "occasion": None if self.occasion is None else dict(self.occasion),
+            "camouflaged": [p.camouflaged for p in self.players],
+            "skills_on_tools": [p.skills_on_tools for p in self.players],
+        })
+        return out
+
+
+def _copy_rng(rng: Rng) -> Rng:
+    copy = Rng(0)
+    copy.state = rng.state
+    return copy
