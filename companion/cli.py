@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--modules", choices=("base", "any"), default="base",
                           help="base: the base game with Michel & Michelle; any: random expansion combinations")
+    bench = commands.add_parser("bench", help="measure the performance figures (see README)")
+    bench.add_argument("suites", nargs="*", help="suites to run (default: all)")
     return parser
 
 
@@ -39,5 +41,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"broken invariant: {error}", file=sys.stderr)
             return 1
         return 0
+    if args.command == "bench":
+        from companion.bench import run
+        return run(args.suites)
     _parser().print_help()
     return 0

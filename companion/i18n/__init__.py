@@ -1,7 +1,8 @@
 """One translation layer for every user-facing text.
 
-Catalogs are flat JSON files keyed by message id (`en.json` is complete; other languages may
-miss keys and fall back to English). The engine and the UI only ever hand over a key and its
+A language's catalog is the folder `<lang>/` of flat JSON files keyed by message id, one file
+per domain (names, rules, messages, events, ui...); a key may appear in only one of them.
+English is complete; other languages fall back to English for a missing key. The engine and the UI only ever hand over a key and its
 parameters; parameters that are game ids (a Place, a card, a Gang...) are rendered through the
 catalog's names, chosen by the parameter's name (`place`, `to`, `card`, `cards`, `gang`, ...).
 
@@ -34,15 +35,22 @@ _SUFFIX = re.compile(r"(_?\d+|s)$")
 
 
 def languages() -> list[str]:
-    return sorted(p.stem for p in CATALOG_DIR.glob("*.json"))
+    return sorted(p.name for p in CATALOG_DIR.iterdir() if p.is_dir() and any(p.glob("*.json")))
 
 
 @cache
 def catalog(lang: str) -> Mapping[str, str]:
-    path = CATALOG_DIR / f"{lang}.json"
-    if not path.is_file():
+    folder = CATALOG_DIR / lang
+    if not folder.is_dir():
         raise ValueError(f"no translation catalog for language {lang!r} (have: {', '.join(languages())})")
-    return json.loads(path.read_text(encoding="utf-8"))
+    merged: dict[str, str] = {}
+    for path in sorted(folder.glob("*.json")):
+        part = json.loads(path.read_text(encoding="utf-8"))
+        twice = sorted(set(part) & set(merged))
+        if twice:
+            raise ValueError(f"{lang}/{path.name} repeats the key {twice[0]!r}")
+        merged.update(part)
+    return merged
 
 
 def text(key: str, lang: str = DEFAULT_LANGUAGE) -> str:
