@@ -10,7 +10,14 @@ from companion.i18n import languages
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dyo-companion",
-                                     description="Table companion and referee for Dig Your Way Out.")
+                                     description="Table companion and referee for Dig Your Way Out. "
+                                                 "Without a command: run the app (web mode on localhost).")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default: localhost only)")
+    parser.add_argument("--port", type=int, default=8550, help="port to serve on (default: 8550)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--db", default=None, help="SQLAlchemy database URL (default: the embedded SQLite file)")
+    parser.add_argument("--desktop", action="store_true", help="open the native window (needs the Flet desktop client)")
+    parser.add_argument("--lan", action="store_true", help="serve on the local network so phones can join")
     commands = parser.add_subparsers(dest="command")
 
     check = commands.add_parser("check", help="replay a game file and print the engine's answers (JSON lines)")
@@ -44,5 +51,5 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from companion.bench import run
         return run(args.suites)
-    _parser().print_help()
-    return 0
+    from companion.app.launch import run_app
+    return run_app(args)
