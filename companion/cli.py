@@ -26,10 +26,12 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="random legal self-play with invariant checks")
     simulate.add_argument("--games", type=int, default=100)
-    simulate.add_argument("--players", type=int, default=4, choices=range(2, 7))
+    simulate.add_argument("--players", type=int, choices=range(2, 7), metavar="{2..6}",
+                          help="players per game (default: 4; with --modules any, random per game)")
     simulate.add_argument("--seed", type=int, default=1)
-    simulate.add_argument("--modules", choices=("base", "any"), default="base",
-                          help="base: the base game with Michel & Michelle; any: random expansion combinations")
+    simulate.add_argument("--modules", choices=("base", "full", "any"), default="base",
+                          help="base: the base game with Michel & Michelle; full: the Warden and all six Dig In "
+                               "Places too; any: random combinations of every module, Team mode included")
     bench = commands.add_parser("bench", help="measure the performance figures (see README)")
     bench.add_argument("suites", nargs="*", help="suites to run (default: all)")
     return parser
@@ -43,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "simulate":
         from companion.simulate import BrokenInvariant, simulate
         try:
-            simulate(args.games, args.players, args.seed, args.modules)
+            players = args.players or (None if args.modules == "any" else 4)
+            simulate(args.games, players, args.seed, args.modules)
         except BrokenInvariant as error:
             print(f"broken invariant: {error}", file=sys.stderr)
             return 1

@@ -2,7 +2,8 @@
 
 The simulated table plays like hurried players: it prefers actions that move the game toward
 a Tunnel (Dig, Tools, Heal) but tries anything, legal or not. Every attempt goes through
-`step`, so the engine judges it; accepted actions are then checked against the invariants.
+`apply`, so the engine judges it (`check` first, as for any action) and applies it only when
+legal; accepted actions are then checked against the invariants.
 A broken invariant stops the run with the seed and the action that broke it.
 """
 
@@ -17,7 +18,7 @@ from itertools import chain, islice
 from typing import Any, Callable, Iterator
 
 from companion.rules import actions as A
-from companion.rules import invariant_problems, new_game, step
+from companion.rules import IllegalAction, apply, invariant_problems, new_game
 from companion.rules.options import _answers
 from companion.rules.state import GameState, Player
 
@@ -43,16 +44,28 @@ class Totals:
                 f"in {self.seconds:.2f} s: {games:.1f} games/s, {rate:,.0f} actions/s")
 
 
-def random_config(rng: random.Random, players: int, seed: int, modules: str = "base") -> dict[str, Any]:
-    """A configuration; `modules="any"` draws a random legal combination of the expansions."""
+MODULE_CHOICES = ("base", "full", "any")
+DIG_IN_PLACES = ("gambling_cells", "workshop", "gymnasium", "laundry", "library", "psychiatric_ward")
+
+
+def random_config(rng: random.Random, players: int | None, seed: int, modules: str = "base") -> dict[str, Any]:
+    """A configuration for a simulated game.
+
+    base: the base game with Michel and Michelle; full: the Warden, all six Dig In Places and both
+    neutrals; any: a random legal combination (Places, Warden, Team mode, 0-2 neutrals, and a random
+    player count when `players` is None).
+    """
+    players = players or rng.randint(2, 6)
     config: dict[str, Any] = {"players": [{"name": f"Player {i + 1}"} for i in range(players)], "seed": seed,
                               "first_player": rng.randrange(players)}
     if modules == "base":
-        config["modules"] = {"neutrals": 2 if players <= 4 else 0}
+        config["modules"] = {"neutrals": 2}
+        return config
+    if modules == "full":
+        config["modules"] = {"neutrals": 2, "warden": True, "places": list(DIG_IN_PLACES)}
         return config
     team = players in (4, 6) and rng.random() < 0.3
-    places = [p for p in ("gambling_cells", "workshop", "gymnasium", "laundry", "library", "psychiatric_ward")
-              if rng.random() < 0.5 and not (team and p == "gambling_cells")]
+    places = [p for p in DIG_IN_PLACES if rng.random() < 0.5 and not (team and p == "gambling_cells")]
     config["modules"] = {"neutrals": rng.choice((0, 1, 2)), "team": team, "warden": rng.random() < 0.6,
                          "places": places}
     return config
@@ -205,16 +218,18 @@ def play_game(config: dict[str, Any], rng: random.Random, totals: Totals, check_
         reaction = table.reaction(state)
         tried = chain([reaction] if reaction is not None else [], table.choices(state))
         for attempt in islice(tried, ATTEMPTS_PER_DECISION):
-            answer = step(state, attempt)
-            if answer.accepted:
-                totals.actions += 1
-                if check_invariants:
-                    problems = invariant_problems(state)
-                    if problems:
-                        raise BrokenInvariant(f"seed {config['seed']}: after {json.dumps(attempt.to_json())} "
-                                              f"(step {state.step}): {'; '.join(problems)}")
-                break
-            totals.rejected += 1
+            try:
+                apply(state, attempt)
+            except IllegalAction:
+                totals.rejected += 1
+                continue
+            totals.actions += 1
+            if check_invariants:
+                problems = invariant_problems(state)
+                if problems:
+                    raise BrokenInvariant(f"seed {config['seed']}: after {json.dumps(attempt.to_json())} "
+                                          f"(step {state.step}): {'; '.join(problems)}")
+            break
         else:
             raise BrokenInvariant(f"seed {config['seed']}: nobody could act at step {state.step} "
                                   f"(pending {state.pending}): the table is stuck")
@@ -228,7 +243,7 @@ def play_game(config: dict[str, Any], rng: random.Random, totals: Totals, check_
     return state
 
 
-def simulate(games: int, players: int, seed: int, modules: str = "base", out=sys.stdout) -> Totals:
+def simulate(games: int, players: int | None, seed: int, modules: str = "base", out=sys.stdout) -> Totals:
     totals = Totals()
     rng = random.Random(seed)
     start = time.perf_counter()

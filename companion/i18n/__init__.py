@@ -70,12 +70,10 @@ def _space(param: str) -> str | None:
 
 
 def _value(param: str, value: Any, lang: str) -> Any:
-    space = _space(param)
-    if space is None:
-        return value
     if isinstance(value, (list, tuple)):
         return text("list.separator", lang).join(str(_value(param, v, lang)) for v in value)
-    if isinstance(value, str):
+    space = _space(param)
+    if space is not None and isinstance(value, str):
         return name(space, value, lang)
     return value
 

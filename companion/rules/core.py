@@ -70,14 +70,13 @@ class Ctx:
     them the game's seeded source decides. Every outcome is recorded as an event.
     """
 
-    __slots__ = ("state", "events", "dice", "michel_cards", "action", "arrivals")
+    __slots__ = ("state", "events", "dice", "action", "arrivals")
 
     def __init__(self, state: GameState, action: Action | None = None) -> None:
         self.state = state
         self.action = action
         self.events: list[dict[str, Any]] = []
         self.dice = list(action.die) if action is not None else []
-        self.michel_cards = list(action.michel_cards) if action is not None else []
         self.arrivals: list[tuple[str, int]] = []  # (neutral, seat): extortions to schedule (MICH-3)
 
     def emit(self, type_: str, **data: Any) -> None:
@@ -96,8 +95,9 @@ class Ctx:
         return self.state.rng.below(n)
 
     def next_michel_card(self) -> tuple[str, str]:
-        if self.michel_cards:
-            return self.michel_cards.pop(0), "table"
+        """The table's drawn cards first (they serve every extortion of the move), then the app's deck."""
+        if self.state.michel_queue:
+            return self.state.michel_queue.pop(0), "table"
         s = self.state
         if not s.michel_deck:
             s.michel_deck, s.michel_discard = s.michel_discard, []
@@ -137,6 +137,9 @@ def hand_card_problems(state: GameState, p: Player, cards: Iterable[str]) -> lis
     missing = p.hand.shortfall(cards, cat.is_search_card)
     if missing:
         return [hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name)]
+    known = p.hand.known
+    if len(cards) == 1 and known.get(cards[0], 0):
+        return []
     need: dict[str, int] = {}
     for card in cards:
         need[card] = need.get(card, 0) + 1
@@ -156,16 +159,16 @@ def unaccounted(state: GameState, card: str) -> int:
     """How many copies of a Search card nobody has seen: they may be in the deck or an unknown hand."""
     cat = state.catalog
     kind = card_kind(state, card)
+    names = cat.action_cards if kind == "action" else (card,)
     total = cat.search_deck.get(kind, 0) + state.corrections.get(kind, 0)
+    laid = [c for _, c in state.combat.laid] if state.combat is not None else ()
     seen = 0
-    laid = [c for _, c in state.combat.laid] if state.combat is not None else []
-    for c in state.discard + laid:
-        if card_kind(state, c) == kind:
-            seen += 1
-    for p in state.players:
-        for c, n in p.hand.known.items():
-            if c == card or (kind == "action" and c in cat.action_cards):
-                seen += n
+    for name in names:
+        seen += state.discard.count(name)
+        if laid:
+            seen += laid.count(name)
+        for p in state.players:
+            seen += p.hand.known.get(name, 0)
     return total - seen
 
 

@@ -35,6 +35,8 @@ ANSWERS: dict[str, frozenset[str]] = {
 ANSWER_TYPES = frozenset().union(*ANSWERS.values()) - {"end_turn"}
 # Allowed out of turn or during someone else's decision; their own rules judge the moment.
 REACTIONS = frozenset({"reveal_background", "corruption", "report"})
+# Free actions (TURN-2, LIB-3): they are not "the next action", so a report window stays open.
+FREE_ACTIONS = frozenset({"spy"})
 
 
 @dataclass
@@ -130,7 +132,7 @@ def apply(s: GameState, a: Action) -> list[dict[str, Any]]:
 
 def _starts_new_action(s: GameState, a: Action) -> bool:
     """A new action closes the Warden's report window and the Corruption occasions (WARD-3, OFF-3)."""
-    if a.TYPE in REACTIONS or a.TYPE in ANSWER_TYPES or a.TYPE == "adjust":
+    if a.TYPE in REACTIONS or a.TYPE in ANSWER_TYPES or a.TYPE in FREE_ACTIONS or a.TYPE == "adjust":
         return False
     return not (a.TYPE == "end_turn" and s.pending is not None)
 
@@ -143,7 +145,11 @@ def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
     place = s.players[a.player].place if 0 <= a.player < len(s.players) else None
     if new_action:
         s.offence = None
-        s.occasion = {"action": a.TYPE, "player": a.player, "place": place, "used": []}
+        s.michel_queue.clear()  # cards the table listed for an earlier move are not carried over
+        # Ending a turn closes the windows without being an action anyone can react to.
+        s.occasion = None if a.TYPE == "end_turn" else {"action": a.TYPE, "player": a.player, "place": place,
+                                                        "used": []}
+    s.michel_queue.extend(a.michel_cards)  # they serve every extortion this action leads to (MICH-3)
     APPLIES[a.TYPE](s, a, ctx)
     if new_action and place is not None:
         note_offence(s, ctx, a.player, a.TYPE, place)
@@ -158,12 +164,11 @@ def step(s: GameState, a: Action) -> Answer:
     """Judge and, when legal (or forced), apply one action: the engine's answer."""
     violations = check(s, a)
     if violations and (not a.force or any(not v.forceable for v in violations)):
-        return Answer(step=s.step, accepted=False, violations=violations,
-                      pending=None if s.pending is None else s.pending.to_json(), winner=s.winner)
+        return Answer(step=s.step, accepted=False, violations=violations, pending=s.pending_json(), winner=s.winner)
     offence_before = s.offence
     ctx = _apply(s, a, violations)
     return Answer(
         step=s.step, accepted=True, violations=violations, forced=bool(violations),
         offence=s.offence if s.offence is not offence_before else None,
-        events=ctx.events, pending=None if s.pending is None else s.pending.to_json(), winner=s.winner,
+        events=ctx.events, pending=s.pending_json(), winner=s.winner,
     )

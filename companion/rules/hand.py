@@ -31,6 +31,12 @@ class Hand:
 
     def shortfall(self, cards: Iterable[str], is_search_card) -> list[str]:
         """The cards of `cards` this hand cannot provide, even using its unknown cards."""
+        cards = list(cards)
+        if len(cards) == 1:  # the common case, without counting
+            card = cards[0]
+            if card != UNKNOWN and self.known.get(card, 0):
+                return []
+            return [] if self.unknown and (card == UNKNOWN or is_search_card(card)) else cards
         need = Counter(cards)
         spare = self.unknown
         missing: list[str] = []

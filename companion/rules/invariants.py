@@ -35,20 +35,26 @@ def invariant_problems(s: GameState) -> list[str]:
     seen = Counter(s.discard)
     if s.combat is not None:
         seen.update(card for _, card in s.combat.laid)
-    search_held = len(s.discard)
+    unknown = 0
     max_beatings = s.ruleset.max_beatings
     places = s.board.places
+    tokens_held: dict[str, int] = {}
+    traumas_held = 0
+    backgrounds = s.background_deck + len(s.background_discard)
+    every_gang_card: list[str] = []
+    ability_gang = cat.ability_gang
     for p in s.players:
-        if not 0 <= p.beatings <= max_beatings:
-            problems.append(f"{p.name} has {p.beatings} Beatings")
-        if p.cigarettes < 0:
-            problems.append(f"{p.name} has {p.cigarettes} cigarettes")
+        backgrounds += p.has_background + len(p.revealed)
+        if p.gang is not None:
+            every_gang_card.append(p.ability)
+            if ability_gang.get(p.ability) != p.gang:
+                problems.append(f"{p.name} is in the {p.gang} with the Gang card {p.ability}")
         hand = p.hand
-        if hand.unknown < 0:
-            problems.append(f"{p.name}'s hand has {hand.unknown} unknown cards")
-        if p.place not in places:
-            problems.append(f"{p.name} stands in {p.place}, not a Place of this game")
-        search_held += hand.unknown
+        if (p.beatings < 0 or p.beatings > max_beatings or p.cigarettes < 0 or hand.unknown < 0
+                or p.place not in places):
+            problems.append(f"{p.name}: {p.beatings} Beatings, {p.cigarettes} cigarettes, "
+                            f"{hand.unknown} unknown cards, in {p.place}")
+        unknown += hand.unknown
         for card, n in hand.known.items():
             if n <= 0:
                 problems.append(f"{p.name}'s hand holds {n} {card}")
@@ -58,40 +64,37 @@ def invariant_problems(s: GameState) -> list[str]:
                 seen[card] += n
         for tool in p.dug:
             board_held[tool] += 1
-        for token, n in p.tokens.items():
-            if n < 0:
-                problems.append(f"{p.name} has {n} {token} tokens")
+        if p.tokens:
+            for token, n in p.tokens.items():
+                if n < 0:
+                    problems.append(f"{p.name} has {n} {token} tokens")
+                tokens_held[token] = tokens_held.get(token, 0) + n
+        if p.skills_on_tools:
+            tokens_held["skill"] = tokens_held.get("skill", 0) + p.skills_on_tools
+        if p.trauma is not None:
+            traumas_held += 1
     corrections = s.corrections
     for card, total in board_totals:
         expected = total + corrections.get(card, 0) if corrections else total
         if piles[card] < 0 or piles[card] + board_held[card] + seen.pop(card, 0) != expected:
             problems.append(f"{card}: pile {piles[card]} + held {board_held[card]} != {expected}")
-    search_held += sum(seen.values()) - len(s.discard)
+    search_held = unknown + sum(seen.values())
     expected = search_total + corrections.get("deck", 0) if corrections else search_total
     if s.deck < 0 or s.deck + search_held != expected:
         problems.append(f"Search cards: deck {s.deck} + elsewhere {search_held} != {expected}")
     if not named_actions.isdisjoint(seen):
         seen["action"] += sum(seen.pop(card, 0) for card in named_actions)
     seen.pop("unknown", None)
-    composition = cat.search_deck
+    composition = cat.search_deck.get
     for kind, n in seen.items():
-        if n > composition.get(kind, 0):
-            problems.append(f"{n} {kind} cards seen, the deck has {composition.get(kind, 0)}")
+        if n > composition(kind, 0):
+            problems.append(f"{n} {kind} cards seen, the deck has {composition(kind, 0)}")
     gang_piles = s.gang_piles
-    every_gang_card: list[str] = []
     for gid, abilities in gang_cards:
         pile = gang_piles[gid]
         every_gang_card += pile
         if not abilities.issuperset(pile):
             problems.append(f"the {gid} pile holds {pile}")
-    backgrounds = s.background_deck + len(s.background_discard)
-    ability_gang = cat.ability_gang
-    for p in s.players:
-        backgrounds += p.has_background + len(p.revealed)
-        if p.gang is not None:
-            every_gang_card.append(p.ability)
-            if ability_gang.get(p.ability) != p.gang:
-                problems.append(f"{p.name} is in the {p.gang} with the Gang card {p.ability}")
     if len(every_gang_card) != len(all_abilities) or set(every_gang_card) != all_abilities:
         problems.append(f"Gang cards out of place: {sorted(map(str, every_gang_card))}")
     if s.background_deck < 0 or backgrounds != cat.background_deck_size:
@@ -101,7 +104,7 @@ def invariant_problems(s: GameState) -> list[str]:
         if michel != _michel_total(s.ruleset):
             problems.append(f"{michel} Michel cards instead of {sum(s.ruleset.michel_deck.values())}")
     if s.supplies:
-        _token_problems(s, problems)
+        _token_problems(s, tokens_held, traumas_held, problems)
     for name, place in s.neutrals.items():
         if place not in places:
             problems.append(f"{name} stands in {place}")
@@ -123,17 +126,17 @@ def _michel_total(ruleset: Ruleset) -> int:
     return sum(ruleset.michel_deck.values())
 
 
-def _token_problems(s: GameState, problems: list[str]) -> None:
-    cat = s.catalog
+def _token_problems(s: GameState, held: dict[str, int], traumas: int, problems: list[str]) -> None:
+    tokens = s.catalog.tokens
+    corrections = s.corrections
     for token, supply in s.supplies.items():
         if token == "trauma":
-            held = sum(p.trauma is not None for p in s.players)
-            if len(s.trauma_stack) + held != cat.tokens[token]["supply"] or supply != len(s.trauma_stack):
-                problems.append(f"Trauma tokens: stack {len(s.trauma_stack)} + held {held}")
+            if len(s.trauma_stack) + traumas != tokens[token]["supply"] or supply != len(s.trauma_stack):
+                problems.append(f"Trauma tokens: stack {len(s.trauma_stack)} + held {traumas}")
             continue
-        held = sum(p.tokens.get(token, 0) for p in s.players)
-        if token == "skill":
-            held += sum(p.skills_on_tools for p in s.players)
-        expected = cat.tokens[token]["supply"] + s.corrections.get(f"token:{token}", 0)
-        if supply < 0 or supply + held != expected:
-            problems.append(f"{token} tokens: supply {supply} + held {held} != {expected}")
+        expected = tokens[token]["supply"] + corrections.get(f"token:{token}", 0)
+        if supply < 0 or supply + held.get(token, 0) != expected:
+            problems.append(f"{token} tokens: supply {supply} + held {held.get(token, 0)} != {expected}")
+    stray = set(held) - set(s.supplies)
+    if stray:
+        problems.append(f"tokens without a supply in this game: {sorted(stray)}")

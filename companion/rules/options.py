@@ -109,10 +109,12 @@ def _turn_candidates(s: GameState, seat: int) -> list[A.Action]:
         out.append(A.Craft(player=seat, recipe=recipe))
         if p.tokens.get("bandage"):
             out.append(A.Craft(player=seat, recipe=recipe, bandage=1))
+    style = any("change_style" in info.actions for info in s.board.places.values())
     for gid, gang in cat.gangs.items():
         out.append(A.JoinGang(player=seat, gang=gid, cards=_accessories_for(s, p, gang.accessories, gang.required)))
-        out.append(A.ChangeStyle(player=seat, gang=gid,
-                                 cards=_accessories_for(s, p, gang.accessories, max(1, gang.required - 1))))
+        if style:
+            out.append(A.ChangeStyle(player=seat, gang=gid,
+                                     cards=_accessories_for(s, p, gang.accessories, max(1, gang.required - 1))))
     for card, info in cat.action_cards.items():
         if not (p.hand.count(card) or p.hand.unknown):
             continue
@@ -123,23 +125,32 @@ def _turn_candidates(s: GameState, seat: int) -> list[A.Action]:
     for q in others:
         weapons = _pick_weapons(s, p, 2 if q.ability == "sturdiness" else 1)
         out += [A.Extort(player=seat, target=q.seat, tool=t, weapons=weapons) for t in cat.tools]
-        out.append(A.Spy(player=seat, target=q.seat))
+        if p.tokens.get("spy"):
+            out.append(A.Spy(player=seat, target=q.seat))
     out += [A.Dig(player=seat, tool=t) for t in cat.tools]
     out.append(A.StealSpoon(player=seat))
     printed = None if s.ruleset.sell is not None else 1
     out += [A.Sell(player=seat, cards=(c,), cigarettes=printed) for c in _hand_types(p)]
     out += [A.Buy(player=seat, item=item) for item in s.ruleset.buy]
-    out += [A.Heal(player=seat), A.Heal(player=seat, bandage=True), A.Heal(player=seat, trauma=True)]
+    out.append(A.Heal(player=seat))
+    if p.tokens.get("bandage"):
+        out.append(A.Heal(player=seat, bandage=True))
+    if p.trauma is not None:
+        out.append(A.Heal(player=seat, trauma=True))
     out += _background_candidates(s, p)
     out += _ability_candidates(s, p)
-    out += [A.AttractWarden(player=seat), A.Bribe(player=seat), A.Study(player=seat),
-            A.DevelopSkills(player=seat), A.Plan(player=seat), A.Workout(player=seat),
-            A.StealBandage(player=seat)]
-    if p.has_background:
-        out.append(A.Rehabilitate(player=seat))
-    out += [A.ImproveTool(player=seat, tool=t) for t in ("pickaxe", "shovel")]
-    out += [A.Bet(player=seat, amount=1, number=n) for n in (2, 4, 6)]
-    out += [A.Brawl(player=seat, weapon=w) for w in _weapons(s, p)]
+    if s.warden_module:
+        out += [A.AttractWarden(player=seat), A.Bribe(player=seat)]
+    offered = {a for info in s.board.places.values() for a in info.actions}  # Place actions of this game
+    simple = {"study": A.Study, "develop_skills": A.DevelopSkills, "plan": A.Plan, "workout": A.Workout,
+              "steal_bandage": A.StealBandage, "rehabilitate": A.Rehabilitate}
+    out += [make(player=seat) for kind, make in simple.items() if kind in offered]
+    if "improve_tool" in offered:
+        out += [A.ImproveTool(player=seat, tool=t) for t in ("pickaxe", "shovel")]
+    if "bet" in offered:
+        out += [A.Bet(player=seat, amount=1, number=n) for n in (2, 4, 6)]
+    if "brawl" in offered:
+        out += [A.Brawl(player=seat, weapon=w) for w in _weapons(s, p)]
     for q in others:
         if q.team == p.team and p.team is not None:
             out += [A.Exchange(player=seat, to=q.seat, cards=(c,)) for c in _hand_types(p)]

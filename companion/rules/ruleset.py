@@ -90,7 +90,7 @@ def _preset_values(name: str, catalog: Catalog) -> dict[str, Any]:
 
 def _int(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError("VAR-3", "config.house_rule_number", rule=what, low=low, high=high)
+        raise ConfigError("VAR-3", "config.house_rule_number", house_rule=what, low=low, high=high)
     return value
 
 
@@ -98,7 +98,7 @@ def _die_faces(value: Any, catalog: Catalog) -> Mapping[int, tuple[str, ...]]:
     if (not isinstance(value, Mapping) or sorted(str(k) for k in value) != [str(f) for f in range(1, 7)]
             or any(not isinstance(v, list) or len(v) < 2 or any(p not in catalog.places for p in v)
                    for v in value.values())):
-        raise ConfigError("VAR-3", "config.house_rule_shape", rule="team_die_faces")
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="team_die_faces")
     return MappingProxyType({int(k): tuple(v) for k, v in value.items()})
 
 
@@ -109,11 +109,11 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
     values = _preset_values(preset, catalog)
     for key, value in (house_rules or {}).items():
         if key not in HOUSE_RULE_KEYS:
-            raise ConfigError("VAR-3", "config.unknown_house_rule", rule=key)
+            raise ConfigError("VAR-3", "config.unknown_house_rule", house_rule=key)
         values[key] = value
     targets = values["targets"]
     if not isinstance(targets, Mapping):
-        raise ConfigError("VAR-3", "config.house_rule_shape", rule="targets")
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="targets")
     targets = {_int(int(k) if str(k).isdigit() else -1, "targets (player count)", 2, 6): _int(v, "targets", 1, 100)
                for k, v in targets.items()}
     missing = [n for n in range(2, 7) if n not in targets]
@@ -121,27 +121,27 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
         raise ConfigError("VAR-3", "config.house_rule_target_missing", players=missing[0])
     buy = values["buy"]
     if not isinstance(buy, Mapping):
-        raise ConfigError("VAR-3", "config.house_rule_shape", rule="buy")
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="buy")
     offers: dict[str, BuyOffer] = {}
     for item, offer in buy.items():
         if not isinstance(offer, Mapping) or offer.get("card") not in catalog.board_piles:
-            raise ConfigError("VAR-3", "config.house_rule_shape", rule=f"buy.{item}")
+            raise ConfigError("VAR-3", "config.house_rule_shape", house_rule=f"buy.{item}")
         offers[item] = BuyOffer(_int(offer.get("price"), f"buy.{item}.price", 0, 100), offer["card"],
                                 _int(offer.get("count", 1), f"buy.{item}.count", 1, 20))
     sell = values["sell"]
     if sell is not None and (not isinstance(sell, Mapping) or "other" not in sell):
-        raise ConfigError("VAR-3", "config.house_rule_shape", rule="sell")
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="sell")
     michel_deck = values["michel_deck"]
     if (not isinstance(michel_deck, Mapping) or any(k not in catalog.michel_cards for k in michel_deck)
             or sum(_int(n, "michel_deck", 0, 100) for n in michel_deck.values()) == 0):
-        raise ConfigError("MICH-7", "config.house_rule_shape", rule="michel_deck")
+        raise ConfigError("MICH-7", "config.house_rule_shape", house_rule="michel_deck")
     if values["neutral_start"] not in catalog.places:
-        raise ConfigError("VAR-3", "config.house_rule_shape", rule="neutral_start")
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="neutral_start")
     if values["neutral_destination"] not in ("ask", "random"):
-        raise ConfigError("VAR-3", "config.house_rule_shape", rule="neutral_destination")
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="neutral_destination")
     search = values["search"]
     if not isinstance(search, Mapping) or any(p not in catalog.places for p in search):
-        raise ConfigError("VAR-3", "config.house_rule_shape", rule="search")
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="search")
     team_target = values["team_target"]
     return Ruleset(
         preset=preset,

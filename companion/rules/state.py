@@ -7,6 +7,7 @@ state plus the same actions always gives the same result. `summary()` is the pub
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,7 @@ class GameState:
     neutrals: dict[str, str] = field(default_factory=dict)
     michel_deck: list[str] = field(default_factory=list)  # top last
     michel_discard: list[str] = field(default_factory=list)
+    michel_queue: list[str] = field(default_factory=list)  # Michel cards the table drew, not yet revealed
     warden: str | None = None
     supplies: dict[str, int] = field(default_factory=dict)  # Dig In token supplies
     trauma_stack: list[str] = field(default_factory=list)  # top first
@@ -181,19 +183,37 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (catalog, ruleset, board and config are immutable and shared)."""
+        pending = self.pending
         return GameState(
-            self.catalog, self.ruleset, self.board, self.config, [p.copy() for p in self.players],
-            _copy_rng(self.rng), self.team_mode, self.warden_module,
-            self.neutral_names, self.turn, self.active, self.actions_left, self.flags.copy(), dict(self.piles),
-            self.deck, list(self.discard), {g: list(c) for g, c in self.gang_piles.items()}, self.background_deck,
-            list(self.background_discard), dict(self.neutrals), list(self.michel_deck), list(self.michel_discard),
-            self.warden, dict(self.supplies), list(self.trauma_stack),
-            None if self.pending is None else Pending(self.pending.kind, self.pending.player,
-                                                      list(self.pending.options), dict(self.pending.data)),
-            None if self.combat is None else self.combat.copy(), [dict(t) for t in self.agenda],
-            None if self.offence is None else dict(self.offence),
-            None if self.occasion is None else dict(self.occasion), self.winner, self.step, dict(self.corrections),
+            catalog=self.catalog, ruleset=self.ruleset, board=self.board, config=self.config,
+            players=[p.copy() for p in self.players], rng=_copy_rng(self.rng), team_mode=self.team_mode,
+            warden_module=self.warden_module, neutral_names=self.neutral_names, turn=self.turn, active=self.active,
+            actions_left=self.actions_left, flags=self.flags.copy(), piles=dict(self.piles), deck=self.deck,
+            discard=list(self.discard), gang_piles={g: list(c) for g, c in self.gang_piles.items()},
+            background_deck=self.background_deck, background_discard=list(self.background_discard),
+            neutrals=dict(self.neutrals), michel_deck=list(self.michel_deck),
+            michel_discard=list(self.michel_discard), michel_queue=list(self.michel_queue), warden=self.warden,
+            supplies=dict(self.supplies), trauma_stack=list(self.trauma_stack),
+            pending=None if pending is None else Pending(pending.kind, pending.player, list(pending.options),
+                                                         deepcopy(pending.data)),
+            combat=None if self.combat is None else self.combat.copy(), agenda=deepcopy(self.agenda),
+            offence=deepcopy(self.offence), occasion=deepcopy(self.occasion), winner=self.winner, step=self.step,
+            corrections=dict(self.corrections),
         )
+
+    def pending_json(self) -> dict[str, Any] | None:
+        """The decision the game waits for, as the protocol shows it.
+
+        An open Warden report window (WARD-3) is shown too, although it blocks nothing: any other
+        player may `report`, and the offender's next action closes it.
+        """
+        if self.pending is not None:
+            return self.pending.to_json()
+        if self.offence is not None and self.winner is None:
+            offender = self.offence["offender"]
+            return {"kind": "report_window", "player": offender, "options": ["report"],
+                    "reporters": [p.seat for p in self.players if p.seat != offender], **self.offence}
+        return None
 
     def summary(self) -> dict[str, Any]:
         """The public SUMMARY of PROTOCOL.md (plus a few fields the protocol allows adding)."""
@@ -201,7 +221,7 @@ class GameState:
             "turn": self.turn,
             "active": self.active,
             "actions_left": self.actions_left,
-            "pending": None if self.pending is None else self.pending.to_json(),
+            "pending": self.pending_json(),
             "winner": self.winner,
             "warden": self.warden,
             "neutrals": dict(self.neutrals),
@@ -227,11 +247,12 @@ class GameState:
             "background_known": [p.background for p in self.players],
             "michel_deck": list(self.michel_deck),
             "michel_discard": list(self.michel_discard),
+            "michel_queue": list(self.michel_queue),
             "trauma_stack": list(self.trauma_stack),
             "combat": None if self.combat is None else self.combat.to_json(),
-            "agenda": [dict(t) for t in self.agenda],
+            "agenda": deepcopy(self.agenda),
             "corrections": dict(sorted(self.corrections.items())),
-            "occasion": None if self.occasion is None else dict(self.occasion),
+            "occasion": deepcopy(self.occasion),
             "camouflaged": [p.camouflaged for p in self.players],
             "skills_on_tools": [p.skills_on_tools for p in self.players],
         })

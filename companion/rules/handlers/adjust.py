@@ -173,8 +173,10 @@ def _edit(s: GameState, change: Mapping[str, Any]) -> None:
             else:
                 raise _Refused("adjust.not_in_discard", card=card)
     elif path == "warden" and op == "set":
-        if not s.warden_module or value not in s.board.places:
-            raise _Refused("adjust.bad_place", "WARD-1" if not s.warden_module else "DI-1", place=str(value))
+        if not s.warden_module:
+            raise _Refused("v.no_warden", "WARD-1")
+        if value not in s.board.places:
+            raise _Refused("adjust.bad_place", "DI-1", place=str(value))
         s.warden = value
     elif head == "neutrals" and len(parts) == 2 and parts[1] in s.neutrals and op == "set":
         if value not in s.board.places:

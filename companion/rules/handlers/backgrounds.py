@@ -55,7 +55,7 @@ def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
     if timing == "combat_start_defender" and fighter and p.seat == c.defender and c.attacker is not None \
             and combat_fresh(c):
         return
-    out.append(violation("BG", f"v.bg_timing_{timing}", background=card))
+    out.append(hard("BG", f"v.bg_timing_{timing}", background=card))  # its effect needs that moment
 
 
 @checker("reveal_background")

@@ -368,6 +368,8 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
         return
     if seat not in c.no_beating:
         add_beatings(s, ctx, seat, 1, "michel")
+    for helper in c.helpers:
+        add_beatings(s, ctx, helper, 1, "combat_helper")
     if p.ability == "grudge":
         ctx.schedule_first(grudge(s, seat))
     if seat in c.no_card:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import violation
+from ..core import hard, violation
 from ..errors import Violation
 from ..state import GameState, Player
 
@@ -30,6 +30,10 @@ def restricted(s: GameState, p: Player, what: str, out: list[Violation], default
             rule = "DI-3"  # a Dig In Place keeps the restrictions of the Place it covers
         out.append(violation(rule, f"v.no_{what}_here", place=p.place))
         return True
+    solitary = s.board.places[s.board.solitary]
+    if p.seat == s.active and s.flags.started_in_solitary and getattr(solitary, f"no_{what}"):
+        out.append(violation("SOL-1", f"v.no_{what}_after_solitary"))  # for the whole turn, wherever they went
+        return True
     return False
 
 
@@ -38,7 +42,11 @@ def place_action(s: GameState, p: Player, action: str, rule: str, out: list[Viol
     if action in s.board.places[p.place].actions:
         return True
     where = [pid for pid, info in s.board.places.items() if action in info.actions]
-    out.append(violation(rule, "v.wrong_place", action=action, place=p.place, places=where))
+    if not where:
+        homes = [pid for pid, info in s.catalog.places.items() if action in info.actions]
+        out.append(violation(rule, "v.action_not_in_game", action=action, places=homes))
+    else:
+        out.append(violation(rule, "v.wrong_place", action=action, place=p.place, places=where))
     return False
 
 
@@ -48,9 +56,8 @@ def trauma_forbids(p: Player, trauma: str, out: list[Violation]) -> None:
 
 
 def valid_seat(s: GameState, seat: int | None, out: list[Violation], rule: str) -> bool:
-    from ..core import hard
     if seat is None:
-        out.append(violation(rule, "v.target_needed"))
+        out.append(hard(rule, "v.target_needed"))  # not forceable: the effect needs somebody
         return False
     if not 0 <= seat < len(s.players):
         out.append(hard("SET-1", "v.no_such_seat", seat=seat, count=len(s.players)))

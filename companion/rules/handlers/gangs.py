@@ -32,8 +32,7 @@ def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation], fe
         out.append(violation("GANG-1", "v.gang_duplicate_accessory"))
     elif len(a.cards) != required:
         out.append(violation("GANG-1", "v.gang_accessory_count", gang=a.gang, count=required))
-    if not wrong:
-        out += hand_card_problems(s, p, a.cards)
+    out += hand_card_problems(s, p, a.cards)
 
 
 def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:

@@ -56,7 +56,8 @@ def check_move(s: GameState, a: Move, out: list[Violation]) -> None:
         return  # a rerolled move: the second die decides
     options = destinations_for(s, a.player, a.die[-1])
     if a.to not in options:
-        out.append(violation("MOVE-1", "v.die_does_not_reach", die=a.die[-1], to=a.to, places=list(options)))
+        rule = "OFF-1" if a.to == s.board.office else "MOVE-1"
+        out.append(violation(rule, "v.die_does_not_reach", die=a.die[-1], to=a.to, places=list(options)))
 
 
 @applier("move")
