@@ -30,6 +30,7 @@ NAME_SPACES = {
     "token": "token", "trauma": "trauma", "neutral": "neutral", "action": "action",
     "recipe": "recipe", "michel_card": "michel_card", "effect": "effect", "choice": "choice",
     "decision": "decision", "material": "card",
+    "option": ("option", "place", "card", "neutral", "gang", "ability", "background", "choice"),
 }
 _SUFFIX = re.compile(r"(_?\d+|s)$")
 
@@ -61,8 +62,13 @@ def text(key: str, lang: str = DEFAULT_LANGUAGE) -> str:
     return key if found is None else found
 
 
-def name(space: str, ident: str, lang: str = DEFAULT_LANGUAGE) -> str:
-    return text(f"{space}.{ident}", lang) if f"{space}.{ident}" in catalog(DEFAULT_LANGUAGE) else ident
+def name(space: str | tuple[str, ...], ident: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The name of a game id; `space` may list several namespaces to try in order."""
+    english = catalog(DEFAULT_LANGUAGE)
+    for one in (space,) if isinstance(space, str) else space:
+        if f"{one}.{ident}" in english:
+            return text(f"{one}.{ident}", lang)
+    return ident
 
 
 def _space(param: str) -> str | None:

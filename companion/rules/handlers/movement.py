@@ -70,6 +70,10 @@ def apply_move(s: GameState, a: Move, ctx: Ctx) -> None:
         ctx.emit("reroll", player=a.player, ability="second_chance")
         face = ctx.roll(a.player, "move")
         can_reroll = False
+    if a.force and a.to is not None and a.to not in destinations_for(s, a.player, face):
+        roll_effects(s, ctx, a.player, face)
+        finish_move(s, ctx, a.player, a.to)  # forced: the table says where the player went
+        return
     resolve_roll(s, ctx, a.player, face, a.to, can_reroll)
 
 

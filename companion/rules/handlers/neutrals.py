@@ -31,7 +31,7 @@ def apply_move_neutral(s: GameState, a: MoveNeutral, ctx: Ctx) -> None:
     s.pending = None
     face = ctx.roll(a.player, "neutral")
     options = neutral_options(s, a.neutral, face)
-    if a.to in options:
+    if a.to in options or (a.force and a.to is not None):
         neutral_arrives(s, ctx, a.neutral, a.to)
     elif len(options) == 1:
         neutral_arrives(s, ctx, a.neutral, options[0])
