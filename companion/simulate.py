@@ -13,12 +13,13 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import chain, islice
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from companion.rules import actions as A
 from companion.rules import IllegalAction, apply, invariant_problems, new_game
+from companion.rules import actions as A
 from companion.rules.options import _answers
 from companion.rules.state import GameState, Player
 
@@ -202,10 +203,12 @@ class RandomTable:
         while weighted:
             total = sum(w for w, _ in weighted)
             mark = random_() * total
-            for index, (w, make) in enumerate(weighted):
-                mark -= w
+            index = 0
+            while index < len(weighted) - 1:
+                mark -= weighted[index][0]
                 if mark < 0:
                     break
+                index += 1
             yield weighted.pop(index)[1]()
 
 
@@ -247,7 +250,7 @@ def simulate(games: int, players: int | None, seed: int, modules: str = "base", 
     totals = Totals()
     rng = random.Random(seed)
     start = time.perf_counter()
-    for index in range(games):
+    for _ in range(games):
         game_seed = rng.randrange(2**62)
         config = random_config(random.Random(game_seed), players, game_seed, modules)
         play_game(config, random.Random(game_seed), totals)

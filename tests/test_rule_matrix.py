@@ -5,9 +5,10 @@ import pkgutil
 
 import pytest
 
-import rules as rule_tests
 from companion.i18n import catalog
 from companion.rules.rulebook import rule_ids, rule_sections
+
+import rules as rule_tests
 from support import RULE_TESTS
 
 for module in pkgutil.iter_modules(rule_tests.__path__):

@@ -2,9 +2,10 @@
 
 A language's catalog is the folder `<lang>/` of flat JSON files keyed by message id, one file
 per domain (names, rules, messages, events, ui...); a key may appear in only one of them.
-English is complete; other languages fall back to English for a missing key. The engine and the UI only ever hand over a key and its
-parameters; parameters that are game ids (a Place, a card, a Gang...) are rendered through the
-catalog's names, chosen by the parameter's name (`place`, `to`, `card`, `cards`, `gang`, ...).
+English is complete; other languages fall back to English for a missing key. The engine and
+the UI only ever hand over a key and its parameters; parameters that are game ids (a Place, a
+card, a Gang...) are rendered through the catalog's names, chosen by the parameter's name
+(`place`, `to`, `card`, `cards`, `gang`, ...).
 
 Standard library only: the rules engine renders its English messages through this module.
 """
@@ -14,9 +15,10 @@ from __future__ import annotations
 import json
 import re
 import string
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 CATALOG_DIR = Path(__file__).parent
 DEFAULT_LANGUAGE = "en"
@@ -29,7 +31,7 @@ NAME_SPACES = {
     "item": "item", "gang": "gang", "ability": "ability", "background": "background",
     "token": "token", "trauma": "trauma", "neutral": "neutral", "action": "action",
     "recipe": "recipe", "michel_card": "michel_card", "effect": "effect", "choice": "choice",
-    "decision": "decision", "material": "card",
+    "decision": "decision",
     "option": ("option", "place", "card", "neutral", "gang", "ability", "background", "choice"),
 }
 _SUFFIX = re.compile(r"(_?\d+|s)$")

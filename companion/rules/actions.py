@@ -8,8 +8,9 @@ Whether the action is legal in the current state is `check`'s job; a malformed a
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from .catalog import Catalog, load_catalog
 from .errors import MalformedAction

@@ -7,8 +7,8 @@ Warden's Office is added beside the Cell Block or the Showers (OFF-1, TEAM-7).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .catalog import Catalog, PlaceInfo
 from .ruleset import Ruleset

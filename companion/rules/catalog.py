@@ -7,11 +7,12 @@ reads these structures. Entries whose key starts with "_" are notes for humans.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 CATALOG_FILE = Path(__file__).with_name("catalog.json")
 

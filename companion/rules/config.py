@@ -7,8 +7,9 @@ Place, ...). The normalised form is what a game stores and replays from.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .catalog import Catalog, load_catalog
 from .errors import ConfigError

@@ -8,7 +8,8 @@ is answered, so a state can always be copied, compared and replayed.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .actions import Action
 from .errors import Violation

@@ -6,7 +6,8 @@ actions, so undo is "replay one fewer", and a game saved anywhere resumes identi
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .actions import Action, parse_action
 from .engine import Answer, step

@@ -8,7 +8,7 @@ as that card (PROTOCOL.md, Hands).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 UNKNOWN = "unknown"
 

@@ -6,7 +6,7 @@ another) and reports what happened as events.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .core import Ctx
 from .hand import UNKNOWN

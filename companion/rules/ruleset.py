@@ -7,9 +7,10 @@ never a code change, and it is saved with the game's configuration.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .catalog import Catalog, load_catalog
 from .errors import ConfigError

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .board import Board, build_board
 from .catalog import Catalog, load_catalog
@@ -37,7 +38,8 @@ def new_game(config: Any, catalog: Catalog | None = None) -> GameState:
     first = players[cfg.first_player]
     state.active = first.seat
     state.flags = TurnFlags(started_in_solitary=board.places[first.place].one_action)
-    state.actions_left = cfg.ruleset.solitary_actions if state.flags.started_in_solitary else cfg.ruleset.actions_per_turn
+    rules = cfg.ruleset
+    state.actions_left = rules.solitary_actions if state.flags.started_in_solitary else rules.actions_per_turn
     return state
 
 

@@ -10,8 +10,16 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import (Game, MalformedAction, check, invariant_problems, legal_actions, new_game, parse_action,
-                             step)
+from companion.rules import (
+    Game,
+    MalformedAction,
+    check,
+    invariant_problems,
+    legal_actions,
+    new_game,
+    parse_action,
+    step,
+)
 from companion.rules.actions import ACTION_TYPES
 from companion.simulate import random_config
 

@@ -2,6 +2,7 @@
 Camouflage, Heist) and the generic `action` whose effect the table enters as state changes."""
 
 import pytest
+
 from support import breaks, follows, known, rule_test, start
 
 

@@ -1,7 +1,6 @@
 """`force: true` (the physical game wins, the violation is kept as overridden) and `adjust`
 (explicit corrections, applied together or not at all)."""
 
-import pytest
 from support import breaks, follows, known, play, snapshot, start
 
 
@@ -144,7 +143,8 @@ class TestAdjust:
 
     def test_an_empty_pile_names_sup_2(self):
         state = start(hands={1: ["shovel"] * 11})
-        answer = breaks(state, "SUP-2", type="adjust", player=0, changes=[{"path": "players.0.hand", "add": ["shovel"]}])
+        answer = breaks(state, "SUP-2", type="adjust", player=0,
+                        changes=[{"path": "players.0.hand", "add": ["shovel"]}])
         assert answer.violations[0].message == "The Shovel pile is empty."
 
     def test_an_unknown_place_names_di_1(self):

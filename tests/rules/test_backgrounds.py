@@ -2,6 +2,7 @@
 plus the moments they may be revealed (own turn, combat, combat start as defender)."""
 
 import pytest
+
 from support import breaks, follows, known, rule_test, start
 
 
@@ -164,7 +165,8 @@ class TestBratvaBackgrounds:
         assert state.combat is None and state.players[0].beatings == 1 and known(state, 1) == {"rare": 1}
 
     def test_i_will_cut_you_bonus_three_knives_for_the_win(self):
-        state = combat(attacker_hand=("knife", "blade"), defender_hand=(), fields={1: {"gang": "bratva", "ability": "spying"}})
+        state = combat(attacker_hand=("knife", "blade"), defender_hand=(),
+                       fields={1: {"gang": "bratva", "ability": "spying"}})
         reveal(state, 1, "i_will_cut_you_with_your_own_blade")
         follows(state, type="choose", player=0, option="blade")
         follows(state, type="weapon", player=1, card="blade")
@@ -179,7 +181,8 @@ class TestBratvaBackgrounds:
         state = combat(attacker_hand=("knife", "knife"), defender_hand=("blade",))
         follows(state, type="weapon", player=1, card="blade")
         answer = breaks(state, "BG", type="reveal_background", player=1, card="i_will_cut_you_with_your_own_blade")
-        assert answer.violations[0].message == ("“I Will Cut You with Your Own Blade!” can only be revealed as a combat "
+        assert answer.violations[0].message == (
+            "“I Will Cut You with Your Own Blade!” can only be revealed as a combat "
                                                 "you defend begins, before any Weapon is played.")
 
     def test_i_will_cut_you_not_against_michel(self):

@@ -2,9 +2,10 @@
 resolves to, and what a replacement keeps of the Place it covers."""
 
 import pytest
-from support import breaks, follows, known, rule_test, start
 
 from companion.rules import ConfigError
+
+from support import breaks, follows, known, rule_test, start
 
 ALL_PLACES = ["gambling_cells", "workshop", "gymnasium", "laundry", "library", "psychiatric_ward"]
 

@@ -1,9 +1,10 @@
 """EXT-1, EXT-2 (extortion), CMB-1..3 (combat) and BEAT-1 (at most 2 Beatings)."""
 
 import pytest
-from support import breaks, follows, known, rule_test, start
 
 from companion.rules import ConfigError
+
+from support import breaks, follows, known, rule_test, start
 
 
 def duel(attacker=("knife", "knife"), defender=("spoon", "blade"), place="cafeteria", fields=None, **config):

@@ -1,6 +1,7 @@
 """The Gambling Cells (GAMB-1..2): Bet, Plan, and the one-action Cautious move."""
 
 import pytest
+
 from support import breaks, follows, rule_test, start
 
 CELLS = {"places": ["gambling_cells"]}

@@ -5,6 +5,7 @@ are `gang_ability` actions; the others act by themselves at the moment their tex
 """
 
 import pytest
+
 from support import breaks, follows, known, rule_test, start
 
 

@@ -1,6 +1,7 @@
 """GANG-1, GANG-2 (joining a Gang) and ACT-1 (playing an Action card)."""
 
 import pytest
+
 from support import breaks, follows, known, rule_test, start
 
 JOIN = {
@@ -76,7 +77,8 @@ class TestGang2:
         assert state.gang_piles["bikers"] == pile[1:] + ["master_key"]
 
     def test_one_gang_at_a_time(self):
-        state = start(hands={0: ["cap", "silver_watch"]}, player_fields={0: {"gang": "bikers", "ability": "master_key"}})
+        state = start(hands={0: ["cap", "silver_watch"]},
+                      player_fields={0: {"gang": "bikers", "ability": "master_key"}})
         follows(state, type="join_gang", player=0, gang="cartel", cards=["cap", "silver_watch"])
         assert state.players[0].gang == "cartel"
         assert state.gang_piles["bikers"][-1] == "master_key" and len(state.gang_piles["bikers"]) == 4

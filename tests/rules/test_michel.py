@@ -1,9 +1,10 @@
 """MICH-1..8: Michel & Michelle, the neutral prisoners (moves, extortions, combats, the deck)."""
 
 import pytest
-from support import breaks, follows, known, rule_test, start
 
 from companion.rules import ConfigError
+
+from support import breaks, follows, known, rule_test, start
 
 MICHEL = {"neutrals": 1}
 BOTH = {"neutrals": 2}

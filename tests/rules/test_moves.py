@@ -2,6 +2,7 @@
 ADJ-1 (adjacent Places)."""
 
 import pytest
+
 from support import breaks, follows, known, rule_test, start
 
 

@@ -1,6 +1,7 @@
 """Place actions: DIG-1, SPOON-1, SELL-1, BUY-1, HEAL-1 (1 action each, only in their Place)."""
 
 import pytest
+
 from support import breaks, follows, known, rule_test, start
 
 

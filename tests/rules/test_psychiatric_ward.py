@@ -2,6 +2,7 @@
 Traumas' restrictions."""
 
 import pytest
+
 from support import breaks, follows, known, rule_test, start
 
 WARD = {"places": ["psychiatric_ward"]}

@@ -1,9 +1,10 @@
 """SET-1, SET-2, WIN-1 (setup and goal) and TURN-1..5, HAND-1 (the turn and who may act)."""
 
 import pytest
-from support import breaks, follows, known, rule_test, start
 
 from companion.rules import ConfigError, new_game
+
+from support import breaks, follows, known, rule_test, start
 
 
 @rule_test("SET-1")

@@ -2,9 +2,10 @@
 teammates in combat, where a team may Dig and Craft, and the Warden beside the Showers."""
 
 import pytest
-from support import breaks, follows, known, rule_test, start
 
 from companion.rules import ConfigError
+
+from support import breaks, follows, known, rule_test, start
 
 TEAM = {"team": True}
 

@@ -1,9 +1,10 @@
 """VAR-1..3: the official preset, the online-simplified preset and house rules."""
 
 import pytest
-from support import breaks, follows, known, rule_test, start
 
 from companion.rules import ConfigError
+
+from support import breaks, follows, known, rule_test, start
 
 
 @rule_test("VAR-1")

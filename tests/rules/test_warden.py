@@ -2,9 +2,10 @@
 does and does not take away."""
 
 import pytest
-from support import breaks, follows, known, play, rule_test, start
 
 from companion.rules import ConfigError
+
+from support import breaks, follows, known, play, rule_test, start
 
 # For each illegal action (WARD-2): the Place where it is legal, the Dig In Places it needs, the
 # acting player's hand and the action. Nicholas (seat 1) stands in the same Place with a Rare item.

@@ -1,7 +1,6 @@
 """The Warden's Office (OFF-1..3): reaching it, Bribe and its restrictions, and the three
 Corruption effects with their occasions."""
 
-import pytest
 from support import breaks, follows, play, rule_test, start
 
 WARDEN = {"warden": True}

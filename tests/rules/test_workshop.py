@@ -1,6 +1,5 @@
 """The Workshop (WORK-1..3): Improve tool both ways, Develop skills, and the Skill roll on the next Dig."""
 
-import pytest
 from support import breaks, follows, known, rule_test, start
 
 WORKSHOP = {"places": ["workshop"]}

@@ -9,7 +9,8 @@ deck or supply set to a new count records the difference as a correction.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..actions import Adjust
 from ..core import Ctx, applier, checker, hard

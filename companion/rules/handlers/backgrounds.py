@@ -12,11 +12,23 @@ from math import ceil
 from ..actions import Choose, RevealBackground
 from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, violation
 from ..errors import Violation
-from ..ops import (add_beatings, discard_cards, discard_trauma, draw_search, gain_cigarettes, move_card,
-                   place_standee, remove_beatings, steal_random, take_from_deck, take_from_pile, to_supply)
+from ..ops import (
+    add_beatings,
+    discard_cards,
+    discard_trauma,
+    draw_search,
+    gain_cigarettes,
+    move_card,
+    place_standee,
+    remove_beatings,
+    steal_random,
+    take_from_deck,
+    take_from_pile,
+    to_supply,
+)
 from ..state import GameState, Pending, Player
 from .basic import check_entered_cards
-from .combat import ask_weapon, as_played, combat_fresh, end_combat, is_weapon
+from .combat import as_played, ask_weapon, combat_fresh, end_combat, is_weapon
 from .common import valid_seat
 from .movement import check_destination, place_not_in_game
 

@@ -95,7 +95,7 @@ def fits(s: GameState, p: Player, slots: list[str], cards: list[str]) -> bool:
     if p.ability in s.catalog.substitutes:
         subs = dict(s.catalog.substitutes[p.ability])
     for order in permutations(cards):
-        if all(c == m or c == "unknown" or c in subs.get(m, ()) for c, m in zip(order, slots)):
+        if all(c == m or c == "unknown" or c in subs.get(m, ()) for c, m in zip(order, slots, strict=True)):
             return True
     return False
 

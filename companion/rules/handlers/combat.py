@@ -10,10 +10,20 @@ from __future__ import annotations
 from ..actions import Bodybuilding, Cooperate, Extort, Fight, GiveUp, Weapon
 from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, task, violation
 from ..errors import Violation
-from ..ops import (add_beatings, discard_cards, draw_search, move_card, return_token, steal_random, take_from_pile,
-                   take_token, to_supply)
+from ..ops import (
+    add_beatings,
+    discard_cards,
+    draw_search,
+    move_card,
+    return_token,
+    steal_random,
+    take_from_pile,
+    take_token,
+    to_supply,
+)
 from ..state import Combat, GameState, Pending, Player
 from .common import restricted, spend, trauma_forbids, use_action, valid_seat
+
 
 def as_played(card: str) -> str:
     """An unknown card played as a Weapon can only be a Blade."""

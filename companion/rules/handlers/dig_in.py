@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
-from ..actions import (Brawl, BrawlResponse, Bet, DevelopSkills, Exchange, ImproveTool, Plan, Rehabilitate, Spy,
-                       StealBandage, Study, Workout)
+from ..actions import (
+    Bet,
+    Brawl,
+    BrawlResponse,
+    DevelopSkills,
+    Exchange,
+    ImproveTool,
+    Plan,
+    Rehabilitate,
+    Spy,
+    StealBandage,
+    Study,
+    Workout,
+)
 from ..core import Ctx, applier, checker, hand_card_problems, hard, task, violation
 from ..errors import Violation
 from ..ops import add_beatings, discard_cards, gain_cigarettes, move_card, place_standee, take_from_pile, take_token

@@ -12,6 +12,7 @@ from .common import place_action, restricted, spend, trauma_forbids, use_action
 from .movement import check_destination
 from .places import sale_value
 
+
 def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation], fewer: int) -> None:
     p = s.players[a.player]
     gang = s.catalog.gangs[a.gang]

@@ -5,8 +5,15 @@ from __future__ import annotations
 from ..actions import Buy, Dig, Heal, Sell, StealSpoon
 from ..core import Ctx, applier, checker, hand_card_problems, hard, violation
 from ..errors import Violation
-from ..ops import (check_win, discard_cards, discard_trauma, gain_cigarettes, remove_beatings, return_token,
-                   take_from_pile)
+from ..ops import (
+    check_win,
+    discard_cards,
+    discard_trauma,
+    gain_cigarettes,
+    remove_beatings,
+    return_token,
+    take_from_pile,
+)
 from ..state import GameState, Player
 from .common import place_action, spend, trauma_forbids, use_action
 
