@@ -21,38 +21,53 @@ EXIT_MALFORMED = 2
 
 
 class BadFile(Exception):
-    """The file cannot be replayed; the message is the one line the user sees."""
+    """The file cannot be replayed: a message key, its parameters, and the problem inside (if any)."""
+
+    def __init__(self, key: str, inner: ConfigError | MalformedAction | None = None, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.inner = inner
+        self.params = params
+
+    def render(self, lang: str) -> str:
+        params = dict(self.params)
+        if self.inner is not None:
+            detail = render(self.inner.key, self.inner.params, lang)
+            params["problem"] = f"{self.inner.rule}: {detail}" if self.inner.rule else detail
+        return render(self.key, params, lang)
 
 
 def load_game_file(path: str) -> tuple[dict[str, Any], list[Action]]:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise BadFile(f"cannot read {path}: {error.strerror or error}") from None
+        raise BadFile("check.cannot_read", path=path, error=error.strerror or str(error)) from None
     except UnicodeDecodeError:
-        raise BadFile(f"{path} is not UTF-8 text") from None
+        raise BadFile("check.not_utf8", path=path) from None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise BadFile(f"{path} is not valid JSON: {getattr(error, 'msg', 'too deeply nested')}"
-                      f"{f' (line {error.lineno})' if hasattr(error, 'lineno') else ''}") from None
+    except json.JSONDecodeError as error:
+        raise BadFile("check.not_json", path=path, error=error.msg, line=error.lineno) from None
+    except RecursionError:
+        raise BadFile("check.too_deep", path=path) from None
     if not isinstance(data, dict) or "config" not in data or "actions" not in data:
-        raise BadFile(f'{path} must be a JSON object with "config" and "actions"')
+        raise BadFile("check.not_game_file", path=path)
     extra = sorted(set(data) - {"config", "actions"})
     if extra:
-        raise BadFile(f"{path} has an unknown top-level field {extra[0]!r}")
+        raise BadFile("check.unknown_field", path=path, field=extra[0])
     if not isinstance(data["actions"], list):
-        raise BadFile('"actions" must be a list')
+        raise BadFile("check.actions_not_list", path=path)
     try:
         config = parse_config(data["config"])
+        new_game(config)
     except ConfigError as error:
-        raise BadFile(f"impossible configuration: {error.message}") from None
+        raise BadFile("check.impossible_config", error) from None
     actions: list[Action] = []
     for index, raw in enumerate(data["actions"], start=1):
         try:
             actions.append(parse_action(raw))
         except MalformedAction as error:
-            raise BadFile(f"action {index} is malformed: {error.message}") from None
+            raise BadFile("check.malformed_action", error, index=index) from None
     return config.normalised, actions
 
 
@@ -67,13 +82,10 @@ def answer_json(answer: Answer, lang: str) -> dict[str, Any]:
 def run_check(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr, lang: str = "en") -> int:
     try:
         config, actions = load_game_file(path)
-        state = new_game(config)
     except BadFile as error:
-        print(f"error: {error}", file=err)
+        print(error.render(lang).replace("\n", " "), file=err)
         return EXIT_MALFORMED
-    except ConfigError as error:
-        print(f"error: impossible configuration: {error.message}", file=err)
-        return EXIT_MALFORMED
+    state = new_game(config)
     for action in actions:
         out.write(json.dumps(answer_json(step(state, action), lang), ensure_ascii=False) + "\n")
     out.write(json.dumps({"final": state.summary()}, ensure_ascii=False) + "\n")

@@ -31,8 +31,8 @@ NAME_SPACES = {
     "item": "item", "gang": "gang", "ability": "ability", "background": "background",
     "token": "token", "trauma": "trauma", "neutral": "neutral", "action": "action",
     "recipe": "recipe", "michel_card": "michel_card", "effect": "effect", "choice": "choice",
-    "decision": "decision",
-    "option": ("option", "place", "card", "neutral", "gang", "ability", "background", "choice"),
+    "decision": "decision", "what": "kind",
+    "option": ("option", "place", "card", "neutral", "gang", "ability", "background", "choice", "action"),
 }
 _SUFFIX = re.compile(r"(_?\d+|s)$")
 

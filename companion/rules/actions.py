@@ -370,7 +370,7 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
     if kind == "cards":
         return tuple(_one_of(c, cat.all_cards, "card", field) for c in _list(value, field))
     if kind == "michel_cards":
-        return tuple(_one_of(c, cat.michel_cards, "Michel card", field) for c in _list(value, field))
+        return tuple(_one_of(c, cat.michel_cards, "michel_card", field) for c in _list(value, field))
     if kind == "changes":
         changes = _list(value, field)
         if not all(isinstance(c, dict) for c in changes):
@@ -390,7 +390,7 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
         "background": cat.backgrounds, "action_card": cat.action_cards,
         "effect": EFFECTS, "choice": CHOICES,
     }[kind]
-    return _one_of(value, vocab, kind.replace("_", " "), field)
+    return _one_of(value, vocab, kind, field)
 
 
 def parse_action(data: Any, catalog: Catalog | None = None) -> Action:

@@ -111,7 +111,7 @@ def check_reveal(s: GameState, a: RevealBackground, out: list[Violation]) -> Non
         elif not a.trauma and p.beatings == 0:
             out.append(violation("BG", "v.nothing_to_heal"))
     elif card == "me_cheating_never" and len(a.die) > n:
-        out.append(violation("BG", "v.too_many_dice", count=len(a.die), ability=card))
+        out.append(violation("BG", "v.too_many_dice", count=len(a.die)))
     elif card == "i_will_take_it_all_for_free":
         if a.cards is not None:
             if len(a.cards) > max(0, n - p.hand.size()):

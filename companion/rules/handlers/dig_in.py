@@ -128,7 +128,7 @@ def check_bet(s: GameState, a: Bet, out: list[Violation]) -> None:
     elif p.cigarettes < a.amount:
         out.append(hard("GAMB-1", "v.not_enough_cigarettes", price=a.amount, have=p.cigarettes, item="bet"))
     if len(a.die) > 1:
-        out.append(violation("GAMB-1", "v.too_many_dice", count=len(a.die), ability="-"))
+        out.append(violation("GAMB-1", "v.too_many_dice", count=len(a.die)))
 
 
 @applier("bet")

@@ -49,7 +49,7 @@ def check_move(s: GameState, a: Move, out: list[Violation]) -> None:
     p = s.players[a.player]
     spend(s, out)
     if len(a.die) > 1 and not (len(a.die) == 2 and p.ability == "second_chance"):
-        out.append(violation("GA", "v.too_many_dice", count=len(a.die), ability="second_chance"))
+        out.append(violation("GA", "v.too_many_dice", count=len(a.die)))
     if not check_destination(s, a.player, a.to, out, "MOVE-1") or not a.die or a.to is None:
         return
     if len(a.die) == 1 and p.ability == "second_chance" and a.to not in destinations_for(s, a.player, a.die[0]):

@@ -19,7 +19,7 @@ def check_move_neutral(s: GameState, a: MoveNeutral, out: list[Violation]) -> No
         out.append(hard("MICH-2", "v.no_such_neutral", neutral=a.neutral))
         return
     if len(a.die) > 1:
-        out.append(violation("MICH-2", "v.too_many_dice", count=len(a.die), ability="-"))
+        out.append(violation("MICH-2", "v.too_many_dice", count=len(a.die)))
     if a.to is not None and a.die:
         options = neutral_options(s, a.neutral, a.die[0])
         if a.to not in options:
