@@ -19,6 +19,7 @@ from functools import partial
 
 SUITES: dict[str, str] = {
     "engine": "companion.bench:engine_suite",
+    "storage": "storage.bench:storage_suite",
 }
 
 

@@ -34,7 +34,30 @@ def _parser() -> argparse.ArgumentParser:
                                "Places too; any: random combinations of every module, Team mode included")
     bench = commands.add_parser("bench", help="measure the performance figures (see README)")
     bench.add_argument("suites", nargs="*", help="suites to run (default: all)")
+    _games_parser(commands)
     return parser
+
+
+def _games_parser(commands) -> None:
+    """`games list|export|import|verify`, each taking --db (run by storage.cli, imported only then)."""
+    def db_option(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        command.add_argument("--db", metavar="URL", default=argparse.SUPPRESS,
+                             help="database: an SQLAlchemy URL or a SQLite file path (default: "
+                                  "$COMPANION_DATABASE_URL, else the SQLite file in your data folder)")
+        return command
+
+    games = db_option(commands.add_parser("games", help="list, export and import the stored games"))
+    group = games.add_subparsers(dest="games_command", required=True, metavar="{list,export,import,verify}")
+    listing = db_option(group.add_parser("list", help="the games, latest first"))
+    listing.add_argument("--status", choices=("active", "finished"), help="only unfinished or finished games")
+    listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    export = db_option(group.add_parser("export", help="write a game as a PROTOCOL.md file (check replays it)"))
+    export.add_argument("id", help="game id (or a unique start of it)")
+    export.add_argument("file", nargs="?", help="output file (default: standard output)")
+    importing = db_option(group.add_parser("import", help="store a PROTOCOL.md file as a new game; prints its id"))
+    importing.add_argument("file", help='a {"config", "actions"} JSON file, or - for standard input')
+    verify = db_option(group.add_parser("verify", help="replay a stored game and report inconsistencies"))
+    verify.add_argument("id", help="game id (or a unique start of it)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,5 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from companion.bench import run
         return run(args.suites)
+    if args.command == "games":
+        from storage.cli import run_games
+        return run_games(args)
     from companion.app.launch import run_app
     return run_app(args)

@@ -8,6 +8,7 @@ Place, ...). The normalised form is what a game stores and replays from.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,7 +116,7 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
     start = _object(data.get("start", {}), "start")
     _known_keys(start, START_FIELDS, "start")
 
-    normalised = {
+    normalised = deepcopy({
         "players": entries,
         "ruleset": preset,
         "house_rules": dict(house_rules),
@@ -124,7 +125,7 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
         "seed": seed,
         "first_player": first,
         "start": dict(start),
-    }
+    })  # a copy: the caller's dict may change later, the game's configuration may not
     return GameConfig(tuple(entries), ruleset, neutrals, team, warden, places, teams, seed, first, start, normalised)
 
 

@@ -1,0 +1,126 @@
+"""`dyo-companion games list|export|import|verify`: the stored games from the command line.
+
+The arguments are declared in `companion/cli.py` (so `check` never pays for importing the
+database layer); this module runs them. Every failure is one line on standard error: exit 1
+for a database problem or an unknown game, 2 for a file that cannot be read or imported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from .errors import BadGameFile, GameNotFound, StorageError
+from .store import GameInfo, Store
+
+EXIT_STORAGE = 1
+EXIT_BAD_FILE = 2
+
+
+def run_games(args: Any, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        with Store(getattr(args, "db", None)) as store:
+            if args.games_command == "list":
+                return _list(store, args.status, args.json, out)
+            if args.games_command == "export":
+                return _export(store, _game_id(store, args.id), args.file, out)
+            if args.games_command == "import":
+                print(store.import_game(_read_file(args.file)), file=out)
+                return 0
+            if args.games_command == "verify":
+                problems = store.verify(_game_id(store, args.id))
+                for problem in problems:
+                    print(problem, file=out)
+                print("consistent" if not problems else f"{len(problems)} problem(s)", file=out)
+                return 0 if not problems else EXIT_STORAGE
+    except BadGameFile as error:
+        print(f"error: {error.message}", file=err)
+        return EXIT_BAD_FILE
+    except StorageError as error:
+        print(f"error: {error.message}", file=err)
+        return EXIT_STORAGE
+    raise AssertionError(f"unknown games command {args.games_command!r}")
+
+
+def _game_id(store: Store, given: str) -> str:
+    """A full id, or a prefix of exactly one game's id (as `games list` prints them)."""
+    ids = [g.id for g in store.list_games()]
+    if given in ids:
+        return given
+    matches = [i for i in ids if i.startswith(given)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise StorageError(f"{given!r} is the start of {len(matches)} game ids; give more of it")
+    raise GameNotFound(given)
+
+
+def _list(store: Store, status: str | None, as_json: bool, out: TextIO) -> int:
+    games = store.list_games(status)
+    if as_json:
+        json.dump([_info_json(g) for g in games], out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return 0
+    if not games:
+        print(f"no games in {store.location}", file=out)
+        return 0
+    rows = [("ID", "STATUS", "VERSION", "CREATED (UTC)", "PLAYERS", "WINNER")]
+    rows += [(g.id, g.status, str(g.version), g.created.strftime("%Y-%m-%d %H:%M"), ", ".join(g.players),
+              g.winner or "-") for g in games]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for r in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)) + "  " + r[-1], file=out)
+    return 0
+
+
+def _info_json(g: GameInfo) -> dict[str, Any]:
+    return {"id": g.id, "status": g.status, "version": g.version, "ruleset": g.ruleset,
+            "created": g.created.isoformat(), "updated": g.updated.isoformat(),
+            "finished": g.finished.isoformat() if g.finished else None, "players": list(g.players),
+            "winner": g.winner}
+
+
+def _export(store: Store, game_id: str, path: str | None, out: TextIO) -> int:
+    text = json.dumps(store.export_game(game_id), ensure_ascii=False, indent=2) + "\n"
+    if path is None or path == "-":
+        out.write(text)
+        return 0
+    _write_whole(Path(path), text)
+    return 0
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write the file completely or not at all: a full disk never leaves half a file behind."""
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", prefix=f".{path.name}.",
+                                         delete=False) as temp:
+            try:
+                temp.write(text)
+                temp.flush()
+                os.fsync(temp.fileno())
+            except BaseException:
+                os.unlink(temp.name)
+                raise
+        os.replace(temp.name, path)
+    except OSError as error:
+        raise StorageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _read_file(path: str) -> Any:
+    """The JSON of a game file (the store then checks its shape and replays it)."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise BadGameFile(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise BadGameFile(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise BadGameFile(f"{path} is not valid JSON: {getattr(error, 'msg', 'too deeply nested')}") from None

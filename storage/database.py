@@ -1,0 +1,219 @@
+"""Where the games live and how a connection behaves: SQLite by default, PostgreSQL when hosted.
+
+Choosing the database: `Store(url)`, else the `COMPANION_DATABASE_URL` environment variable
+(any SQLAlchemy URL), else one SQLite file in the user's data directory as platformdirs names
+it (`~/.local/share/dyo-companion/games.sqlite3` on Linux). A plain file path is taken as a
+SQLite file.
+
+Durability. An action is acknowledged only when `submit` returns, and `submit` returns only
+after COMMIT has returned. On SQLite the file is in WAL mode with `synchronous=FULL`: every
+COMMIT fsyncs the write-ahead log before it returns, so an acknowledged action survives a
+killed process *and* a power cut or OS crash. (`NORMAL` would survive a killed app but could
+lose the last few commits on a power cut; the fsync costs well under a millisecond on an SSD,
+so the table's word that "the action is saved" stays true.) PostgreSQL gives the same
+guarantee with its default `synchronous_commit=on`.
+
+Writers. A write transaction on SQLite starts with `BEGIN IMMEDIATE`: it takes the write lock
+before reading the game's version, so two writers queue (up to the busy timeout) instead of
+both reading version n and one failing on upgrade. On PostgreSQL the game row is read
+`FOR UPDATE`. Either way the primary key (game_id, seq) of the log is the final race guard.
+Readers never block writers (WAL; MVCC), and on PostgreSQL they read one snapshot
+(REPEATABLE READ) so a list or a log is never half of two commits.
+
+Errors. Whatever the driver says is turned into a `StorageError` with a sentence the user
+can act on; nothing here ever deletes, truncates or rewrites a file it did not create.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import platformdirs
+from sqlalchemy import Connection, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
+from sqlalchemy.pool import StaticPool
+
+from .errors import CorruptDatabase, DatabaseProblem, DiskFull, ForeignDatabase, ReadOnly, StorageError, Unreachable
+
+ENV_URL = "COMPANION_DATABASE_URL"
+APP_DIR = "dyo-companion"
+DEFAULT_FILE = "games.sqlite3"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_S = 30.0
+NOTHING_WRITTEN = "nothing was written and your games are as they were"
+CHOOSE_ANOTHER = f"choose another database with --db or {ENV_URL}"
+
+
+def default_path() -> Path:
+    return Path(platformdirs.user_data_dir(APP_DIR, appauthor=False)) / DEFAULT_FILE
+
+
+def resolve_url(url: str | None = None) -> URL:
+    """The database to use: the argument, else $COMPANION_DATABASE_URL, else the default file."""
+    text = url or os.environ.get(ENV_URL) or None
+    if text is None:
+        return make_url(f"sqlite:///{default_path()}")
+    if "://" not in text:  # a path: a SQLite file
+        return make_url(f"sqlite:///{Path(text).expanduser().absolute()}")
+    try:
+        return make_url(text)
+    except ArgumentError:
+        raise DatabaseProblem(f"{text!r} is not a database URL (expected e.g. sqlite:///games.sqlite3 or "
+                              "postgresql+psycopg2://user@host/dbname)") from None
+
+
+class Database:
+    """One database: its engine, its kind, and transactions with the locking described above."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = resolve_url(url)
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self.path: Path | None = None
+        if self.is_sqlite:
+            database = self.url.database or ""
+            if database and database != ":memory:" and not database.startswith("file:"):
+                self.path = Path(database)
+                _check_sqlite_file(self.path)
+        self.label = str(self.path) if self.path else self.url.render_as_string(hide_password=True)
+        try:
+            self.engine = self._create_engine()
+        except NoSuchModuleError:
+            raise DatabaseProblem(f"no SQLAlchemy driver for {self.label}: install it (for PostgreSQL: "
+                                  "pip install psycopg2-binary)") from None
+        except ImportError as error:
+            raise DatabaseProblem(f"the database driver for {self.label} is not installed ({error}); "
+                                  "for PostgreSQL: pip install psycopg2-binary") from None
+
+    def _create_engine(self):
+        if not self.is_sqlite:
+            return create_engine(self.url, pool_pre_ping=True)
+        engine = create_engine(self.url, poolclass=StaticPool if self.path is None else None,
+                               connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S})
+
+        @event.listens_for(engine, "connect")
+        def on_connect(dbapi_connection, _record) -> None:
+            # Per-connection settings only: WAL is a persistent property of the file, switched
+            # on by `use_wal` once the file is known to be ours.
+            dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" hook below issues BEGIN
+            dbapi_connection.execute("PRAGMA synchronous=FULL")
+            dbapi_connection.execute("PRAGMA foreign_keys=ON")
+
+        @event.listens_for(engine, "begin")
+        def on_begin(connection) -> None:
+            write = connection.get_execution_options().get("companion_write")
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+        return engine
+
+    @contextmanager
+    def transaction(self, *, write: bool = False) -> Iterator[Connection]:
+        """One transaction. A write commits when the block ends; a read always rolls back.
+
+        `IntegrityError` passes through (the store turns a lost race into `StaleState`); every
+        other driver error becomes a `StorageError` naming the problem.
+        """
+        try:
+            with self.engine.connect() as connection:
+                if write and self.is_sqlite:
+                    connection.execution_options(companion_write=True)
+                elif not write and not self.is_sqlite:
+                    connection.execution_options(isolation_level="REPEATABLE READ")
+                transaction = connection.begin()
+                try:
+                    yield connection
+                except BaseException:
+                    transaction.rollback()
+                    raise
+                if write:
+                    transaction.commit()
+                else:
+                    transaction.rollback()
+        except (StorageError, IntegrityError):
+            raise
+        except DBAPIError as error:
+            raise self.explain(error, write) from error
+        except OSError as error:
+            raise self.explain(error, write) from error
+
+    def explain(self, error: BaseException, write: bool = True) -> StorageError:
+        """A driver or OS error as a sentence the user can act on."""
+        text = " ".join(str(getattr(error, "orig", None) or error).split())  # one line
+        low = text.lower()
+        after = f"; {NOTHING_WRITTEN}" if write else ""
+        if (isinstance(error, OSError) and error.errno == errno.ENOSPC) or "disk is full" in low \
+                or "no space left" in low or "could not extend file" in low:
+            return DiskFull(f"the disk holding {self.label} is full{after}. Free some space and try again")
+        if "readonly" in low or "read-only" in low or "read only" in low or (
+                isinstance(error, OSError) and error.errno in (errno.EROFS, errno.EACCES, errno.EPERM)):
+            return ReadOnly(f"cannot write to {self.label}: it is read-only{after}. {CHOOSE_ANOTHER.capitalize()} "
+                            "or make it writable")
+        if "unable to open database file" in low:
+            folder = self.path.parent if self.path else None
+            if folder is not None and folder.exists() and not os.access(folder, os.W_OK):
+                return ReadOnly(f"cannot open {self.label}: its folder {folder} is read-only (the database needs "
+                                f"to create its -wal and -shm files there){after}. {CHOOSE_ANOTHER.capitalize()}")
+            return DatabaseProblem(f"cannot open {self.label}{after}: {text}")
+        if "not a database" in low or "malformed" in low or "encrypted" in low:
+            return CorruptDatabase(f"{self.label} is damaged or is not a database ({text}). It was not changed; "
+                                   f"restore a backup or {CHOOSE_ANOTHER}")
+        if "database is locked" in low or "database is busy" in low:
+            return DatabaseProblem(f"{self.label} is busy: another program kept it locked for more than "
+                                   f"{BUSY_TIMEOUT_S:.0f} s{after}. Try again")
+        if not self.is_sqlite and ("could not connect" in low or "connection refused" in low
+                                   or "authentication failed" in low or "could not translate host" in low
+                                   or "server closed the connection" in low
+                                   or ("does not exist" in low and "database" in low)):
+            return Unreachable(f"cannot reach the database server {self.label}: {text}{after}")
+        if "disk i/o error" in low or isinstance(error, OSError):
+            return DatabaseProblem(f"input/output error on {self.label} ({text}){after}. Check the disk")
+        return DatabaseProblem(f"database error on {self.label}: {text}{after}")
+
+    def use_wal(self) -> None:
+        """Put our SQLite file in WAL mode (persistent; a no-op when it already is)."""
+        if self.path is None:
+            return
+        try:
+            raw = self.engine.raw_connection()
+            try:
+                cursor = raw.cursor()
+                if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.close()
+            finally:
+                raw.close()
+        except DBAPIError as error:
+            raise self.explain(error) from error
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _check_sqlite_file(path: Path) -> None:
+    """Refuse, before SQLite touches it, a path that is not (and cannot become) our database file.
+
+    A missing file is fine (it is created, with its folder); an empty file is an empty
+    database; anything else must start with SQLite's magic header.
+    """
+    if path.is_dir():
+        raise ForeignDatabase(f"{path} is a folder, not a database file; {CHOOSE_ANOTHER}")
+    if not path.exists():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            reason = "it is read-only" if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else error.strerror
+            raise (ReadOnly if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else DatabaseProblem)(
+                f"cannot create the folder {path.parent} for the database ({reason}); {CHOOSE_ANOTHER}") from None
+        return
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(SQLITE_MAGIC))
+    except OSError as error:
+        raise DatabaseProblem(f"cannot read {path}: {error.strerror}; {CHOOSE_ANOTHER}") from None
+    if head and head != SQLITE_MAGIC:
+        raise CorruptDatabase(f"{path} is not a SQLite database (or it is damaged). It was not changed; "
+                              f"restore a backup or {CHOOSE_ANOTHER}")
