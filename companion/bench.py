@@ -20,6 +20,7 @@ from functools import partial
 SUITES: dict[str, str] = {
     "engine": "companion.bench:engine_suite",
     "storage": "storage.bench:storage_suite",
+    "ui": "companion.app.bench:ui_suite",
 }
 
 
@@ -69,12 +70,15 @@ def _engine_rows(label: str, players: int, modules: str) -> list[tuple[str, str,
     from companion.rules.options import candidates
     from companion.simulate import simulate
 
-    rates = []
+    overall, engine = [], []
     for run in range(3):
         totals = simulate(games=30, players=players, seed=run + 1, modules=modules, out=io.StringIO())
-        rates.append(totals.actions / totals.seconds)
-    rows = [(f"{label}: simulate, invariants checked after every action (median of 3 runs of 30 games)",
-             f"{statistics.median(rates):,.0f} actions/s", ">= 20,000")]
+        overall.append(totals.actions / totals.seconds)
+        engine.append(totals.actions / totals.engine_seconds)
+    rows = [(f"{label}: simulate, validated-and-applied actions/s inside the engine (median of 3 runs of 30 games)",
+             f"{statistics.median(engine):,.0f} actions/s", ">= 20,000"),
+            (f"{label}: simulate, whole run incl. random players and invariant checks after every action",
+             f"{statistics.median(overall):,.0f} actions/s", ">= 20,000")]
     states = sample_states(games=5, players=players, modules=modules)
     check_times, legal_times = [], []
     for state in states:
