@@ -1,0 +1,11 @@
+"""The table app: a Flet UI over the rules engine and the game store.
+
+Layers, each importing only the ones before it:
+- `vm/`: view models, plain data built from engine state (no Flet), unit-tested without a browser;
+- `session.py`: one table's game in the store (versions, stale states, undo/redo);
+- `settings.py`: the table's settings file (theme, dice, neutral destinations, language);
+- `widgets/`, `screens/`: Flet controls that render view models and forward taps;
+- `shell.py`: one browser tab's frame: routes, theme, language, shared dialogs;
+- `server.py`/`launch.py`: serving it (`dyo-companion`); `native.py`: packaged phone/desktop builds;
+- `browser.py`: driving it in Chromium (end-to-end tests); `bench.py`: the `ui` benchmark.
+"""

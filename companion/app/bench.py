@@ -1,0 +1,210 @@
+"""The `ui` benchmark suite (`dyo-companion bench ui`): the app's figures, measured in chromium.
+
+- tap to updated screen: the time from the pointer going down on a control to the first change
+  of the page's accessibility tree that Flutter makes in the same frame it paints the new state
+  (a MutationObserver timestamp, in the page's own clock), over taps that open a composer, cancel
+  it, record a Search, and end a turn (each submission is a real write to the SQLite file);
+- process start to first rendered table: from spawning `python -m companion` to the table of a
+  stored game painted in an already running browser;
+- memory: the resident set of that server process with one game open after those taps.
+Everything runs on loopback on this machine; the browser is Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+# In the page: the pointer-down time, and the first moment the accessibility tree (built by
+# Flutter in the frame that paints it) shows what the tap should bring: a control appearing by
+# id, or a text.
+OBSERVE_JS = """() => {
+  window.__taps = [];
+  window.__down = null;
+  window.__expect = null;
+  const host = document.querySelector('flt-semantics-host');
+  const met = () => {
+    const e = window.__expect;
+    if (!e) return false;
+    if (e.id) return !!host.querySelector(`[flt-semantics-identifier='${e.id}']`);
+    if (e.gone) return !host.querySelector(`[flt-semantics-identifier='${e.gone}']`);
+    const labels = Array.from(host.querySelectorAll('[aria-label]')).map(x => x.getAttribute('aria-label'));
+    return (host.innerText + '\\n' + labels.join('\\n')).includes(e.text);
+  };
+  window.__settled = [];
+  window.__last = null;
+  document.addEventListener('pointerdown', () => {
+    window.__down = performance.now(); window.__start = window.__down; window.__last = null;
+  }, true);
+  new MutationObserver(() => {
+    if (window.__start != null) window.__last = performance.now() - window.__start;
+    if (window.__down !== null && met()) {
+      window.__taps.push(performance.now() - window.__down); window.__down = null; window.__expect = null;
+    }
+  }).observe(host, {subtree: true, childList: true, characterData: true, attributes: true,
+                    attributeFilter: ['aria-label', 'flt-semantics-identifier']});
+}"""
+
+GAME = {"players": [{"name": "Carmen"}, {"name": "Nicholas"}, {"name": "Yellow"}, {"name": "Dana"}],
+        "modules": {"warden": True}, "seed": 21}
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def _start(port: int, db: str, settings: Path) -> subprocess.Popen:
+    env = dict(os.environ, COMPANION_SETTINGS=str(settings))
+    return subprocess.Popen([sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--db", db],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                return
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("the app server exited") from None
+            time.sleep(0.02)
+    raise RuntimeError("the app server did not answer in time")
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[str, str, str]]:
+    from playwright.async_api import async_playwright
+
+    from storage import Store
+
+    from .browser import LAPTOP, PHONE, box_in_view, enable_semantics, free_port, launch_browser, screen_text, wait_text
+    viewport = PHONE if viewport_name == "phone" else LAPTOP
+
+    db = f"sqlite:///{folder / 'games.sqlite3'}"
+    store = Store(url=db)
+    game_id = store.create_game(GAME)
+    store.close()
+    settings = folder / "settings.json"
+    port = free_port()
+    rows: list[tuple[str, str, str]] = []
+    async with async_playwright() as p:
+        browser = await launch_browser(p)
+        context = await browser.new_context(viewport=viewport)
+        page = await context.new_page()
+        await page.goto("about:blank")
+        started = time.monotonic()
+        proc = _start(port, db, settings)
+        try:
+            _wait_healthy(port, proc)
+            trace = [("healthy", time.monotonic() - started)]
+            await page.goto(f"http://127.0.0.1:{port}/game/{game_id}")
+            trace.append(("loaded", time.monotonic() - started))
+            await enable_semantics(page)
+            trace.append(("semantics", time.monotonic() - started))
+            await wait_text(page, "Carmen's turn", 30000)
+            trace.append(("table text", time.monotonic() - started))
+            import io
+
+            from PIL import Image
+            while True:  # painted, not just in the accessibility tree: the status banner has its colour
+                x = 820 if viewport_name == "laptop" else 20
+                shot = await page.screenshot(clip={"x": x, "y": 70, "width": 200, "height": 40})
+                if any(lo != hi for lo, hi in Image.open(io.BytesIO(shot)).convert("RGB").getextrema()):
+                    break
+            first = time.monotonic() - started
+            if os.environ.get("COMPANION_BENCH_TRACE"):
+                print(trace + [("painted", first)], file=sys.stderr)
+            rows.append((f"process start to first rendered table ({viewport_name}: spawn, serve, chromium paints a "
+                         "stored game)", f"{first:.2f} s", "< 5 s"))
+            await page.evaluate(OBSERVE_JS)
+            samples: list[float] = []
+
+            lost: list[str] = []
+            settled: list[float] = []
+
+            async def tap(name: str, expect: dict, measure: bool = True) -> None:
+                for _attempt in range(3):
+                    box = await box_in_view(page, name, time.monotonic() + 15)
+                    before = await page.evaluate("window.__taps.length")
+                    await page.evaluate("(e) => { window.__expect = e; }", expect)
+                    await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                    await page.mouse.down()
+                    await page.mouse.up()
+                    deadline = time.monotonic() + 3
+                    while await page.evaluate("window.__taps.length") == before and time.monotonic() < deadline:
+                        await asyncio.sleep(0.01)
+                    if await page.evaluate("window.__taps.length") > before:
+                        break
+                    lost.append(name)
+                else:
+                    raise RuntimeError(f"the screen did not change after tapping {name} three times")
+                if measure:
+                    samples.append(await page.evaluate("window.__taps[window.__taps.length - 1]"))
+                    await asyncio.sleep(0.4)  # the rest of the screen follows; then it is quiet
+                    settled.append(await page.evaluate("window.__last"))
+                if measure and os.environ.get("COMPANION_BENCH_TRACE"):
+                    print(f"{name}: {samples[-1]:.0f} ms", file=sys.stderr)
+                await asyncio.sleep(0.25)  # let the frame settle before the next finger
+
+            composer, menu = {"id": "composer"}, {"gone": "composer"}
+            await tap("action-cautious_move", composer, measure=False)  # warm-up: first frames build shaders
+            await tap("compose-cancel", menu, measure=False)
+            names = ["Carmen", "Nicholas", "Yellow", "Dana"]
+            for turn in range(8):
+                who, after = names[turn % 4], names[(turn + 1) % 4]
+                await wait_text(page, f"{who}'s turn")
+                await tap("action-cautious_move", composer)
+                await tap("compose-cancel", menu)
+                await tap("action-search-details", {"id": "step-cards"})
+                await tap("compose-cancel", menu)
+                await tap("action-search", {"text": f"{who} draws 1 Search card"})
+                await tap("action-end_turn", {"text": f"{after}'s turn"})
+            rows.append((f"tap to updated screen, {viewport_name} {viewport['width']}x{viewport['height']}, "
+                         f"{len(samples)} taps (open/cancel two composers, Search, end turn)",
+                         f"p50 {_percentile(samples, 50):.0f} ms, p95 {_percentile(samples, 95):.0f} ms, "
+                         f"max {max(samples):.0f} ms" + (f"; {len(lost)} taps repeated ({', '.join(lost)})"
+                                                          if lost else ""), "p95 < 100 ms"))
+            rows.append((f"tap to whole screen settled, {viewport_name} (the last change the tap caused: menu, map, "
+                         "cards)", f"p50 {_percentile(settled, 50):.0f} ms, p95 {_percentile(settled, 95):.0f} ms",
+                         "(no target)"))
+            rows.append((f"memory of the server process with one game ({viewport_name} run, resident set after "
+                         "those taps)",
+                         f"{_rss_mb(proc.pid):.0f} MB", "< 200 MB"))
+            _ = screen_text
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            await browser.close()
+    return rows
+
+
+def ui_suite() -> list[tuple[str, str, str]]:
+    from .browser import require_chromium
+    try:
+        require_chromium()
+    except AssertionError as error:
+        return [("ui suite", f"not measured: {error}", "-")]
+    rows = []
+    for viewport in ("laptop", "phone"):
+        with tempfile.TemporaryDirectory() as folder:
+            rows += asyncio.run(_measure(Path(folder), viewport))
+    return rows

@@ -1,0 +1,233 @@
+"""Driving the real app in a real browser: used by the end-to-end tests and the `ui` benchmark.
+
+`AppServer` serves `companion.app.server.make_asgi` with uvicorn on a free loopback port, in a
+thread, with the store and settings file given. The page helpers drive Debian's chromium
+through Playwright (a test dependency, imported lazily) the way a person would: Flutter draws
+on a canvas and mirrors it in a semantics DOM, so controls are found by their stable
+`flt-semantics-identifier` and tapped with the pointer. A missing chromium is an error that
+says how to install it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--enable-unsafe-swiftshader", "--disable-dev-shm-usage"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # git-ignored
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+def require_chromium() -> str:
+    """The browser the end-to-end tests drive; its absence fails the test with the fix."""
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    if not path:
+        raise AssertionError(
+            "Debian's chromium is not installed, so the end-to-end tests cannot run. "
+            "Install it with: apt-get install chromium   (or point COMPANION_CHROMIUM at a chromium binary)")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class AppServer:
+    """The app on a loopback port, in this process (one per test module or test)."""
+
+    def __init__(self, store: Any, settings_path: Path, port: int | None = None) -> None:
+        import uvicorn
+
+        from companion.app.server import make_asgi
+        from companion.app.settings import SettingsFile
+
+        self.port = port or free_port()
+        self.app = make_asgi(store, SettingsFile(settings_path))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> AppServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the app server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+async def open_page(browser: Any, url: str, viewport: dict[str, int], *, dark: bool = False,
+                    text_scale: float = 1.0) -> Any:
+    context = await browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light",
+                                        reduced_motion="no-preference")
+    page = await context.new_page()
+    page.console_lines = []
+    page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))
+    page.on("pageerror", lambda err: page.console_lines.append(f"pageerror: {err}"))
+    await page.goto(url)
+    await enable_semantics(page)
+    if text_scale != 1.0:
+        await set_text_scale(page, text_scale)
+    return page
+
+
+async def enable_semantics(page: Any) -> None:
+    ph = page.locator("flt-semantics-placeholder")
+    await ph.wait_for(state="attached", timeout=30000)
+    box = await ph.bounding_box()
+    if box and box["width"] > 1:
+        await ph.click(force=True)
+    else:
+        await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    await page.locator("flt-semantics").first.wait_for(state="attached", timeout=30000)
+
+
+async def set_text_scale(page: Any, scale: float) -> None:
+    """Flutter web reads the browser's root font size as the text scale (16px = 100%)."""
+    await page.evaluate(f"document.documentElement.style.fontSize = '{16 * scale}px'")
+    await asyncio.sleep(0.5)
+
+
+def ident(page: Any, name: str) -> Any:
+    return page.locator(f"[flt-semantics-identifier='{name}']")
+
+
+async def click_id(page: Any, name: str, timeout: float = 15000, settle: float = 0.2,
+                   expect_change: bool = True) -> None:
+    """Tap the semantics node with this identifier, as a finger would.
+
+    Flutter draws on a canvas: the semantics DOM only mirrors it. So the node is brought into
+    view with the mouse wheel (Flutter scrolls itself and re-lays out the tree), its position is
+    read twice to be sure it has settled, and the pointer presses and releases on its centre.
+    Every tap in this app changes the screen; if nothing changed (the canvas was mid-layout when
+    the pointer landed) the tap is repeated once the screen is still, never more than twice.
+    """
+    deadline = time.monotonic() + timeout / 1000
+    for attempt in range(3):
+        box = await box_in_view(page, name, deadline)
+        before = await screen_text(page) if expect_change else ""
+        if os.environ.get("COMPANION_TRACE_CLICKS"):
+            print("click", name, box, attempt, time.time())
+        await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        await page.mouse.down()
+        await asyncio.sleep(0.04)
+        await page.mouse.up()
+        if not expect_change:
+            break
+        changed = False
+        for _ in range(30):
+            await asyncio.sleep(0.1)
+            if await screen_text(page) != before:
+                changed = True
+                break
+        if changed:
+            break
+    await asyncio.sleep(settle)
+
+
+async def box_in_view(page: Any, name: str, deadline: float) -> dict:
+    view = page.viewport_size
+    last = None
+    while True:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no tappable element {name!r} on screen")
+        loc = ident(page, name).first
+        try:
+            box = await loc.bounding_box(timeout=500)
+        except Exception:  # not there (yet), or replaced while we looked
+            box = None
+        if not box or box["width"] < 1:
+            last = None
+            await asyncio.sleep(0.15)
+            continue
+        middle = box["y"] + box["height"] / 2
+        if middle < 4 or middle > view["height"] - 12:
+            x = min(max(box["x"] + box["width"] / 2, 5), view["width"] - 5)
+            await page.mouse.move(x, view["height"] / 2)
+            await page.mouse.wheel(0, middle - view["height"] / 2)
+            last = None
+            await asyncio.sleep(0.35)
+            continue
+        if last is not None and abs(last["y"] - box["y"]) < 1 and abs(last["x"] - box["x"]) < 1:
+            return box
+        last = box
+        await asyncio.sleep(0.08)
+
+
+SCREEN_TEXT_JS = """() => {
+  const host = document.querySelector('flt-semantics-host');
+  if (!host) return '';
+  const labels = Array.from(host.querySelectorAll('[aria-label]')).map(e => e.getAttribute('aria-label'));
+  const inputs = Array.from(host.querySelectorAll('input')).map(e => e.value);
+  const states = Array.from(host.querySelectorAll('[aria-current],[aria-checked],[aria-selected]')).map(
+    e => (e.getAttribute('flt-semantics-identifier') || '') + '=' + e.getAttribute('aria-current')
+         + e.getAttribute('aria-checked') + e.getAttribute('aria-selected'));
+  return [host.innerText, ...labels, ...inputs, ...states].join('\\n');
+}"""
+
+
+async def screen_text(page: Any) -> str:
+    """Everything the semantics tree says: texts, labels (merged groups) and field values."""
+    return await page.evaluate(SCREEN_TEXT_JS)
+
+
+async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
+    """Wait until `text` is on screen (as a text, or inside a merged group's label)."""
+    await page.wait_for_function(
+        "(needle) => { const f = " + SCREEN_TEXT_JS + "; return f().includes(needle); }", arg=text,
+        timeout=timeout)
+
+
+def _uniform(png: bytes) -> bool:
+    """A screenshot of one flat colour: the canvas has not painted yet."""
+    import io
+
+    from PIL import Image
+    extrema = Image.open(io.BytesIO(png)).convert("RGB").getextrema()
+    return all(low == high for low, high in extrema)
+
+
+async def shot(page: Any, name: str, settle: float = 8.0) -> Path:
+    """Save a screenshot once the canvas has painted and stopped changing (die rolls, first frame).
+
+    Flutter's semantics tree can be complete a moment before CanvasKit paints the first frame,
+    so "the text is there" is not enough for a picture.
+    """
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    deadline = time.monotonic() + settle
+    previous = None
+    while True:
+        await asyncio.sleep(0.25)
+        image = await page.screenshot(timeout=60000)
+        blank = _uniform(image)
+        if (image == previous and not blank) or time.monotonic() > deadline:
+            break
+        previous = image
+    path.write_bytes(image)
+    return path
+
+
+async def launch_browser(playwright: Any) -> Any:
+    return await playwright.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)

@@ -1,0 +1,166 @@
+"""`dyo-companion` with no subcommand: serve the table app.
+
+Web mode (default): the app is served on localhost (`--host`, `--port`), its address printed,
+and a browser opened when one is available (`--no-browser` to skip; on a Linux box without a
+display there is none, so it only prints). `--lan` serves on every interface and prints the
+address phones on the same network can open. `--desktop` opens the native Flet window instead,
+where the Flet desktop client (`pip install flet-desktop`) is installed.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib.util
+import os
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from concurrent.futures import Future
+from typing import Any
+
+from .settings import SettingsFile
+
+
+def run_app(args: Any) -> int:
+    settings_file = SettingsFile()
+    if getattr(args, "desktop", False):
+        store = _open_store(getattr(args, "db", None))
+        return 2 if store is None else _desktop(store, settings_file)
+    lan = bool(getattr(args, "lan", False))
+    host = "0.0.0.0" if lan else (getattr(args, "host", None) or "127.0.0.1")
+    port = int(getattr(args, "port", 8550) or 8550)
+    problem = _port_problem(host, port)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    lan_url = f"http://{lan_address()}:{port}/" if lan or host in ("0.0.0.0", "::") else None
+    # The database opens (storage imports, migrations) once the server listens, while the browser
+    # loads the Flutter client: the first table appears sooner.
+    opening: Future = Future()
+    opening.opener = lambda: _open_into(opening, getattr(args, "db", None))  # type: ignore[attr-defined]
+    return serve(opening, settings_file, host, port, lan_url=lan_url,
+                 open_browser=not getattr(args, "no_browser", False))
+
+
+def _open_into(future: Future, url: str | None) -> None:
+    try:
+        from storage import Store
+        future.set_result(Store(url=url))
+    except BaseException as error:  # reported by the announcer, which stops the server
+        future.set_exception(error)
+
+
+def _open_store(url: str | None) -> Any:
+    try:
+        from storage import StorageError, Store
+    except ImportError as error:  # pragma: no cover - broken install
+        print(f"dyo-companion: the storage package is missing ({error}); reinstall with pip install -e .",
+              file=sys.stderr)
+        return None
+    try:
+        return Store(url=url)
+    except StorageError as error:
+        print(f"dyo-companion: {getattr(error, 'message', error)}", file=sys.stderr)
+        return None
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return (f"dyo-companion: port {port} on {host} is already in use (is the companion already running? "
+                        f"open http://{_shown(host)}:{port}/ or choose another port with --port {port + 1})")
+            return f"dyo-companion: cannot listen on {host}:{port}: {error.strerror}"
+    return None
+
+
+def _shown(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+    except OSError:
+        return socket.gethostbyname(socket.gethostname())
+
+
+def browser_available() -> bool:
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    try:
+        webbrowser.get()
+    except webbrowser.Error:
+        return False
+    return True
+
+
+def serve(store: Any, settings_file: SettingsFile, host: str, port: int, *, lan_url: str | None = None,
+          open_browser: bool = True) -> int:
+    import uvicorn
+
+    from .server import make_asgi
+
+    app = make_asgi(store, settings_file, lan_url=lan_url)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
+                                           ws_ping_interval=20, ws_ping_timeout=30))
+    url = f"http://{_shown(host)}:{port}/"
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.05)
+        if not server.started:
+            return
+        if isinstance(store, Future):
+            opener = getattr(store, "opener", None)
+            if opener is not None and not store.done():
+                opener()
+            try:
+                store.result()
+            except BaseException as error:  # a database that cannot be used: say why and stop
+                print(f"dyo-companion: {getattr(error, 'message', error)}", file=sys.stderr, flush=True)
+                failed.append(error)
+                server.should_exit = True
+                return
+        print(f"Dig Your Way Out companion is running at {url}", flush=True)
+        if lan_url:
+            print(f"Phones and tablets on this network: {lan_url}", flush=True)
+        print("Press Ctrl+C to stop.", flush=True)
+        if open_browser and browser_available():
+            webbrowser.open(url)
+        elif open_browser:
+            print("(No browser found here: open the address above in one.)", flush=True)
+
+    failed: list[BaseException] = []
+    threading.Thread(target=announce, daemon=True).start()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    if failed:
+        return 2
+    return 0 if server.started else 3
+
+
+def _desktop(store: Any, settings_file: SettingsFile) -> int:
+    if importlib.util.find_spec("flet_desktop") is None:
+        print("dyo-companion: --desktop needs the Flet desktop client: pip install 'flet-desktop==1.0.5' "
+              "(or run without --desktop and use the browser)", file=sys.stderr)
+        return 2
+    import flet as ft
+
+    from .server import assets_dir, make_main
+    from .shell import Services
+
+    ft.run(make_main(Services(store=store, settings_file=settings_file)), view=ft.AppView.FLET_APP,
+           assets_dir=str(assets_dir()))
+    return 0

@@ -1,0 +1,51 @@
+"""What every screen shares: an app bar with a back/home button and a centred, scrollable body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from ..widgets.common import icon_button
+
+
+class Screen:
+    title_key = "ui.app_title"
+
+    def __init__(self, app: Any, query: dict[str, str] | None = None) -> None:
+        self.app = app
+        self.tr = app.tr
+        self.query = query or {}
+
+    def title(self) -> str:
+        return self.tr(self.title_key)
+
+    def back_route(self) -> str | None:
+        return self.query.get("back") or "/"
+
+    def actions(self) -> list[ft.Control]:
+        return []
+
+    def appbar(self) -> ft.AppBar:
+        back = self.back_route()
+        leading = None
+        if back is not None:
+            leading = icon_button(ft.Icons.ARROW_BACK, self.tr("ui.back"), lambda e: self.app.go(back),
+                                  identifier="nav-back")
+        return ft.AppBar(leading=leading, title=ft.Text(self.title(), size=19, weight=ft.FontWeight.W_600),
+                         actions=self.actions() + [ft.Container(width=6)],
+                         bgcolor=ft.Colors.SURFACE_CONTAINER, automatically_imply_leading=False)
+
+    def content(self) -> ft.Control:
+        raise NotImplementedError
+
+    def body(self) -> ft.Control:
+        """The same scrolling column every time, with new content: a tap keeps the scroll position."""
+        width = min(960, max(300, (self.app.width or 960) - 16))
+        if getattr(self, "_scroll", None) is None:
+            self._scroll = ft.Column(scroll=ft.ScrollMode.AUTO, expand=True)
+            self._root = ft.Container(content=self._scroll, expand=True,
+                                      padding=ft.Padding.symmetric(horizontal=8, vertical=12))
+        self._scroll.controls = [ft.Row([ft.Container(self.content(), width=width)],
+                                        alignment=ft.MainAxisAlignment.CENTER)]
+        return self._root

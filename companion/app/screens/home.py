@@ -1,0 +1,118 @@
+"""Home: start a game, resume one, history and statistics, import/export, rules, settings."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+import flet as ft
+
+from ..vm.history import games_view
+from ..widgets.common import button, card, heading, icon_button, muted, tap
+from .base import Screen
+
+
+class HomeScreen(Screen):
+    def back_route(self) -> str | None:
+        return None
+
+    def actions(self) -> list[ft.Control]:
+        tr = self.tr
+        return [icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: self.app.go("/rules"),
+                            identifier="nav-rules"),
+                icon_button(ft.Icons.SETTINGS, tr("ui.settings"), lambda e: self.app.go("/settings"),
+                            identifier="nav-settings")]
+
+    def content(self) -> ft.Control:
+        tr = self.tr
+        try:
+            active = games_view(self.app.store.list_games("active"), tr)
+        except Exception as error:  # the database may be unreachable: say so, keep the rest usable
+            active = []
+            self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
+        hero = card(ft.Column([
+            ft.Row([ft.Icon(ft.Icons.HARDWARE, size=40, color=ft.Colors.PRIMARY),
+                    ft.Column([heading(tr("ui.app_name"), 24), muted(tr("ui.app_tagline"), 14)], spacing=2,
+                              expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            ft.Row([button(tr("ui.new_game"), lambda e: self.app.go("/setup"), icon=ft.Icons.ADD,
+                           identifier="home-new-game"),
+                    button(tr("ui.import_game"), self._import, icon=ft.Icons.UPLOAD_FILE, style="outlined",
+                           identifier="home-import")], wrap=True, spacing=10, run_spacing=10),
+        ], spacing=14), padding=18, bgcolor=ft.Colors.PRIMARY_CONTAINER)
+        rows: list[ft.Control] = [hero, ft.Container(height=8), heading(tr("ui.resume_title"), 18)]
+        if not active:
+            rows.append(muted(tr("ui.resume_none")))
+        for g in sorted(active, key=lambda g: g.when, reverse=True):
+            rows.append(card(ft.Row([
+                ft.Column([ft.Text(g.title, size=16, weight=ft.FontWeight.W_600), muted(f"{g.when} · {g.detail}")],
+                          spacing=2, expand=True),
+                icon_button(ft.Icons.DOWNLOAD, tr("ui.export_game_named", game=g.title),
+                            lambda e, gid=g.game_id, title=g.title: self.app.run_later(
+                                self._export, gid, title), identifier=f"export-{g.game_id}"),
+                button(tr("ui.resume"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"), icon=ft.Icons.PLAY_ARROW,
+                       identifier=f"resume-{g.game_id}", tooltip=tr("ui.resume_named", game=g.title)),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=False), padding=10))
+        rows += [ft.Container(height=8), heading(tr("ui.more_title"), 18),
+                 ft.ResponsiveRow([
+                     self._tile(ft.Icons.INSIGHTS, tr("ui.history"), tr("ui.history_hint"), "/history", "home-history"),
+                     self._tile(ft.Icons.MENU_BOOK, tr("ui.rules"), tr("ui.rules_hint"), "/rules", "home-rules"),
+                     self._tile(ft.Icons.SETTINGS, tr("ui.settings"), tr("ui.settings_hint"), "/settings",
+                                "home-settings"),
+                 ], spacing=10, run_spacing=10)]
+        return ft.Column(rows, spacing=10)
+
+    def _tile(self, icon: Any, title: str, hint: str, route: str, ident: str) -> ft.Control:
+        inner = ft.Row([ft.Icon(icon, size=28, color=ft.Colors.PRIMARY),
+                        ft.Column([ft.Text(title, size=16, weight=ft.FontWeight.W_600), muted(hint)], spacing=2,
+                                  expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        t = tap(inner, lambda e: self.app.go(route), f"{title}. {hint}", identifier=ident, padding=14,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
+        t.col = {"xs": 12, "sm": 6, "md": 4}
+        return t
+
+    async def _import(self, e: Any = None) -> None:
+        tr = self.tr
+        picker = self.app.file_picker or ft.FilePicker()
+        self.app.file_picker = picker
+        files = await picker.pick_files(dialog_title=tr("ui.import_game"), allowed_extensions=["json"],
+                                        with_data=True)
+        if not files:
+            return
+        self.import_bytes(files[0].bytes or b"")
+
+    def import_bytes(self, raw: bytes) -> None:
+        tr = self.tr
+        try:
+            data = json.loads(raw.decode("utf-8"))
+            game_id = self.app.store.import_game(data)
+        except Exception as error:  # a bad file is the user's to fix: say what is wrong
+            message = getattr(error, "message", None) or str(error)
+            self.app.toast(tr("ui.import_failed", problem=message))
+            return
+        self.app.toast(tr("ui.imported"))
+        self.app.go(f"/game/{game_id}")
+
+    async def _export(self, game_id: str, title: str) -> None:
+        await export_game(self.app, game_id, title)
+
+
+async def export_game(app: Any, game_id: str, title: str) -> None:
+    """Save a game file (PROTOCOL.md format) through the browser's download or the OS dialog."""
+    tr = app.tr
+    try:
+        data = app.store.export_game(game_id)
+    except Exception as error:
+        app.toast(tr("ui.export_failed", problem=getattr(error, "message", str(error))))
+        return
+    raw = json.dumps(data, indent=1, ensure_ascii=False).encode("utf-8")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M")
+    safe = "-".join("".join(ch for ch in title if ch.isalnum() or ch in " -").split())[:40] or "game"
+    name = f"dyo-{safe}-{stamp}.json"
+    picker = app.file_picker or ft.FilePicker()
+    app.file_picker = picker
+    try:
+        await picker.save_file(dialog_title=tr("ui.export_game"), file_name=name, src_bytes=raw,
+                               allowed_extensions=["json"])
+    except Exception as error:  # no dialog available (desktop without zenity): say where it went wrong
+        app.toast(tr("ui.export_failed", problem=str(error)))

@@ -1,0 +1,52 @@
+"""The log: every recorded action and its events in plain language, newest first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from ..session import TableSession
+from ..vm.log import log_view
+from ..vm.table import names_of
+from ..widgets.common import card, muted, pill
+from .base import Screen
+
+
+class LogScreen(Screen):
+    title_key = "ui.log_title"
+
+    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
+        super().__init__(app, query)
+        self.game_id = game_id
+        self.problem: str | None = None
+        try:
+            self.session = TableSession(app.store, game_id)
+            self.entries = self.session.events()
+        except Exception as error:
+            self.problem = getattr(error, "message", str(error))
+            self.entries = []
+
+    def back_route(self) -> str | None:
+        return self.query.get("back") or f"/game/{self.game_id}"
+
+    def content(self) -> ft.Control:
+        tr = self.tr
+        if self.problem:
+            return muted(self.problem)
+        lines = log_view(self.entries, names_of(self.session.state), tr)
+        if not lines:
+            return muted(tr("ui.log_empty"))
+        rows: list[ft.Control] = [muted(tr("ui.log_hint", count=len(lines)), 13)]
+        for line in lines:
+            head = [ft.Text(line.title, size=15, weight=ft.FontWeight.W_600, expand=True,
+                            color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
+                            style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.undone else None),
+                    muted(f"#{line.seq} {line.when}", 12)]
+            if line.undone:
+                head.insert(1, pill(tr("ui.undone_badge"), size=11))
+            body = [ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None)
+                    for t in line.lines]
+            rows.append(card(ft.Column([ft.Row(head, spacing=6), *body], spacing=3, tight=True), padding=10,
+                             identifier=f"log-{line.seq}"))
+        return ft.Column(rows, spacing=8)

@@ -1,0 +1,338 @@
+"""Setup: 2–6 players with names and colours, ruleset and house rules, Michel & Michelle,
+the Warden and the Dig In Places, Team mode, and an optional starting state.
+
+The engine validates the form on every change (`SetupForm.problems`); the reason a game cannot
+start is shown inline, with its rule id, and Start stays off until it is fixed. Name fields
+are kept across re-renders so typing never loses focus.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.rules import load_catalog
+from companion.rules.ruleset import PRESETS
+
+from ..vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places, hand_cards, start_places
+from ..vm.table import COLORS
+from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
+from .base import Screen
+
+
+class SetupScreen(Screen):
+    title_key = "ui.setup_title"
+
+    def __init__(self, app: Any, query: dict[str, str]) -> None:
+        super().__init__(app, query)
+        mode = "random" if app.settings.neutral_destinations == "automatic" else "ask"
+        self.form = SetupForm.default(3, neutral_destination=mode)
+        self.fields: list[ft.TextField] = []
+        self.problem_box = ft.Container()
+        self.first_box = ft.Container()
+        self.start_box = ft.Container()
+        self.adding: dict[int, bool] = {}
+
+    def back_route(self) -> str | None:
+        return "/"
+
+    # --- building ------------------------------------------------------------------------------
+
+    def _name_field(self, seat: int) -> ft.TextField:
+        while len(self.fields) <= seat:
+            i = len(self.fields)
+            self.fields.append(ft.TextField(
+                label=self.tr("ui.player_name_label", number=i + 1), value=self.form.players[i].name,
+                hint_text=self.tr("ui.player_default_name", number=i + 1), dense=True,
+                on_change=lambda e, s=i: self._named(s, e.data if isinstance(e.data, str) else e.control.value),
+                expand=True))
+        return self.fields[seat]
+
+    def content(self) -> ft.Control:
+        f = self.form
+        sections = [self._players(), self._rules(), self._modules(), self._progress()]
+        self._refresh_problems(update=False)
+        sections.append(card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True),
+                             identifier="setup-start"))
+        _ = f
+        return ft.Column(sections, spacing=12)
+
+    def _players(self) -> ft.Control:
+        tr = self.tr
+        f = self.form
+        rows: list[ft.Control] = [ft.Row([
+            heading(tr("ui.setup_players", count=len(f.players)), 18),
+            ft.Row([icon_button(ft.Icons.PERSON_REMOVE, tr("ui.remove_last_player"),
+                                lambda e: self._remove(len(f.players) - 1), identifier="setup-remove-player",
+                                enabled=len(f.players) > MIN_PLAYERS),
+                    icon_button(ft.Icons.PERSON_ADD, tr("ui.add_player"), lambda e: self._add(),
+                                identifier="setup-add-player", enabled=len(f.players) < MAX_PLAYERS)], tight=True),
+        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)]
+        for seat, p in enumerate(f.players):
+            colours = ft.Row([self._swatch(seat, c, c == p.color) for c in COLORS], wrap=True, spacing=4,
+                             run_spacing=4)
+            line = [ft.Row([self._name_field(seat)], expand=True)]
+            rows.append(ft.Column([ft.Row(line), colours], spacing=4, tight=True))
+            if f.team:
+                rows.append(choice_chips([("a", tr("ui.team_a")), ("b", tr("ui.team_b"))], p.team,
+                                         lambda v, s=seat: self._set_team(s, v), prefix=f"team-{seat}",
+                                         label_of=lambda t, s=seat: tr("ui.team_choice", number=s + 1, team=t)))
+            rows.append(ft.Divider(height=6))
+        rows.append(muted(tr("ui.first_player"), 13))
+        self._fill_first()
+        rows.append(self.first_box)
+        return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-players")
+
+    def _fill_first(self) -> None:
+        tr = self.tr
+        f = self.form
+        names = [(i, (p.name.strip() or tr("ui.player_default_name", number=i + 1))) for i, p in enumerate(f.players)]
+        self.first_box.content = choice_chips(names, f.first_player, self._set_first, prefix="first",
+                                              label_of=lambda n: tr("ui.first_player_choice", player=n))
+
+    def _swatch(self, seat: int, color: str, on: bool) -> ft.Control:
+        fill, ink = paint(color)
+        name = self.tr(f"ui.color_{color}")
+        inner = ft.Container(ft.Icon(ft.Icons.CHECK, color=ink, size=18) if on else None, width=30, height=30,
+                             bgcolor=fill, border_radius=ft.BorderRadius.all(15), alignment=ft.Alignment.CENTER,
+                             border=ft.Border.all(3 if on else 1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE))
+        return tap(inner, lambda e: self._set_color(seat, color),
+                   self.tr("ui.color_choice", number=seat + 1, color=name), identifier=f"color-{seat}-{color}",
+                   selected=on, padding=3, radius=20)
+
+    def _rules(self) -> ft.Control:
+        tr = self.tr
+        f = self.form
+        rows: list[ft.Control] = [heading(tr("ui.setup_rules"), 18),
+                                  choice_chips([(p, tr(f"ui.preset_{p}")) for p in PRESETS], f.ruleset,
+                                               self._set_ruleset, prefix="ruleset"),
+                                  muted(tr(f"ui.preset_{f.ruleset}_hint"), 12), muted(tr("ui.house_rules"), 13)]
+        for name in HOUSE_NUMBERS:
+            value = f.value(name)
+            changed = name in f.house and f.house[name] != f.preset_value(name)
+            label = tr(f"ui.house_{name}")
+            rows.append(ft.Row([
+                ft.Text(label, size=14, expand=True),
+                pill(tr("ui.house_changed"), bgcolor=ft.Colors.TERTIARY_CONTAINER) if changed else ft.Container(),
+                stepper(value, lambda v, n=name: self._set_house(n, v), low=0 if name != "actions_per_turn" else 1,
+                        high=100 if name == "target" else 20, label=label, prefix=f"house-{name}"),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-rules")
+
+    def _modules(self) -> ft.Control:
+        tr = self.tr
+        f = self.form
+        rows: list[ft.Control] = [heading(tr("ui.setup_modules"), 18),
+                                  ft.Text(tr("ui.neutrals"), size=14, weight=ft.FontWeight.W_600),
+                                  choice_chips([(0, tr("ui.neutrals_0")), (1, tr("ui.neutrals_1")),
+                                                (2, tr("ui.neutrals_2"))], f.neutrals, self._set_neutrals,
+                                               prefix="neutrals")]
+        if f.neutrals:
+            rows.append(choice_chips([("ask", tr("ui.neutral_ask")), ("random", tr("ui.neutral_random"))],
+                                     f.neutral_destination, self._set_neutral_mode, prefix="neutral-mode"))
+        rows.append(self._switch(tr("ui.warden_module"), tr("ui.warden_module_hint"), f.warden, self._set_warden,
+                                 "switch-warden"))
+        rows.append(ft.Text(tr("ui.dig_in_places"), size=14, weight=ft.FontWeight.W_600))
+        places = [(p, tr.name("place", p)) for p in dig_in_places()]
+        rows.append(choice_chips(places, set(f.places), self._toggle_place, prefix="dig-in", multi=True))
+        rows.append(self._switch(tr("ui.team_mode"), tr("ui.team_mode_hint"), f.team, self._set_team_mode,
+                                 "switch-team"))
+        return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-modules")
+
+    def _switch(self, label: str, hint: str, value: bool, on_change: Any, ident: str) -> ft.Control:
+        sw = ft.Switch(value=value, label=label, on_change=lambda e: on_change(e.control.value))
+        return ft.Column([ft.Semantics(identifier=ident, content=sw), muted(hint, 12)], spacing=0, tight=True)
+
+    def _progress(self) -> ft.Control:
+        tr = self.tr
+        f = self.form
+        rows: list[ft.Control] = [self._switch(tr("ui.in_progress"), tr("ui.in_progress_hint"), f.in_progress,
+                                               self._set_in_progress, "switch-in-progress")]
+        if f.in_progress:
+            places = start_places(f)
+            for seat, _p in enumerate(f.players):
+                rows.append(self._start_editor(seat, places))
+        return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-progress")
+
+    def _start_editor(self, seat: int, places: list[str]) -> ft.Control:
+        tr = self.tr
+        f = self.form
+        p = f.players[seat]
+        st = p.start
+        name = p.name.strip() or tr("ui.player_default_name", number=seat + 1)
+        home = places[0] if places else None
+        rows: list[ft.Control] = [ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
+                                  muted(tr("ui.start_place"), 12),
+                                  choice_chips([(pl, tr.name("place", pl)) for pl in places], st.place or home,
+                                               lambda v, s=seat: self._start(s, "place", v),
+                                               prefix=f"start-place-{seat}",
+                                               label_of=lambda t, n=name: tr("ui.start_place_choice", player=n,
+                                                                             place=t))]
+        starting = f.value("starting_hand")
+        unknown = st.unknown if st.unknown is not None else max(0, starting - sum(st.known.values()))
+        rows.append(muted(tr("ui.start_hand"), 12))
+        for cardid, n in sorted(st.known.items()):
+            label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
+            rows.append(ft.Row([ft.Text(tr.name("card", cardid), size=14, expand=True),
+                                stepper(n, lambda v, s=seat, c=cardid: self._start_card(s, c, v), low=0, high=20,
+                                        label=label, prefix=f"start-card-{seat}-{cardid}")]))
+        rows.append(ft.Row([ft.Text(tr("ui.start_unknown"), size=14, expand=True),
+                            stepper(unknown, lambda v, s=seat: self._start(s, "unknown", v), low=0, high=20,
+                                    label=tr("ui.start_unknown_of", player=name), prefix=f"start-unknown-{seat}")]))
+        if self.adding.get(seat):
+            cards = [(c, tr.name("card", c)) for c in hand_cards()]
+            rows.append(choice_chips(cards, None, lambda v, s=seat: self._add_card(s, v), prefix=f"start-add-{seat}",
+                                     label_of=lambda t, n=name: tr("ui.start_add_card", player=n, card=t)))
+        else:
+            rows.append(button(tr("ui.start_add_cards"), lambda e, s=seat: self._open_adding(s), style="text",
+                               icon=ft.Icons.ADD, identifier=f"start-open-add-{seat}"))
+        for field_name, high in (("cigarettes", 200), ("beatings", 2), ("tunnel", 99)):
+            label = tr(f"ui.start_{field_name}")
+            rows.append(ft.Row([ft.Text(label, size=14, expand=True),
+                                stepper(getattr(st, field_name), lambda v, s=seat, fn=field_name: self._start(s, fn, v),
+                                        low=0, high=high, label=tr("ui.start_field_of", field=label, player=name),
+                                        prefix=f"start-{field_name}-{seat}")]))
+        gangs = [(None, tr("ui.no_gang"))] + [(g, tr.name("gang", g)) for g in sorted(load_catalog().gangs)]
+        rows.append(muted(tr("ui.start_gang"), 12))
+        rows.append(choice_chips(gangs, st.gang, lambda v, s=seat: self._start(s, "gang", v),
+                                 prefix=f"start-gang-{seat}",
+                                 label_of=lambda t, n=name: tr("ui.start_gang_choice", player=n, gang=t)))
+        return card(ft.Column(rows, spacing=6, tight=True), identifier=f"start-{seat}",
+                    bgcolor=ft.Colors.SURFACE_CONTAINER)
+
+    def _refresh_problems(self, update: bool = True) -> None:
+        tr = self.tr
+        problems = self.form.problems(tr)
+        if problems:
+            self.problem_box.content = ft.Column([
+                ft.Semantics(identifier=f"setup-problem-{pr.rule or 'config'}", container=True, live_region=True,
+                             content=ft.Row([pill(pr.rule or tr("ui.setup_problem"), bgcolor=DANGER,
+                                                  color=ft.Colors.WHITE, bold=True),
+                                             ft.Text(pr.message, size=14, color=DANGER, expand=True)],
+                                            vertical_alignment=ft.CrossAxisAlignment.START))
+                for pr in problems], spacing=6, tight=True)
+            if problems[0].rule:
+                self.problem_box.content.controls.append(
+                    muted(tr.rule(problems[0].rule), 12))
+        else:
+            self.problem_box.content = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN),
+                                               ft.Text(tr("ui.setup_ready"), size=14)])
+        self.start_box.content = button(tr("ui.start_game"), None if problems else self._start_game,
+                                        icon=ft.Icons.PLAY_ARROW, identifier="setup-start-button")
+        if update:
+            try:
+                self.problem_box.update()
+                self.start_box.update()
+            except RuntimeError:
+                pass
+
+    # --- edits ---------------------------------------------------------------------------------
+
+    def _rerender(self) -> None:
+        self.app.render()
+
+    def _named(self, seat: int, value: str) -> None:
+        """Typing updates the form, the first-player chips and the verdict, not the whole page."""
+        self.form.players[seat].name = value or ""
+        self._fill_first()
+        self._refresh_problems()
+        try:
+            self.first_box.update()
+        except RuntimeError:
+            pass
+
+    def _add(self) -> None:
+        if self.form.add_player():
+            self._rerender()
+
+    def _remove(self, seat: int) -> None:
+        if self.form.remove_player(seat):
+            del self.fields[seat:]
+            self._rerender()
+
+    def _set_color(self, seat: int, color: str) -> None:
+        for other, p in enumerate(self.form.players):
+            if other != seat and p.color == color:  # swap, so two standees never share a colour
+                p.color = self.form.players[seat].color
+        self.form.players[seat].color = color
+        self._rerender()
+
+    def _set_team(self, seat: int, team: str) -> None:
+        self.form.players[seat].team = team
+        self._rerender()
+
+    def _set_first(self, seat: int) -> None:
+        self.form.first_player = seat
+        self._rerender()
+
+    def _set_ruleset(self, preset: str) -> None:
+        self.form.ruleset = preset
+        self.form.house = {}
+        self._rerender()
+
+    def _set_house(self, name: str, value: int) -> None:
+        self.form.house[name] = value
+        self._rerender()
+
+    def _set_neutrals(self, n: int) -> None:
+        self.form.neutrals = n
+        self._rerender()
+
+    def _set_neutral_mode(self, mode: str) -> None:
+        self.form.neutral_destination = mode
+        self._rerender()
+
+    def _set_warden(self, on: bool) -> None:
+        self.form.warden = bool(on)
+        self._rerender()
+
+    def _toggle_place(self, place: str) -> None:
+        self.form.toggle_place(place, place not in self.form.places)
+        self._rerender()
+
+    def _set_team_mode(self, on: bool) -> None:
+        self.form.team = bool(on)
+        self._rerender()
+
+    def _set_in_progress(self, on: bool) -> None:
+        self.form.in_progress = bool(on)
+        self._rerender()
+
+    def _start(self, seat: int, name: str, value: Any) -> None:
+        setattr(self.form.players[seat].start, name, value)
+        self._rerender()
+
+    def _start_card(self, seat: int, card_id: str, n: int) -> None:
+        known = self.form.players[seat].start.known
+        if n <= 0:
+            known.pop(card_id, None)
+        else:
+            known[card_id] = n
+        self._rerender()
+
+    def _open_adding(self, seat: int) -> None:
+        self.adding[seat] = True
+        self._rerender()
+
+    def _add_card(self, seat: int, card_id: str) -> None:
+        st = self.form.players[seat].start
+        if st.unknown is None:
+            st.unknown = max(0, self.form.value("starting_hand") - sum(st.known.values()))
+        st.known[card_id] = st.known.get(card_id, 0) + 1
+        if st.unknown > 0:  # a card the player now names was one of the unentered ones
+            st.unknown -= 1
+        self.adding[seat] = False
+        self._rerender()
+
+    def _start_game(self, e: Any = None) -> None:
+        tr = self.tr
+        if self.form.problems(tr):
+            self._refresh_problems()
+            return
+        try:
+            game_id = self.app.store.create_game(self.form.config())
+        except Exception as error:  # ConfigError (raced) or a storage problem: keep the form
+            self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
+            return
+        self.app.go(f"/game/{game_id}")

@@ -1,0 +1,62 @@
+"""Serving the app: one ASGI application (FastAPI + Flet) used by `dyo-companion` and by tests.
+
+Besides the Flet UI at `/`, it answers `/api/health` (for scripts and the launcher's readiness
+check) and `/api/games/<id>/export` (a game file download, handy from any browser on the LAN).
+Run it with a single worker: Flet's sessions and pubsub live in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .settings import SettingsFile
+from .shell import App, Services
+
+log = logging.getLogger(__name__)
+
+
+def assets_dir() -> Path:
+    """The repository's assets folder (icons, fonts), also when installed in development mode."""
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[2] / "assets", here.parent / "assets"):
+        if candidate.is_dir():
+            return candidate
+    return here.parents[2] / "assets"
+
+
+def make_main(services: Services) -> Callable[[Any], None]:
+    """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable)."""
+    def main(page: Any) -> None:
+        App(page, services).start()
+    return main
+
+
+def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = None,
+              session_timeout: int = 3600) -> Any:
+    import flet_web.fastapi as flet_fastapi
+    from fastapi.responses import JSONResponse, Response
+
+    services = Services(store=store, settings_file=settings_file, lan_url=lan_url)
+    api = flet_fastapi.FastAPI()
+
+    @api.get("/api/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    @api.get("/api/games/{game_id}/export")
+    def export(game_id: str) -> Response:
+        try:
+            data = services.store.export_game(game_id)
+        except Exception as error:  # unknown game or storage problem: a plain message
+            return JSONResponse({"error": getattr(error, "message", str(error))}, status_code=404)
+        body = json.dumps(data, indent=1, ensure_ascii=False)
+        return Response(body, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'})
+
+    api.mount("/", flet_fastapi.app(make_main(services), no_cdn=True, assets_dir=str(assets_dir()),
+                                    session_timeout_seconds=session_timeout, app_name="Dig Your Way Out"))
+    return api

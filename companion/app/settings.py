@@ -1,0 +1,68 @@
+"""The table's settings: theme, dice, neutral destinations, language; kept in a small JSON file.
+
+The file lives beside the database in the user's data folder (or where `COMPANION_SETTINGS`
+points); a missing or damaged file just means the defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+ENV = "COMPANION_SETTINGS"
+THEMES = ("system", "light", "dark")
+DIE_MODES = ("app", "physical")
+NEUTRAL_MODES = ("ask", "automatic")
+
+
+@dataclass
+class Settings:
+    theme: str = "system"
+    die_mode: str = "app"  # the app rolls, or the table rolls and enters the result
+    neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
+    language: str = "en"
+
+    def valid(self) -> Settings:
+        return Settings(
+            theme=self.theme if self.theme in THEMES else "system",
+            die_mode=self.die_mode if self.die_mode in DIE_MODES else "app",
+            neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
+            language=self.language if isinstance(self.language, str) and self.language else "en",
+        )
+
+    @property
+    def physical_dice(self) -> bool:
+        return self.die_mode == "physical"
+
+
+def default_path() -> Path:
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV])
+    import platformdirs
+    return Path(platformdirs.user_data_dir("dyo-companion", appauthor=False)) / "settings.json"
+
+
+class SettingsFile:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+
+    def load(self) -> Settings:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return Settings()
+        known = {f.name for f in fields(Settings)}
+        return Settings(**{k: v for k, v in data.items() if k in known}).valid() if isinstance(data, dict) \
+            else Settings()
+
+    def save(self, settings: Settings) -> bool:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(asdict(settings), indent=1), encoding="utf-8")
+            tmp.replace(self.path)
+            return True
+        except OSError:
+            return False  # settings are a convenience: a read-only disk must not stop the game

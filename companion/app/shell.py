@@ -1,0 +1,249 @@
+"""The app's frame: one per browser tab (Flet session). It owns the screen shown, the route,
+the theme and language, and the dialogs every screen shares (flags, confirmations, toasts).
+
+Routes are the state a reload or a server restart comes back to: `/game/<id>` reopens the
+table at whatever the stored game says (its pending decision included), so resuming after a
+restart lands on the same screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import flet as ft
+
+from .settings import Settings, SettingsFile
+from .vm.actions import ReasonVM
+from .vm.text import FONT_FILES, Tr
+from .widgets.common import DANGER, button, heading, muted, pill
+
+log = logging.getLogger(__name__)
+
+
+class Services:
+    """What every session shares: the store, the settings file, the process's options.
+
+    The store may still be opening when the server starts (a `Future`): the browser loads the
+    Flutter client meanwhile, and the first session waits for it.
+    """
+
+    def __init__(self, store: Any, settings_file: SettingsFile, lan_url: str | None = None) -> None:
+        self._store = store
+        self.settings_file = settings_file
+        self.lan_url = lan_url
+
+    @property
+    def store(self) -> Any:
+        if isinstance(self._store, Future):
+            self._store = self._store.result()
+        return self._store
+
+
+class App:
+    def __init__(self, page: ft.Page, services: Services) -> None:
+        self.page = page
+        self.services = services
+        self.store = services.store
+        self.settings: Settings = services.settings_file.load()
+        self.tr = Tr(self.settings.language)
+        self.screen: Any = None
+        self.route = ""
+        self.width = page.width or 1024
+        self.file_picker: ft.FilePicker | None = None
+        self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        page = self.page
+        page.title = self.tr("ui.app_title")
+        page.padding = 0
+        page.spacing = 0
+        self.apply_settings()
+        page.on_route_change = self._route_changed
+        page.on_resize = self._resized
+        page.on_keyboard_event = self._key
+        page.on_disconnect = lambda e: None
+        self.show(page.route or "/")
+
+    def apply_settings(self) -> None:
+        page = self.page
+        page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(self.settings.theme,
+                                                                                      ft.ThemeMode.SYSTEM)
+        self.tr = Tr(self.settings.language)
+        page.fonts = dict(FONT_FILES)
+        font = self.tr.font
+        page.theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
+        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
+        page.rtl = self.tr.rtl
+
+    def save_settings(self, settings: Settings) -> None:
+        self.settings = settings.valid()
+        if not self.services.settings_file.save(self.settings):
+            self.toast(self.tr("ui.settings_not_saved"))
+        self.apply_settings()
+
+    # --- navigation -------------------------------------------------------------------------
+
+    def go(self, route: str, **query: Any) -> None:
+        """Show a screen now and record it in the browser's history (Back returns here)."""
+        if query:
+            route = f"{route}?{urlencode({k: v for k, v in query.items() if v not in (None, '')})}"
+        self.show(route)
+        self._echoes.append(route)
+        self.page.navigate(route)
+
+    def _route_changed(self, e: ft.RouteChangeEvent) -> None:
+        """Browser Back/Forward (or a typed URL) shows that screen; our own pushes come back as echoes."""
+        if e.route in self._echoes:
+            while self._echoes and self._echoes.pop(0) != e.route:
+                pass
+            return
+        if e.route != self.route:
+            self.show(e.route)
+
+    def show(self, route: str) -> None:
+        from .screens import screen_for
+        parts = urlsplit(route or "/")
+        query = dict(parse_qsl(parts.query))
+        if self.screen is not None and hasattr(self.screen, "leave"):
+            self.screen.leave()
+        self.route = route
+        try:
+            self.screen = screen_for(self, parts.path or "/", query)
+            redirect = getattr(self.screen, "redirect", None)
+            if redirect:  # e.g. a finished game's table shows its final standings
+                self.route = redirect
+                self.screen = screen_for(self, redirect, {})
+                self._echoes.append(redirect)
+                self.page.navigate(redirect)
+        except Exception:  # a broken screen must not leave a blank page
+            log.exception("cannot show %s", route)
+            from .screens.home import HomeScreen
+            self.screen = HomeScreen(self, {})
+            self.toast(self.tr("ui.screen_failed"))
+        self.render()
+
+    def render(self) -> None:
+        page = self.page
+        screen = self.screen
+        try:
+            appbar, body = screen.appbar(), screen.body()
+        except Exception:  # never a blank page: say so and offer the way home
+            log.exception("cannot render %s", self.route)
+            appbar = ft.AppBar(title=ft.Text(self.tr("ui.app_title")))
+            body = ft.Container(ft.Column([ft.Text(self.tr("ui.screen_failed"), size=16),
+                                           button(self.tr("ui.home"), lambda e: self.go("/"), identifier="go-home")],
+                                          spacing=12), padding=20)
+        page.appbar = appbar
+        page.controls.clear()
+        page.controls.append(body)
+        page.update()
+
+    def refresh(self) -> None:
+        """Rebuild the current screen from its models (after a change elsewhere)."""
+        if self.screen is not None:
+            self.render()
+
+    def _resized(self, e: Any) -> None:
+        width = getattr(e, "width", None) or self.page.width or self.width
+        old = self.width
+        self.width = width
+        if self.screen is not None and hasattr(self.screen, "resized"):
+            if self.screen.resized(old, width):
+                self.render()
+
+    def _key(self, e: ft.KeyboardEvent) -> None:
+        if self.screen is not None and hasattr(self.screen, "key"):
+            self.screen.key(e)
+
+    @property
+    def narrow(self) -> bool:
+        return (self.width or 1024) < 720
+
+    @property
+    def wide(self) -> bool:
+        return (self.width or 1024) >= 1100
+
+    # --- shared dialogs ---------------------------------------------------------------------
+
+    def toast(self, text: str) -> None:
+        self.page.show_dialog(ft.SnackBar(ft.Text(text), duration=ft.Duration(seconds=4), rtl=self.tr.rtl))
+
+    def close_dialog(self, e: Any = None) -> None:
+        try:
+            self.page.pop_dialog()
+        except Exception:  # already closed
+            pass
+
+    def flag(self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None,
+             lead: str | None = None) -> None:
+        """The referee's flag: what is not allowed, each rule id with its message and the rule's text."""
+        tr = self.tr
+        rows: list[ft.Control] = []
+        if lead:
+            rows.append(ft.Text(lead, size=15))
+        for r in reasons:
+            rows.append(ft.Semantics(
+                identifier=f"flag-rule-{r.rule}", container=True,
+                content=ft.Container(
+                    content=ft.Column([
+                        ft.Row([pill(r.rule, bgcolor=DANGER, color=ft.Colors.WHITE, bold=True, size=14),
+                                ft.Text(r.message, size=15, weight=ft.FontWeight.W_600, expand=True)],
+                               vertical_alignment=ft.CrossAxisAlignment.START, wrap=False),
+                        muted(tr.rule(r.rule), 13),
+                        ft.TextButton(tr("ui.read_rule", rule=r.rule), icon=ft.Icons.MENU_BOOK,
+                                      on_click=lambda e, rule=r.rule: self._open_rule(rule)),
+                    ], spacing=6, tight=True),
+                    padding=10, border_radius=ft.BorderRadius.all(8),
+                    bgcolor=ft.Colors.with_opacity(0.10, DANGER),
+                    border=ft.Border.only(left=ft.BorderSide(4, DANGER)))))
+        actions: list[ft.Control] = []
+        if on_force is not None and reasons and all(r.forceable for r in reasons):
+            def force(e: Any) -> None:
+                self.close_dialog()
+                on_force()
+            actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
+        actions.append(button(tr("ui.ok"), self.close_dialog, identifier="flag-ok"))
+        dialog = ft.AlertDialog(
+            modal=False, rtl=tr.rtl,
+            icon=ft.Icon(ft.Icons.FRONT_HAND, color=DANGER, size=36),
+            title=heading(title, 20, color=DANGER),
+            content=ft.Semantics(identifier="flag", container=True, label=tr("ui.flag_label", title=title),
+                                 content=ft.Column(rows, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO,
+                                                   width=520)),
+            actions=actions,
+        )
+        self.page.show_dialog(dialog)
+
+    def _open_rule(self, rule: str) -> None:
+        self.close_dialog()
+        back = self.route
+        self.go("/rules", rule=rule, back=back)
+
+    def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], *, danger: bool = False) -> None:
+        tr = self.tr
+
+        def do(e: Any) -> None:
+            self.close_dialog()
+            on_yes()
+
+        self.page.show_dialog(ft.AlertDialog(
+            modal=True, rtl=tr.rtl, title=heading(title, 19), content=ft.Text(text, size=15),
+            actions=[button(tr("ui.cancel"), self.close_dialog, style="text", identifier="confirm-no"),
+                     button(yes, do, identifier="confirm-yes", danger=danger)]))
+
+    def run_later(self, coro_fn: Callable[..., Any], *args: Any) -> None:
+        """Run a coroutine function on this session's loop (animations, file dialogs)."""
+        try:
+            self.page.run_task(coro_fn, *args)
+        except Exception:  # session closing
+            pass
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)

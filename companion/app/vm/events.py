@@ -1,0 +1,374 @@
+"""Plain-language lines for the engine's events and for recorded actions.
+
+The engine's events carry seats and ids; a line names players and renders ids through the
+catalog (event.<type> keys, with a variant suffix where one event type reads differently,
+e.g. a neutral's combat). `why` values name the rule, action, ability or card that caused a
+change and are rendered the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .text import Tr
+
+# Which event types are worth a headline (the "what just happened" strip), by importance.
+HEADLINE = {"roll", "move", "neutral_move", "michel_card", "combat_end", "beating", "give", "take", "dig", "offence",
+            "report", "win", "turn", "cooperate", "extort", "weapon", "give_up", "craft", "cigarettes", "draw",
+            "discard", "heal", "join_gang", "background", "warden_move", "punishment", "corruption", "turn_ended",
+            "token", "trauma", "skip_neutral", "neutral_calm", "camouflaged", "action_card", "skill", "spy",
+            "brawl", "exempt", "must_cooperate", "forced", "adjust", "adjusted", "ability", "rehabilitate",
+            "leave_gang", "reroll"}
+QUIET = {"unused_dice", "reshuffle", "michel_reshuffle", "end_turn", "combat"}
+
+
+class Names:
+    """Seat -> player name (and team ids -> team names) for one game."""
+
+    def __init__(self, names: Sequence[str], tr: Tr) -> None:
+        self.names = list(names)
+        self.tr = tr
+
+    def __call__(self, seat: Any) -> str:
+        if isinstance(seat, bool) or seat is None:
+            return self.tr("ui.nobody")
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        if seat in ("a", "b"):
+            return self.tr(f"ui.team_{seat}")
+        return str(seat)
+
+    def many(self, seats: Sequence[Any]) -> str:
+        return self.tr.join(self(s) for s in seats)
+
+
+def why_text(tr: Tr, why: Any) -> str:
+    """The cause of a change, in words: a special reason, else an action, ability or card name."""
+    if not why:
+        return ""
+    why = str(why)
+    for key in (f"why.{why}", f"action.{why}", f"ability.{why}", f"background.{why}", f"card.{why}",
+                f"token.{why}", f"effect.{why}"):
+        if tr.has(key):
+            return tr.raw(key)
+    return why.replace("_", " ")
+
+
+def _who(ev: Mapping[str, Any], names: Names, tr: Tr, field: str = "player") -> str:
+    value = ev.get(field)
+    if isinstance(value, str) and value in tr_neutrals(tr):
+        return tr.name("neutral", value)
+    return names(value)
+
+
+def tr_neutrals(tr: Tr) -> tuple[str, ...]:
+    return ("michel", "michelle")
+
+
+def _cards(tr: Tr, cards: Sequence[str]) -> str:
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    parts = []
+    for card, n in counts.items():
+        label = tr.name("card", card)
+        parts.append(label if n == 1 else tr("ui.times", count=n, what=label))
+    return tr.join(parts)
+
+
+def describe_event(ev: Mapping[str, Any], names: Names, tr: Tr) -> str:
+    """One event as a sentence; an unexpected type still reads (never a raw dict)."""
+    kind = str(ev.get("type", ""))
+    fn = _DESCRIBERS.get(kind)
+    if fn is not None:
+        key, params = fn(ev, names, tr)
+    else:
+        key, params = "event.unknown", {"type": kind.replace("_", " ")}
+    return tr.params(key, params)
+
+
+def _p(ev, names, tr, **extra):
+    out = {"player": _who(ev, names, tr), "why": why_suffix(tr, ev.get("why"))}
+    out.update(extra)
+    return out
+
+
+def why_suffix(tr: Tr, why: Any) -> str:
+    """The cause as a suffix the templates place where their language wants it ('' when none)."""
+    said = why_text(tr, why)
+    return tr("ui.why_suffix", why=said) if said else ""
+
+
+def _ev_roll(ev, names, tr):
+    key = "event.roll.table" if ev.get("source") == "table" else "event.roll"
+    return key, {"player": _who(ev, names, tr), "die": ev.get("die"), "why": why_suffix(tr, ev.get("why"))}
+
+
+def _ev_move(ev, names, tr):
+    key = "event.move" if ev.get("from") else "event.move.to"
+    params = _p(ev, names, tr, **{"from": ev.get("from"), "to": ev.get("to")})
+    if ev.get("why") == "move":  # a Simple move needs no cause
+        params["why"] = ""
+    return key, params
+
+
+def _ev_neutral_move(ev, names, tr):
+    key = "event.neutral_move" if ev.get("from") else "event.neutral_move.to"
+    return key, {"neutral": ev.get("neutral"), "from": ev.get("from"), "to": ev.get("to"),
+                 "why": why_suffix(tr, ev.get("why"))}
+
+
+def _ev_cigarettes(ev, names, tr):
+    change = int(ev.get("change") or 0)
+    key = "event.cigarettes.gain" if change > 0 else "event.cigarettes.pay" if change < 0 else "event.cigarettes.none"
+    return key, _p(ev, names, tr, amount=abs(change), total=ev.get("total"))
+
+
+def _ev_beating(ev, names, tr):
+    key = "event.beating" if ev.get("count") else "event.beating.none"
+    return key, _p(ev, names, tr, count=ev.get("count"), total=ev.get("total"))
+
+
+def _ev_heal(ev, names, tr):
+    return "event.heal", _p(ev, names, tr, count=ev.get("count"), total=ev.get("total"))
+
+
+def _ev_discard(ev, names, tr):
+    cards = _cards(tr, ev.get("cards") or [])
+    if ev.get("player") is None:
+        return "event.discard.combat", {"cards_text": cards}
+    return "event.discard", _p(ev, names, tr, cards_text=cards)
+
+
+def _ev_draw(ev, names, tr):
+    cards = list(ev.get("cards") or [])
+    known = [c for c in cards if c != "unknown"]
+    if not cards:
+        return "event.draw.none", _p(ev, names, tr)
+    if known:
+        return "event.draw.known", _p(ev, names, tr, count=len(cards), cards_text=_cards(tr, cards))
+    return "event.draw", _p(ev, names, tr, count=len(cards))
+
+
+def _ev_take(ev, names, tr):
+    return "event.take", _p(ev, names, tr, count=ev.get("count", 1), card=ev.get("card"))
+
+
+def _ev_give(ev, names, tr):
+    return "event.give", _p(ev, names, tr, receiver=names(ev.get("to")), card=ev.get("card"))
+
+
+def _ev_token(ev, names, tr):
+    key = "event.token.take" if (ev.get("change") or 0) > 0 else "event.token.return"
+    return key, _p(ev, names, tr, token=ev.get("token"))
+
+
+def _ev_trauma(ev, names, tr):
+    key = "event.trauma.draw" if (ev.get("change") or 0) > 0 else "event.trauma.discard"
+    return key, _p(ev, names, tr, trauma=ev.get("trauma"))
+
+
+def _ev_combat(ev, names, tr):
+    if ev.get("neutral"):
+        return "event.combat.neutral", {"player": names(ev.get("defender")), "neutral": ev.get("neutral")}
+    return "event.combat", {"attacker": names(ev.get("attacker")), "defender": names(ev.get("defender"))}
+
+
+def _ev_combat_end(ev, names, tr):
+    if ev.get("neutral"):
+        if ev.get("winner") is not None:
+            return "event.combat_end.player_wins", {"player": names(ev.get("winner")), "neutral": ev.get("neutral")}
+        return "event.combat_end.neutral_wins", {"player": names(ev.get("loser")), "neutral": ev.get("neutral")}
+    return "event.combat_end", {"winner_name": names(ev.get("winner")), "loser": names(ev.get("loser"))}
+
+
+def _ev_cooperate(ev, names, tr):
+    if ev.get("neutral"):
+        return "event.cooperate.neutral", _p(ev, names, tr, neutral=ev.get("neutral"), tool=ev.get("tool"))
+    return "event.cooperate", _p(ev, names, tr, receiver=names(ev.get("to")), tool=ev.get("tool"))
+
+
+def _ev_extort(ev, names, tr):
+    return "event.extort", _p(ev, names, tr, target=names(ev.get("target")), tool=ev.get("tool"),
+                              cards_text=_cards(tr, ev.get("weapons") or []))
+
+
+def _ev_michel_card(ev, names, tr):
+    key = "event.michel_card.table" if ev.get("source") == "table" else "event.michel_card"
+    return key, {"neutral": ev.get("neutral"), "player": names(ev.get("player")), "michel_card": ev.get("card")}
+
+
+def _ev_warden_move(ev, names, tr):
+    key = "event.warden_move.by" if ev.get("player") is not None else "event.warden_move"
+    return key, {"to": ev.get("to"), "why": why_suffix(tr, ev.get("why")), "player": names(ev.get("player"))}
+
+
+def _ev_win(ev, names, tr):
+    winner = ev.get("winner")
+    key = "event.win.team" if isinstance(winner, str) else "event.win"
+    return key, {"winner_name": names(winner), "target": ev.get("target")}
+
+
+def _ev_action_card(ev, names, tr):
+    if ev.get("target") is not None:
+        return "event.action_card.target", _p(ev, names, tr, card=ev.get("card"), target=names(ev.get("target")))
+    return "event.action_card", _p(ev, names, tr, card=ev.get("card"))
+
+
+def _ev_background(ev, names, tr):
+    key = "event.background.bonus" if ev.get("bonus") else "event.background"
+    return key, _p(ev, names, tr, background=ev.get("background"))
+
+
+def _ev_adjust(ev, names, tr):
+    op = next((o for o in ("set", "add", "remove") if o in ev), "set")
+    value = ev.get(op)
+    shown = tr.join(tr.name("card", str(v)) for v in value) if isinstance(value, list) else str(value)
+    return f"event.adjust.{op}", {"path": str(ev.get("path")), "value": shown}
+
+
+def _ev_adjusted(ev, names, tr):
+    key = "event.adjusted.reason" if ev.get("reason") else "event.adjusted"
+    return key, _p(ev, names, tr, reason=ev.get("reason") or "")
+
+
+def _ev_turn_ended(ev, names, tr):
+    return "event.turn_ended", _p(ev, names, tr)
+
+
+def _simple(key: str, **fields: str) -> Callable:
+    """An event whose line needs the player plus fields copied as they are (ids render by name)."""
+    def describe(ev, names, tr):
+        params = _p(ev, names, tr)
+        for param, source in fields.items():
+            value = ev.get(source)
+            params[param] = names(value) if param in ("target", "offender", "receiver") else value
+        return key, params
+    return describe
+
+
+_DESCRIBERS: dict[str, Callable] = {
+    "roll": _ev_roll,
+    "move": _ev_move,
+    "neutral_move": _ev_neutral_move,
+    "cigarettes": _ev_cigarettes,
+    "beating": _ev_beating,
+    "heal": _ev_heal,
+    "discard": _ev_discard,
+    "draw": _ev_draw,
+    "take": _ev_take,
+    "give": _ev_give,
+    "token": _ev_token,
+    "trauma": _ev_trauma,
+    "combat": _ev_combat,
+    "combat_end": _ev_combat_end,
+    "cooperate": _ev_cooperate,
+    "extort": _ev_extort,
+    "michel_card": _ev_michel_card,
+    "warden_move": _ev_warden_move,
+    "win": _ev_win,
+    "action_card": _ev_action_card,
+    "background": _ev_background,
+    "adjust": _ev_adjust,
+    "adjusted": _ev_adjusted,
+    "turn_ended": _ev_turn_ended,
+    "ability": _simple("event.ability", ability="ability"),
+    "brawl": lambda ev, names, tr: (("event.brawl" if ev.get("players") else "event.brawl.alone"),
+                                    {"player": names(ev.get("player")), "place": ev.get("place"),
+                                     "others": names.many(ev.get("players") or [])}),
+    "camouflaged": lambda ev, names, tr: ("event.camouflaged", {"neutral": ev.get("neutral"),
+                                                                "player": names(ev.get("player"))}),
+    "corruption": _simple("event.corruption", effect="effect"),
+    "craft": _simple("event.craft", recipe="recipe"),
+    "dig": _simple("event.dig", tool="tool", points="points", tunnel="tunnel"),
+    "end_turn": _simple("event.end_turn"),
+    "exempt": _simple("event.exempt"),
+    "forced": lambda ev, names, tr: ("event.forced", {"player": names(ev.get("player")),
+                                                      "rules": tr.join(ev.get("rules") or [])}),
+    "give_up": _simple("event.give_up"),
+    "join_gang": _simple("event.join_gang", gang="gang", ability="ability"),
+    "leave_gang": _simple("event.leave_gang", gang="gang", ability="ability"),
+    "michel_reshuffle": lambda ev, names, tr: ("event.michel_reshuffle", {"count": ev.get("cards")}),
+    "must_cooperate": _simple("event.must_cooperate", tool="tool"),
+    "neutral_calm": lambda ev, names, tr: ("event.neutral_calm", {"neutral": ev.get("neutral"),
+                                                                  "player": names(ev.get("player")),
+                                                                  "place": ev.get("place")}),
+    "offence": _simple("event.offence", action="action", place="place"),
+    "punishment": _simple("event.punishment", choice="choice"),
+    "rehabilitate": _simple("event.rehabilitate"),
+    "report": _simple("event.report", offender="offender", action="action"),
+    "reroll": _simple("event.reroll", ability="ability"),
+    "reshuffle": lambda ev, names, tr: ("event.reshuffle", {"count": ev.get("cards")}),
+    "skill": _simple("event.skill", tunnel="tunnel"),
+    "skip_neutral": _simple("event.skip_neutral"),
+    "spy": _simple("event.spy", target="target"),
+    "turn": _simple("event.turn", turn="turn", actions="actions"),
+    "unused_dice": lambda ev, names, tr: ("event.unused_dice", {"dice": tr.join(str(d) for d in ev.get("die") or [])}),
+    "weapon": _simple("event.weapon", card="card"),
+}
+
+EVENT_TYPES = frozenset(_DESCRIBERS)
+
+
+def describe_action(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
+    """A recorded action as a short line: who did what (its details are in the events)."""
+    kind = str(action.get("type", ""))
+    player = names(action.get("player"))
+    label = tr.name("action", kind)
+    detail = action_detail(action, names, tr)
+    if detail:
+        return tr("ui.log_action_detail", player=player, action_label=label, detail=detail)
+    return tr("ui.log_action", player=player, action_label=label)
+
+
+def action_detail(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
+    """The fields that make this action what it is (destination, recipe, target...)."""
+    parts: list[str] = []
+    kind = action.get("type")
+    if kind == "choose":
+        option = action.get("option")
+        parts.append(option_label(option, tr))
+    for field, space in (("to", "place"), ("recipe", "recipe"), ("gang", "gang"), ("card", "card"),
+                         ("tool", "card"), ("item", "item"), ("effect", "effect"), ("choice", "choice"),
+                         ("neutral", "neutral"), ("ability", "ability")):
+        value = action.get(field)
+        if value is None or (kind == "exchange" and field == "to"):
+            continue
+        if kind == "reveal_background" and field == "card":
+            space = "background"
+        if kind == "play_action" and field == "card":
+            space = "card"
+        parts.append(tr.name(space, str(value)))
+    for field in ("target",):
+        if action.get(field) is not None:
+            parts.append(tr("ui.detail_target", target=names(action[field])))
+    if kind == "exchange" and action.get("to") is not None:
+        parts.append(tr("ui.detail_target", target=names(action["to"])))
+    if action.get("cards"):
+        parts.append(_cards(tr, action["cards"]))
+    if action.get("weapons"):
+        parts.append(_cards(tr, action["weapons"]))
+    if action.get("discard"):
+        parts.append(tr("ui.detail_discard", cards_text=_cards(tr, action["discard"])))
+    if action.get("cigarettes"):
+        parts.append(tr("ui.detail_cigarettes", count=action["cigarettes"]))
+    if action.get("die"):
+        parts.append(tr("ui.detail_die", dice=tr.join(str(d) for d in action["die"])))
+    if action.get("force"):
+        parts.append(tr("ui.detail_forced"))
+    return tr.join(p for p in parts if p)
+
+
+def option_label(option: Any, tr: Tr) -> str:
+    """A pending decision's option id, in words (a Place, a card, a Weapon, 'reroll', 'lose'...)."""
+    if isinstance(option, (list, tuple)):
+        return tr.join(option_label(o, tr) for o in option)
+    option = str(option)
+    for space in ("place", "card", "neutral", "tool"):
+        key = f"{space}.{option}"
+        if tr.has(key):
+            return tr.raw(key)
+    if tr.has(f"option.{option}"):
+        return tr.raw(f"option.{option}")
+    return option.replace("_", " ")

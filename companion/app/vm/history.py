@@ -1,0 +1,103 @@
+"""History and statistics: finished games, per-player totals, and the chart series.
+
+The charts plot, for each player, the Tunnel points and the Beatings taken in each finished
+game they played (x = the game's position in the history), so a table sees who is getting
+better at digging and who keeps getting beaten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .text import Tr
+
+
+@dataclass
+class GameRowVM:
+    game_id: str
+    title: str  # players
+    when: str
+    status: str
+    winner: str
+    detail: str
+
+
+@dataclass
+class SeriesVM:
+    name: str
+    points: list[tuple[int, int]]  # (game number, value)
+    color_index: int
+
+
+@dataclass
+class PlayerRowVM:
+    name: str
+    games: int
+    wins: int
+    tunnel: int
+    beatings_taken: int
+    beatings_given: int
+    extortions_won: int
+    extortions_lost: int
+
+
+@dataclass
+class HistoryVM:
+    players: list[PlayerRowVM] = field(default_factory=list)
+    games: list[GameRowVM] = field(default_factory=list)
+    tunnel: list[SeriesVM] = field(default_factory=list)
+    beatings: list[SeriesVM] = field(default_factory=list)
+    game_labels: list[str] = field(default_factory=list)
+    max_tunnel: int = 0
+    max_beatings: int = 0
+
+
+def _when(value: Any) -> str:
+    if getattr(value, "tzinfo", None) is not None:
+        value = value.astimezone()
+    return value.strftime("%Y-%m-%d %H:%M") if hasattr(value, "strftime") else str(value or "")
+
+
+def winner_text(tr: Tr, winner: Any) -> str:
+    if winner is None:
+        return ""
+    if winner in ("a", "b"):
+        return tr(f"ui.team_{winner}")
+    return str(winner)
+
+
+def history_view(stats: Any, tr: Tr) -> HistoryVM:
+    vm = HistoryVM()
+    for p in stats.players:
+        vm.players.append(PlayerRowVM(p.name, p.games, p.wins, p.tunnel, p.beatings_taken, p.beatings_given,
+                                      p.extortions_won, p.extortions_lost))
+    series_t: dict[str, SeriesVM] = {}
+    series_b: dict[str, SeriesVM] = {}
+    order = {p.name.casefold(): i for i, p in enumerate(stats.players)}
+    for number, game in enumerate(stats.games, start=1):
+        vm.game_labels.append(str(number))
+        for seat in game.seats:
+            key = " ".join(seat.name.split()).casefold()
+            index = order.get(key, len(order))
+            series_t.setdefault(key, SeriesVM(seat.name, [], index)).points.append((number, seat.tunnel))
+            series_b.setdefault(key, SeriesVM(seat.name, [], index)).points.append((number, seat.beatings_taken))
+            vm.max_tunnel = max(vm.max_tunnel, seat.tunnel)
+            vm.max_beatings = max(vm.max_beatings, seat.beatings_taken)
+    vm.tunnel = sorted(series_t.values(), key=lambda s: s.color_index)
+    vm.beatings = sorted(series_b.values(), key=lambda s: s.color_index)
+    return vm
+
+
+def games_view(infos: Sequence[Any], tr: Tr) -> list[GameRowVM]:
+    rows = []
+    for g in infos:
+        players = tr.join(g.players)
+        tr(f"ui.status_{g.status}") if tr.has(f"ui.status_{g.status}") else g.status
+        when = _when(getattr(g, "finished", None) or getattr(g, "updated", None) or g.created)
+        winner = winner_text(tr, g.winner)
+        detail = tr("ui.game_detail_finished", winner=winner) if winner else tr("ui.game_detail_active",
+                                                                                   count=g.version)
+        rows.append(GameRowVM(g.id, players, when, g.status, winner, detail))
+    return rows

@@ -1,0 +1,99 @@
+"""Out-of-turn reactions: the Warden's report window, Corruption tokens, combat Backgrounds.
+
+Any seat may hold one of these at any moment, so they are listed per seat, apart from the
+deciding player's own menu. A Warden offence gets its own model: the alert names the offender,
+the action, the Place and the rule, and carries the Report, Freepass and Punishment buttons
+that are legal right now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules import GameState, legal_actions
+
+from .pending import AnswerVM
+from .table import seat_color
+from .text import Tr
+
+
+@dataclass
+class OffenceVM:
+    offender: int
+    offender_name: str
+    color: str
+    action: str
+    place: str
+    rule: str
+    message: str
+    reports: list[AnswerVM] = field(default_factory=list)
+    freepass: AnswerVM | None = None
+    punishments: list[AnswerVM] = field(default_factory=list)
+
+
+@dataclass
+class MoveWardenVM:
+    seat: int
+    label: str
+    places: list[tuple[str, str]]  # (place id, name)
+    template: dict[str, Any]
+
+
+@dataclass
+class ReactionsVM:
+    offence: OffenceVM | None = None
+    others: list[AnswerVM] = field(default_factory=list)
+    move_warden: list[MoveWardenVM] = field(default_factory=list)
+    # Backgrounds a player may reveal now, by seat (the app rarely knows which one they hold).
+    backgrounds: dict[int, list[AnswerVM]] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return self.offence is None and not self.others and not self.move_warden and not self.backgrounds
+
+
+def reactions_view(state: GameState, tr: Tr) -> ReactionsVM:
+    out = ReactionsVM()
+    if state.winner is not None:
+        return out
+    offence = state.offence
+    if offence is not None:
+        who = offence["offender"]
+        out.offence = OffenceVM(
+            offender=who, offender_name=state.players[who].name, color=seat_color(state, who),
+            action=tr.name("action", offence["action"]), place=tr.name("place", offence["place"]),
+            rule=offence.get("rule", "WARD-2"),
+            message=tr("ui.offence_message", player=state.players[who].name,
+                       action_label=tr.name("action", offence["action"]), place=offence["place"]))
+    deciding = state.pending.player if state.pending is not None else state.active
+    for p in state.players:
+        legal = legal_actions(state, p.seat)
+        moves: list[str] = []
+        for a in legal:
+            kind = a.TYPE
+            data = a.to_json()
+            if kind == "report" and out.offence is not None:
+                out.offence.reports.append(AnswerVM(tr("ui.react.report", player=p.name), data, p.seat, "danger"))
+            elif kind == "corruption" and a.effect == "freepass" and out.offence is not None:
+                out.offence.freepass = AnswerVM(tr("ui.react.freepass", player=p.name), data, p.seat)
+            elif kind == "corruption" and a.effect == "punishment":
+                target = state.players[a.target].name if a.target is not None else ""
+                answer = AnswerVM(tr("ui.react.punishment", player=p.name, target=target), data, p.seat, "danger")
+                if out.offence is not None:
+                    out.offence.punishments.append(answer)
+                else:
+                    out.others.append(answer)
+            elif kind == "corruption" and a.effect == "move":
+                moves.append(a.to)
+            elif kind == "reveal_background" and (p.seat != deciding or state.pending is not None):
+                if p.seat == state.active and state.pending is None:
+                    continue
+                label = tr("ui.react.background", player=p.name, background=tr.name("background", a.card))
+                out.backgrounds.setdefault(p.seat, []).append(AnswerVM(label, data, p.seat))
+        if moves:
+            out.move_warden.append(MoveWardenVM(
+                p.seat, tr("ui.react.move_warden", player=p.name),
+                [(m, tr.name("place", m)) for m in moves if m != state.warden],
+                {"type": "corruption", "player": p.seat, "effect": "move"}))
+    return out

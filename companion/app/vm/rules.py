@@ -1,0 +1,46 @@
+"""The rules screen: every rule id with its text (rule.<ID>, written for the table), by section,
+searchable by id or words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules.rulebook import rule_sections
+
+from .text import Tr
+
+
+@dataclass
+class RuleVM:
+    ident: str
+    text: str
+    section: str
+    highlighted: bool = False
+
+
+@dataclass
+class SectionVM:
+    ident: str
+    title: str
+    rules: list[RuleVM]
+
+
+def rules_view(tr: Tr, query: str = "", highlight: str | None = None) -> list[SectionVM]:
+    """Sections with the rules matching `query` (every word, in the id or the text), in book order."""
+    words = [w.casefold() for w in query.split() if w.strip()]
+    out = []
+    for section, ids in rule_sections():
+        title = tr.raw(f"section.{section}")
+        rules = []
+        for rid in ids:
+            text = tr.rule(rid)
+            hay = f"{rid} {text} {title}".casefold()
+            if all(w in hay for w in words):
+                rules.append(RuleVM(rid, text, section, rid == highlight))
+        if rules:
+            out.append(SectionVM(section, title, rules))
+    return out
+
+
+def rule_count(sections: list[SectionVM]) -> int:
+    return sum(len(s.rules) for s in sections)

@@ -1,0 +1,219 @@
+"""The setup form: players, ruleset and house rules, modules, and an optional starting state.
+
+The form is plain data; `config()` turns it into the PROTOCOL.md configuration and `problems()`
+asks the engine itself (parse_config + new_game) whether that game can be played, so the reason
+shown before Start is the engine's rule id and message, never a second opinion.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules import ConfigError, build_ruleset, load_catalog, new_game
+from companion.rules.ruleset import PRESETS
+
+from .table import COLORS
+from .text import Tr
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+# House rules the form offers as numbers (the others keep the preset's values).
+HOUSE_NUMBERS = ("target", "starting_hand", "hand_limit", "actions_per_turn")
+
+
+@dataclass
+class StartState:
+    """A seat's state for a game already in progress (every field optional)."""
+
+    place: str | None = None
+    known: dict[str, int] = field(default_factory=dict)
+    unknown: int | None = None  # None: the starting hand, all unentered
+    cigarettes: int = 0
+    beatings: int = 0
+    tunnel: int = 0
+    gang: str | None = None
+
+    def to_config(self, starting_hand: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.place:
+            out["place"] = self.place
+        if self.known or self.unknown is not None:
+            unknown = self.unknown if self.unknown is not None else max(0, starting_hand - sum(self.known.values()))
+            hand = [c for c, n in sorted(self.known.items()) for _ in range(n)]
+            out["hand"] = hand + ["unknown"] * unknown
+        for name in ("cigarettes", "beatings", "tunnel"):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        if self.gang:
+            out["gang"] = self.gang
+        return out
+
+
+@dataclass
+class PlayerSetup:
+    name: str = ""
+    color: str = "red"
+    team: str = "a"
+    start: StartState = field(default_factory=StartState)
+
+
+@dataclass
+class ProblemVM:
+    rule: str | None
+    message: str
+    field: str
+
+
+@dataclass
+class SetupForm:
+    players: list[PlayerSetup] = field(default_factory=list)
+    ruleset: str = "official"
+    house: dict[str, int] = field(default_factory=dict)
+    neutrals: int = 0
+    neutral_destination: str = "ask"  # "ask" | "random"
+    warden: bool = False
+    places: list[str] = field(default_factory=list)
+    team: bool = False
+    first_player: int = 0
+    seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1, 2**53))
+    in_progress: bool = False
+
+    @classmethod
+    def default(cls, count: int = 3, neutral_destination: str = "ask") -> SetupForm:
+        form = cls(neutral_destination=neutral_destination)
+        for _ in range(count):
+            form.add_player()
+        return form
+
+    # --- editing ---------------------------------------------------------------------------
+
+    def add_player(self) -> bool:
+        if len(self.players) >= MAX_PLAYERS:
+            return False
+        used = {p.color for p in self.players}
+        color = next((c for c in COLORS if c not in used), COLORS[0])
+        seat = len(self.players)
+        self.players.append(PlayerSetup(color=color, team="a" if seat % 2 == 0 else "b"))
+        return True
+
+    def remove_player(self, seat: int) -> bool:
+        if len(self.players) <= MIN_PLAYERS or not 0 <= seat < len(self.players):
+            return False
+        del self.players[seat]
+        self.first_player = min(self.first_player, len(self.players) - 1)
+        return True
+
+    def toggle_place(self, place: str, on: bool) -> None:
+        if on and place not in self.places:
+            self.places.append(place)
+        elif not on and place in self.places:
+            self.places.remove(place)
+
+    # --- the configuration -------------------------------------------------------------------
+
+    def preset_value(self, name: str) -> int:
+        """The preset's number for a house rule the form shows (before the table changes it)."""
+        rules = build_ruleset(self.ruleset if self.ruleset in PRESETS else "official")
+        if name == "target":
+            return rules.target(max(MIN_PLAYERS, min(MAX_PLAYERS, len(self.players))), self.team)
+        return int(getattr(rules, name))
+
+    def value(self, name: str) -> int:
+        return self.house.get(name, self.preset_value(name))
+
+    def house_rules(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        rules = build_ruleset(self.ruleset if self.ruleset in PRESETS else "official")
+        for name, value in self.house.items():
+            if value == self.preset_value(name):
+                continue
+            if name == "target":
+                if self.team:
+                    out["team_target"] = value
+                else:
+                    targets = {str(k): v for k, v in rules.targets.items()}
+                    targets[str(len(self.players))] = value
+                    out["targets"] = targets
+            else:
+                out[name] = value
+        if self.neutral_destination != rules.neutral_destination:
+            out["neutral_destination"] = self.neutral_destination
+        return out
+
+    def config(self) -> dict[str, Any]:
+        starting_hand = self.value("starting_hand")
+        players = []
+        for p in self.players:
+            entry: dict[str, Any] = {}
+            if p.name.strip():
+                entry["name"] = p.name.strip()
+            entry["color"] = p.color
+            if self.in_progress:
+                entry.update(p.start.to_config(starting_hand))
+            players.append(entry)
+        for seat, entry in enumerate(players):  # the engine's default names, so the form can show them
+            entry.setdefault("name", f"Player {seat + 1}")
+        out: dict[str, Any] = {
+            "players": players,
+            "ruleset": self.ruleset,
+            "modules": {"neutrals": self.neutrals, "team": self.team, "warden": self.warden,
+                        "places": list(self.places)},
+            "seed": self.seed,
+            "first_player": self.first_player,
+        }
+        house = self.house_rules()
+        if house:
+            out["house_rules"] = house
+        if self.team:
+            out["teams"] = {t: [s for s, p in enumerate(self.players) if p.team == t] for t in ("a", "b")}
+        return out
+
+    def problems(self, tr: Tr) -> list[ProblemVM]:
+        """Why this game cannot start, in the engine's words (empty: it can)."""
+        out = []
+        names = [p.name.strip().casefold() for p in self.players if p.name.strip()]
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            out.append(ProblemVM("SET-1", tr("config.duplicate_name", name=dup), "players"))
+            return out
+        try:
+            new_game(self.config())
+        except ConfigError as error:
+            out.append(ProblemVM(error.rule, tr.params(error.key, error.params), _field_of(error)))
+        return out
+
+
+def _field_of(error: ConfigError) -> str:
+    key = error.key
+    if "team" in key:
+        return "team"
+    if "place" in key or "token" in key:
+        return "modules"
+    if "house_rule" in key or "ruleset" in key:
+        return "rules"
+    return "players"
+
+
+def dig_in_places() -> tuple[str, ...]:
+    return load_catalog().dig_in_places
+
+
+def start_places(form: SetupForm) -> list[str]:
+    """Places a starting state may name, for the game this form would create."""
+    from companion.rules.board import build_board
+    cat = load_catalog()
+    try:
+        rules = build_ruleset(form.ruleset if form.ruleset in PRESETS else "official")
+        board = build_board(cat, rules, tuple(p for p in cat.dig_in_places if p in form.places), form.warden,
+                            form.team)
+    except ConfigError:
+        return []
+    return list(board.places)
+
+
+def hand_cards() -> list[str]:
+    """Cards a starting hand may list: the board's Tools and Knives, then the Search cards."""
+    cat = load_catalog()
+    search = [c for c in cat.search_deck if c != "action"]
+    return list(cat.board_piles) + search + list(cat.action_cards)

@@ -1,0 +1,1 @@
+"""Flet building blocks shared by the screens: accessible tappables, chips, standees, the die."""

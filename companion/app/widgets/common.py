@@ -1,0 +1,215 @@
+"""Small accessible controls the screens are made of.
+
+Everything tappable is a `Semantics` node with `button=True` and a label (what a screen reader
+says and what the end-to-end tests click by name), and an optional stable `identifier` (the
+DOM's flt-semantics-identifier). Colours come from the theme's scheme or the standee palette,
+never from literal text, so dark mode and RTL work unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import flet as ft
+
+Handler = Callable[..., Any]
+
+# Standee colours: (fill, text on it).
+STANDEE = {
+    "red": (ft.Colors.RED_600, ft.Colors.WHITE),
+    "black": (ft.Colors.GREY_900, ft.Colors.WHITE),
+    "yellow": (ft.Colors.AMBER_400, ft.Colors.BLACK),
+    "blue": (ft.Colors.BLUE_600, ft.Colors.WHITE),
+    "green": (ft.Colors.GREEN_700, ft.Colors.WHITE),
+    "orange": (ft.Colors.ORANGE_700, ft.Colors.WHITE),
+    "purple": (ft.Colors.PURPLE_400, ft.Colors.WHITE),
+    "white": (ft.Colors.WHITE, ft.Colors.BLACK),
+    "neutral": (ft.Colors.BROWN_400, ft.Colors.WHITE),
+    "warden": (ft.Colors.INDIGO_900, ft.Colors.WHITE),
+}
+DANGER = ft.Colors.RED_700
+DANGER_SOFT = ft.Colors.with_opacity(0.12, ft.Colors.RED_700)
+RADIUS = 10
+TOUCH = 44  # minimum touch target, in logical pixels
+
+
+def paint(color: str) -> tuple[str, str]:
+    return STANDEE.get(color, STANDEE["neutral"])
+
+
+def tap(content: ft.Control, on_click: Handler | None, label: str, *, identifier: str | None = None,
+        selected: bool | None = None, padding: Any = 10, bgcolor: Any = None, border: Any = None,
+        radius: float = RADIUS, expand: Any = None, width: float | None = None, height: float | None = None,
+        enabled: bool = True, align: Any = None) -> ft.Control:
+    """A tappable area with exactly one accessible name (`label`) and an id for tests.
+
+    The inner texts are excluded from the semantics tree, so the label must say everything a
+    screen reader user needs (the reason an action is refused, a chip's state...).
+    """
+    box = ft.Container(
+        content=content, on_click=on_click, ink=False, padding=padding, bgcolor=bgcolor,
+        border=border, border_radius=ft.BorderRadius.all(radius), expand=expand, width=width, height=height,
+        alignment=align,
+    )
+    return ft.Semantics(content=box, label=label, button=True, identifier=identifier, selected=selected,
+                        exclude_semantics=True, expand=expand, hint_text=None if enabled else None)
+
+
+def icon_button(icon: Any, label: str, on_click: Handler | None, *, identifier: str | None = None,
+                color: Any = None, size: int = 24, enabled: bool = True) -> ft.Control:
+    """An icon with a name: the tooltip for mouse users, the semantics label for everyone else."""
+    return ft.Semantics(
+        label=label, button=True, identifier=identifier, exclude_semantics=True,
+        content=ft.IconButton(icon=icon, on_click=on_click if enabled else None, tooltip=label,
+                              icon_color=color, icon_size=size, disabled=not enabled),
+    )
+
+
+def heading(text: str, size: int = 18, *, color: Any = None, weight: Any = ft.FontWeight.BOLD) -> ft.Text:
+    return ft.Text(text, size=size, weight=weight, color=color, semantics_label=None)
+
+
+def muted(text: str, size: int = 13, *, italic: bool = False) -> ft.Text:
+    return ft.Text(text, size=size, color=ft.Colors.ON_SURFACE_VARIANT, italic=italic)
+
+
+def card(content: ft.Control, *, padding: Any = 12, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_LOW,
+         border: Any = None, identifier: str | None = None, expand: Any = None, col: Any = None,
+         label: str | None = None) -> ft.Control:
+    box = ft.Container(content=content, padding=padding, bgcolor=bgcolor, border=border,
+                       border_radius=ft.BorderRadius.all(RADIUS + 2), expand=expand)
+    if identifier is not None or label is not None:
+        box = ft.Semantics(content=box, identifier=identifier, label=label, container=True, expand=expand)
+    if col is not None:
+        box.col = col
+    return box
+
+
+def pill(text: str, *, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST, color: Any = None, size: int = 12,
+         icon: Any = None, bold: bool = False, tooltip: str | None = None) -> ft.Control:
+    parts: list[ft.Control] = []
+    if icon is not None:
+        parts.append(ft.Icon(icon, size=size + 2, color=color))
+    parts.append(ft.Text(text, size=size, color=color, weight=ft.FontWeight.BOLD if bold else None))
+    return ft.Container(content=ft.Row(parts, spacing=4, tight=True), bgcolor=bgcolor, tooltip=tooltip,
+                        padding=ft.Padding.symmetric(horizontal=8, vertical=3), border_radius=ft.BorderRadius.all(20))
+
+
+def standee(short: str, color: str, label: str, *, size: int = 30, active: bool = False,
+            shape: str = "circle", icon: Any = None) -> ft.Control:
+    fill, ink = paint(color)
+    ring = ft.Border.all(3, ft.Colors.PRIMARY) if active else ft.Border.all(1, ft.Colors.OUTLINE)
+    mark = ft.Icon(icon, size=size * 0.6, color=ink) if icon is not None else \
+        ft.Text(short, size=size * 0.38, color=ink, weight=ft.FontWeight.BOLD)
+    return ft.Semantics(
+        label=label, container=True,
+        content=ft.Container(
+            content=mark,
+            width=size, height=size, bgcolor=fill, border=ring, alignment=ft.Alignment.CENTER,
+            border_radius=ft.BorderRadius.all(size / 2 if shape == "circle" else 6),
+        ),
+        exclude_semantics=True,
+    )
+
+
+def choice_chips(options: Sequence[tuple[Any, str]], selected: Any, on_select: Callable[[Any], Any], *,
+                 prefix: str, label_of: Callable[[str], str] | None = None,
+                 disabled: Iterable[Any] = (), spacing: int = 8, multi: bool = False) -> ft.Row:
+    """A wrap of toggle chips; `selected` is one value (or a collection when `multi`)."""
+    blocked = set(disabled)
+    chips = []
+    for value, text in options:
+        on = (value in selected) if multi else value == selected
+        off = value in blocked
+        content = ft.Row([ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0),
+                          ft.Text(text, size=14, weight=ft.FontWeight.W_600 if on else None,
+                                  color=ft.Colors.ON_SURFACE_VARIANT if off else None)],
+                         spacing=4, tight=True)
+        chips.append(tap(
+            content, None if off else (lambda e, v=value: on_select(v)),
+            (label_of(text) if label_of else text), identifier=f"{prefix}-{value}", selected=on,
+            padding=ft.Padding.symmetric(horizontal=12, vertical=8), radius=20, enabled=not off,
+            bgcolor=ft.Colors.SECONDARY_CONTAINER if on else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            border=ft.Border.all(1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE_VARIANT)))
+    return ft.Row(chips, wrap=True, spacing=spacing, run_spacing=spacing)
+
+
+def stepper(value: int, on_change: Callable[[int], Any], *, low: int = 0, high: int = 99, label: str,
+            prefix: str) -> ft.Control:
+    """− value + with named buttons; the value is read out with its label."""
+    minus = icon_button(ft.Icons.REMOVE, f"{label}: −1", (lambda e: on_change(value - 1)) if value > low else None,
+                        identifier=f"{prefix}-minus", enabled=value > low, size=20)
+    plus = icon_button(ft.Icons.ADD, f"{label}: +1", (lambda e: on_change(value + 1)) if value < high else None,
+                       identifier=f"{prefix}-plus", enabled=value < high, size=20)
+    shown = ft.Semantics(label=f"{label}: {value}", identifier=f"{prefix}-value", container=True,
+                         content=ft.Text(str(value), size=18, weight=ft.FontWeight.BOLD, width=36,
+                                         text_align=ft.TextAlign.CENTER), exclude_semantics=True)
+    return ft.Row([minus, shown, plus], spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def button(text: str, on_click: Handler | None, *, identifier: str | None = None, icon: Any = None,
+           style: str = "filled", expand: Any = None, danger: bool = False, tooltip: str | None = None) -> ft.Control:
+    """Material buttons with a visible label (their accessible name) and an optional test id."""
+    kwargs: dict[str, Any] = dict(content=text, icon=icon, on_click=on_click, expand=expand, tooltip=tooltip,
+                                  disabled=on_click is None)
+    if danger:
+        kwargs["style"] = ft.ButtonStyle(bgcolor=DANGER, color=ft.Colors.WHITE) if style == "filled" else \
+            ft.ButtonStyle(color=DANGER)
+    cls = {"filled": ft.FilledButton, "tonal": ft.FilledTonalButton, "outlined": ft.OutlinedButton,
+           "text": ft.TextButton, "plain": ft.Button}[style]
+    control = cls(**kwargs)
+    if identifier is None:
+        return control
+    return ft.Semantics(content=control, identifier=identifier, expand=expand)
+
+
+class Memo:
+    """Reuse the control built for an unchanged view model between renders.
+
+    Flet diffs the new tree against the old one; a control object it already knows costs
+    almost nothing, a new one costs its whole subtree. Keys are the view model's repr, so any
+    change to what a control shows rebuilds it. Only controls used in the last render are kept.
+    """
+
+    def __init__(self) -> None:
+        self.old: dict[Any, ft.Control] = {}
+        self.new: dict[Any, ft.Control] = {}
+
+    def get(self, key: Any, build: Callable[[], ft.Control]) -> ft.Control:
+        control = self.new.get(key)
+        if control is not None:  # asked twice in one render: a second copy, never the same object
+            return build()
+        control = self.old.get(key)
+        if control is None:
+            control = build()
+        self.new[key] = control
+        return control
+
+    def cycle(self) -> None:
+        self.old, self.new = self.new, {}
+
+
+def flat_button(text: str, on_click: Handler | None, *, identifier: str | None = None, icon: Any = None,
+                style: str = "filled", danger: bool = False, expand: Any = None) -> ft.Control:
+    """A button for the table's hot path: looks like a Material button, no ripple animation.
+
+    A ripple is a few dozen repaints; on a phone (or a laptop without a GPU) they delay the
+    screen that answers the tap, so the referee's buttons do without.
+    """
+    fg = {"filled": ft.Colors.ON_PRIMARY, "tonal": ft.Colors.ON_SECONDARY_CONTAINER}.get(style, ft.Colors.PRIMARY)
+    bg = {"filled": ft.Colors.PRIMARY, "tonal": ft.Colors.SECONDARY_CONTAINER}.get(style)
+    border = ft.Border.all(1, ft.Colors.OUTLINE) if style == "outlined" else None
+    if danger:
+        fg, bg = (ft.Colors.WHITE, DANGER) if style == "filled" else (DANGER, bg)
+        border = ft.Border.all(1, DANGER) if style == "outlined" else border
+    if on_click is None:
+        fg = ft.Colors.with_opacity(0.38, ft.Colors.ON_SURFACE)
+        bg = ft.Colors.with_opacity(0.12, ft.Colors.ON_SURFACE) if bg is not None else None
+    parts: list[ft.Control] = []
+    if icon is not None:
+        parts.append(ft.Icon(icon, size=18, color=fg))
+    parts.append(ft.Text(text, size=14, weight=ft.FontWeight.W_600, color=fg))
+    return tap(ft.Row(parts, spacing=8, tight=True, alignment=ft.MainAxisAlignment.CENTER), on_click, text,
+               identifier=identifier, padding=ft.Padding.symmetric(horizontal=18, vertical=10), bgcolor=bg,
+               border=border, radius=20, expand=expand)

@@ -1,0 +1,184 @@
+"""A player's board at a glance: Tunnel progress, Beatings, cigarettes, hand, Gang, tokens, Trauma.
+
+A `PlayerCard` is built once per seat and then updated in place: after a tap only the values
+that changed travel to the browser (a new hand count, a Beating), which keeps taps fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from ..vm.table import PlayerVM, TableVM, TeamVM
+from ..vm.text import Tr
+from .common import DANGER, card, muted, paint, pill, standee
+
+
+class PlayerCard:
+    def __init__(self, tr: Tr, col: dict) -> None:
+        self.tr = tr
+        self.vm: PlayerVM | None = None
+        self.avatar = ft.Container()
+        self.name = ft.Text(size=16, weight=ft.FontWeight.BOLD)
+        self.place = muted("", 12)
+        self.flags = ft.Row(spacing=6, tight=True)
+        self.tunnel = ft.Text(size=14, weight=ft.FontWeight.BOLD)
+        self.bar = ft.ProgressBar(value=0, bar_height=10, border_radius=ft.BorderRadius.all(5))
+        self.stats = ft.Row(wrap=True, spacing=5, run_spacing=5)
+        self.hand = muted("", 12)
+        self.dug = muted("", 12)
+        self.background = muted("", 12, italic=True)
+        content = ft.Column([
+            ft.Row([self.avatar, ft.Column([self.name, self.place], spacing=0, expand=True, tight=True), self.flags],
+                   vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=8),
+            ft.Row([ft.Icon(ft.Icons.HARDWARE, size=18, color=ft.Colors.PRIMARY), self.tunnel,
+                    ft.Container(self.bar, expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=6),
+            self.stats, self.hand, self.dug, self.background,
+        ], spacing=7, tight=True)
+        self.box = ft.Container(content=content, padding=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+                                border_radius=ft.BorderRadius.all(12))
+        self.control = ft.Semantics(content=self.box, container=True)
+        self.control.col = col
+
+    def set(self, p: PlayerVM) -> None:
+        """Show this player; unchanged parts are left alone (nothing to send for them)."""
+        old, self.vm = self.vm, p
+        if old == p:
+            return
+        tr = self.tr
+        fill, _ink = paint(p.color)
+        self.control.identifier = f"player-{p.seat}"
+        self.control.label = tr("ui.player_label", player=p.name, place=p.place, tunnel=p.tunnel, target=p.target,
+                                beatings=p.beatings, cigarettes=p.cigarettes, hand=p.hand_size)
+        if old is None or (old.name, old.color, old.active) != (p.name, p.color, p.active):
+            self.avatar.content = standee(p.name[:1].upper(), p.color, p.name, size=34, active=p.active)
+        self.name.value = p.name
+        self.place.value = tr("ui.player_at", place=p.place)
+        flags = (p.active, p.deciding, p.winner)
+        if old is None or (old.active, old.deciding, old.winner) != flags:
+            row = []
+            if p.active:
+                row.append(pill(tr("ui.their_turn"), bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY, bold=True))
+            elif p.deciding:
+                row.append(pill(tr("ui.deciding"), bgcolor=ft.Colors.TERTIARY, color=ft.Colors.ON_TERTIARY, bold=True))
+            if p.winner:
+                row.append(pill(tr("ui.winner"), icon=ft.Icons.EMOJI_EVENTS, bgcolor=ft.Colors.AMBER,
+                                color=ft.Colors.BLACK))
+            self.flags.controls = row
+        self.tunnel.value = tr("ui.tunnel_short", tunnel=p.tunnel, target=p.target)
+        self.bar.value = p.progress
+        self.bar.semantics_label = tr("ui.tunnel_progress", tunnel=p.tunnel, target=p.target)
+        stats_key = (p.beatings, p.max_beatings, p.cigarettes, p.hand_size, p.hand_limit, p.gang, p.ability,
+                     tuple(p.tokens), p.trauma, p.team)
+        if old is None or _stats_key(old) != stats_key:
+            self.stats.controls = _stats(p, tr)
+        hand = [f"{name} ×{n}" if n > 1 else name for name, n in p.hand_known]
+        if p.hand_unknown:
+            hand.append(tr("ui.unknown_cards", count=p.hand_unknown))
+        self.hand.value = tr("ui.hand_line", cards=tr.join(hand) if hand else tr("ui.hand_empty"))
+        self.dug.value = tr("ui.dug_line", tools=tr.join(p.dug)) if p.dug else ""
+        self.dug.visible = bool(p.dug)
+        self.background.value = p.background
+        self.background.visible = bool(p.background)
+        if p.active:
+            self.box.border = ft.Border(left=ft.BorderSide(6, fill), top=ft.BorderSide(2, ft.Colors.PRIMARY),
+                                        right=ft.BorderSide(2, ft.Colors.PRIMARY),
+                                        bottom=ft.BorderSide(2, ft.Colors.PRIMARY))
+        else:
+            self.box.border = ft.Border.only(left=ft.BorderSide(6, fill))
+
+
+def _stats_key(p: PlayerVM) -> tuple:
+    return (p.beatings, p.max_beatings, p.cigarettes, p.hand_size, p.hand_limit, p.gang, p.ability,
+            tuple(p.tokens), p.trauma, p.team)
+
+
+def _stats(p: PlayerVM, tr: Tr) -> list[ft.Control]:
+    stats = [
+        pill(tr("ui.stat_beatings", count=p.beatings, most=p.max_beatings), icon=ft.Icons.PERSONAL_INJURY,
+             color=ft.Colors.WHITE if p.beatings else None, bgcolor=DANGER if p.beatings else None,
+             bold=bool(p.beatings)),
+        pill(tr("ui.stat_cigarettes", count=p.cigarettes), icon=ft.Icons.SMOKING_ROOMS),
+        pill(tr("ui.stat_hand", count=p.hand_size, limit=p.hand_limit), icon=ft.Icons.STYLE,
+             bgcolor=ft.Colors.ERROR_CONTAINER if p.hand_size > p.hand_limit else None),
+    ]
+    if p.gang:
+        stats.append(pill(tr("ui.stat_gang", gang=p.gang, ability=p.ability or ""), icon=ft.Icons.GROUPS,
+                          bgcolor=ft.Colors.TERTIARY_CONTAINER, color=ft.Colors.ON_TERTIARY_CONTAINER))
+    for token, n in p.tokens:
+        stats.append(pill(tr("ui.stat_token", token=token, count=n), icon=ft.Icons.TOLL))
+    if p.trauma:
+        stats.append(pill(tr("ui.stat_trauma", trauma=p.trauma), icon=ft.Icons.PSYCHOLOGY,
+                          bgcolor=ft.Colors.ERROR_CONTAINER, color=ft.Colors.ON_ERROR_CONTAINER))
+    if p.team:
+        stats.append(pill(p.team, icon=ft.Icons.FLAG))
+    return stats
+
+
+class TeamBar:
+    """Team mode: the pooled Tunnel points of a team against the target."""
+
+    def __init__(self) -> None:
+        self.title = ft.Text(weight=ft.FontWeight.BOLD)
+        self.members = muted("")
+        self.score = ft.Text(weight=ft.FontWeight.BOLD)
+        self.bar = ft.ProgressBar(value=0, bar_height=10, border_radius=ft.BorderRadius.all(5))
+        self.control = card(ft.Column([ft.Row([self.title, self.members, self.score],
+                                              alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True), self.bar],
+                                      spacing=6, tight=True), identifier="team", label="")
+        self.control.col = {"xs": 12}
+
+    def set(self, team: TeamVM, tr: Tr) -> None:
+        label = tr("ui.team_tunnel", team=team.name, tunnel=team.tunnel, target=team.target)
+        self.control.identifier = f"team-{team.ident}"
+        self.control.label = label
+        self.title.value = team.name
+        self.members.value = tr.join(team.members)
+        self.score.value = f"{team.tunnel}/{team.target}"
+        self.bar.value = 0 if team.target <= 0 else min(1.0, team.tunnel / team.target)
+        self.bar.semantics_label = label
+
+
+class PlayersPanel:
+    """The team bars and the players' cards, kept and updated in place."""
+
+    def __init__(self, tr: Tr, col: dict) -> None:
+        self.tr = tr
+        self.col = col
+        self.row = ft.ResponsiveRow(spacing=8, run_spacing=8)
+        self.cards: list[PlayerCard] = []
+        self.teams: list[TeamBar] = []
+
+    def set(self, vm: TableVM) -> list[ft.Control]:
+        """Show `vm`; returns what to send: the cards that changed, or the whole row if it did."""
+        before = [c.vm for c in self.cards]
+        while len(self.teams) < len(vm.teams):
+            self.teams.append(TeamBar())
+        while len(self.cards) < len(vm.players):
+            self.cards.append(PlayerCard(self.tr, self.col))
+        for bar, team in zip(self.teams, vm.teams, strict=False):
+            bar.set(team, self.tr)
+        for player_card, p in zip(self.cards, vm.players, strict=False):
+            player_card.set(p)
+        wanted = [b.control for b in self.teams[:len(vm.teams)]] + [c.control for c in self.cards[:len(vm.players)]]
+        if list(map(id, self.row.controls)) != list(map(id, wanted)):
+            self.row.controls = wanted
+            return [self.row]
+        changed = [b.control for b in self.teams[:len(vm.teams)]]
+        changed += [c.control for c, old in zip(self.cards, before + [None] * len(self.cards), strict=False)
+                    if c.vm != old]
+        return changed
+
+
+def piles_row(vm: TableVM, tr: Tr) -> ft.Control:
+    items = [pill(tr("ui.pile_count", pile=p.label, count=p.count), size=12) for p in vm.piles]
+    return ft.Semantics(identifier="piles", container=True, label=tr("ui.piles_label"),
+                        content=ft.Row([muted(tr("ui.piles_title"), 12), *items], wrap=True, spacing=5, run_spacing=5))
+
+
+def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft.Control]:
+    """Stateless cards (for screens that draw players once)."""
+    panel = PlayersPanel(tr, col)
+    panel.set(vm)
+    return list(panel.row.controls)

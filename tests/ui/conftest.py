@@ -1,0 +1,37 @@
+"""Fixtures for the UI tests: a store on a temporary database, a settings file, a live server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import AppServer
+
+
+def make_store(folder: Path) -> Any:
+    """The real store on a temporary SQLite file."""
+    from storage import Store
+    return Store(url=f"sqlite:///{folder / 'games.sqlite3'}")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    return make_store(tmp_path)
+
+
+@pytest.fixture
+def settings_path(tmp_path: Path) -> Path:
+    return tmp_path / "settings.json"
+
+
+def write_settings(path: Path, **values: Any) -> None:
+    path.write_text(json.dumps(values), encoding="utf-8")
+
+
+@pytest.fixture
+def server(store: Any, settings_path: Path):
+    with AppServer(store, settings_path) as srv:
+        yield srv

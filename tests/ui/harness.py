@@ -1,0 +1,23 @@
+"""The browser helpers of the end-to-end tests (they live in companion.app.browser, shared with
+the `ui` benchmark), re-exported for the tests."""
+
+from companion.app.browser import (  # noqa: F401
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LAPTOP,
+    PHONE,
+    AppServer,
+    box_in_view,
+    click_id,
+    enable_semantics,
+    free_port,
+    ident,
+    launch_browser,
+    open_page,
+    require_chromium,
+    screen_text,
+    set_text_scale,
+    shot,
+    wait_text,
+)

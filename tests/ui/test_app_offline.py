@@ -1,0 +1,244 @@
+"""The app without a browser: every screen renders on a real Flet session (with a fake
+connection, msgpack-encoded like the real transport), the table handles taps, the session
+handles stale versions, and the launcher explains a busy port and a missing chromium."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import flet as ft
+import msgpack
+import pytest
+from flet.controls.context import _context_page
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import configure_encode_object_for_msgpack
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
+
+from companion.app import browser, launch
+from companion.app.session import TableSession
+from companion.app.settings import Settings, SettingsFile
+from companion.app.shell import App, Services
+
+from .conftest import make_store
+
+
+def pack(obj):
+    return msgpack.packb(obj, default=configure_encode_object_for_msgpack(ft.BaseControl))
+
+
+class FakeConnection(Connection):
+    def __init__(self, loop):
+        super().__init__()
+        self.sent = []
+        self.loop = loop
+        self.executor = ThreadPoolExecutor()
+        self.pubsubhub = PubSubHub(loop=loop, executor=self.executor)
+
+    def send_message(self, message):
+        self.sent.append(pack([message.action, message.body]))
+
+
+async def new_app(store, folder: Path, width: int = 390) -> App:
+    session = Session(FakeConnection(asyncio.get_running_loop()))
+    pack(session.get_page_patch())
+    _context_page.set(session.page)
+    session.page.width = width
+    app = App(session.page, Services(store, SettingsFile(folder / "settings.json")))
+    app.session_keepalive = session  # the page holds its session only weakly
+    app.width = width
+    app.start()
+    return app
+
+
+def test_every_screen_renders(tmp_path: Path) -> None:
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "modules": {"neutrals": 1,
+                                                                                               "warden": True}})
+    won = store.create_game({"players": [{"name": "A", "tunnel": 11, "hand": ["spoon"]}, {"name": "B"}]})
+    store.submit(won, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(won).version)
+
+    async def run() -> None:
+        for width in (390, 1280):
+            app = await new_app(store, tmp_path, width)
+            for route, screen in [("/", "HomeScreen"), ("/setup", "SetupScreen"), (f"/game/{game}", "TableScreen"),
+                                  (f"/game/{game}/log", "LogScreen"), ("/rules?rule=BEAT-2", "RulesScreen"),
+                                  ("/history", "HistoryScreen"), ("/settings", "SettingsScreen"),
+                                  (f"/game/{won}/win", "WinScreen"), (f"/game/{won}", "WinScreen"),
+                                  ("/game/nope", "TableScreen")]:
+                app.show(route)
+                assert type(app.screen).__name__ == screen, route
+                assert app.page.controls, route
+
+    asyncio.run(run())
+
+
+def test_table_taps_record_actions_and_flags(tmp_path: Path) -> None:
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen", "beatings": 1, "place": "cafeteria"},
+                                          {"name": "Nicholas"}], "seed": 2})
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path)
+        flags = []
+        app.flag = lambda title, reasons, **kw: flags.append((title, [r.rule for r in reasons]))
+        app.show(f"/game/{game}")
+        table = app.screen
+        table.start_action("craft")  # refused: one Beating
+        assert flags == [("Not allowed: Craft", ["BEAT-2"])]
+        table.start_action("cautious_move")
+        assert table.composer is not None and table.composer.step().field == "to"
+        table.answer("to", "infirmary")
+        state = store.load(game).game.state
+        assert state.players[0].place == "infirmary" and state.active == 0 and state.actions_left == 0
+        assert "Carmen moves from the Cafeteria to the Infirmary (Cautious move)." in table.result
+        table.start_action("steal_spoon")  # not here: the menu does not offer it, a tap would flag it
+        assert "SPOON-1" in flags[-1][1]
+        table.undo()
+        assert store.load(game).game.state.players[0].place == "cafeteria"
+        table.redo()
+        assert store.load(game).game.state.players[0].place == "infirmary"
+
+    asyncio.run(run())
+
+
+def test_a_stale_screen_reloads_instead_of_writing(tmp_path: Path) -> None:
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+    first, second = TableSession(store, game), TableSession(store, game)
+    assert first.submit({"type": "search", "player": 0}).accepted
+    outcome = second.submit({"type": "search", "player": 0})
+    assert outcome.stale and not outcome.accepted
+    assert second.version == first.version  # reloaded: it now shows what the other screen wrote
+    refused = second.submit({"type": "search", "player": 0})
+    assert not refused.accepted and [v.rule for v in refused.violations] == ["SRCH-1"]
+
+
+def test_settings_survive_a_damaged_file(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text("{not json")
+    assert SettingsFile(path).load() == Settings()
+    SettingsFile(path).save(Settings(theme="dark", die_mode="physical"))
+    assert SettingsFile(path).load().physical_dice
+
+
+def test_a_busy_port_is_explained(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        problem = launch._port_problem("127.0.0.1", port)
+    assert problem and f"port {port}" in problem and f"--port {port + 1}" in problem
+
+
+def test_no_browser_without_a_display(monkeypatch) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(launch.sys, "platform", "linux")
+    assert not launch.browser_available()
+
+
+def test_missing_chromium_fails_with_the_install_command(monkeypatch) -> None:
+    monkeypatch.setattr(browser, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setattr(browser.shutil, "which", lambda name: None)
+    with pytest.raises(AssertionError, match=r"apt-get install chromium"):
+        browser.require_chromium()
+
+
+def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
+    """Reported mid-turn with 11 cards: the turn ends at once and the hand limit is a decision."""
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen", "hand": ["spoon"] + ["unknown"] * 11},
+                                          {"name": "Nicholas"}], "modules": {"warden": True}})
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 1280)
+        app.show(f"/game/{game}")
+        table = app.screen
+        table.start_action("dig")
+        table.submit({"type": "report", "player": 1})
+        state = store.load(game).game.state
+        assert state.pending.kind == "hand_limit" and state.pending.player == 0
+        app.render()  # the pending panel with the card picker draws
+        table.set_pick("unknown", 1)
+        table.submit_pick()
+        state = store.load(game).game.state
+        assert state.players[0].hand.size() == 10 and state.pending is None and state.active == 1
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch) -> None:
+    """A monkey at the table: random menu actions, composer answers, decisions and reactions,
+    through the screen's own handlers, on games with every module. No screen may fail to draw."""
+    import random
+
+    from companion.app import shell
+    from companion.app.vm.actions import action_menu, end_turn_vm
+    from companion.app.vm.pending import pending_view
+    from companion.app.vm.reactions import reactions_view
+    from companion.simulate import random_config
+
+    failures: list[str] = []
+    monkeypatch.setattr(shell.log, "exception", lambda msg, *args: failures.append(msg % args))
+    rng = random.Random(seed)
+    store = make_store(tmp_path)
+    game = store.create_game(random_config(rng, None, seed, "any"))
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, rng.choice([390, 1280]))
+        app.flag = lambda *a, **k: None
+        app.confirm = lambda title, text, yes, on_yes, **k: on_yes()
+        app.show(f"/game/{game}")
+        table = app.screen
+        for _ in range(160):
+            state = table.session.state
+            if state.winner is not None:
+                break
+            pend = pending_view(state, app.tr)
+            reactions = reactions_view(state, app.tr)
+            if reactions.others and rng.random() < 0.1:
+                table.choose_answer(rng.choice(reactions.others))
+            elif pend is not None and pend.pick is not None:
+                cards = [c for c, _, n in pend.pick.cards for _ in range(n)]
+                for card in rng.sample(cards, pend.pick.count):
+                    table.pick.append(card)
+                table.submit_pick()
+            elif pend is not None and pend.answers:
+                table.choose_answer(rng.choice(pend.answers))
+            else:
+                menu = [a.type for a in action_menu(state, state.active, app.tr) if a.enabled]
+                end = end_turn_vm(state, state.active, app.tr)
+                kinds = menu + (["end_turn"] * 3 if end is not None else [])
+                if not kinds:
+                    break
+                table.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
+                for _ in range(12):
+                    composer = table.composer
+                    step = composer.step() if composer is not None else None
+                    if step is None:
+                        break
+                    if step.kind == "one":
+                        options = [c.value for c in step.choices if c.enabled] or [step.choices[0].value]
+                        table.answer(step.field, rng.choice(options))
+                    elif step.kind == "number":
+                        table.answer(step.field, step.default if step.default is not None else step.low)
+                    elif step.kind == "die":
+                        table.answer(step.field, [rng.randint(1, 6) for _ in range(step.exact or 1)])
+                    else:
+                        pool = [c.value for c in step.choices if c.enabled for _ in range(c.limit or step.high)]
+                        need = step.exact if step.exact is not None else step.low
+                        chosen = list(step.default) if step.default and len(step.default) == need else \
+                            rng.sample(pool, min(need, len(pool)))
+                        table.answer(step.field, chosen)
+                if table.composer is not None:
+                    table.cancel_action()
+        app.render()
+
+    asyncio.run(run())
+    assert not failures, failures
+    assert store.load(game).version > 20

@@ -1,0 +1,47 @@
+"""End to end: a game file exported from the home screen downloads in the browser, and the same
+file imported back becomes a new game that opens at the same state."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from playwright.async_api import async_playwright
+
+from .harness import LAPTOP, click_id, launch_browser, open_page, shot, wait_text
+
+
+def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
+    game_id = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 8})
+    for action in ({"type": "move", "player": 0, "die": [1]}, {"type": "steal_spoon", "player": 0}):
+        store.submit(game_id, action, base_version=store.load(game_id).version)
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await open_page(browser, server.url + "/", LAPTOP)
+            try:
+                await wait_text(page, "Carmen, Nicholas", 30000)
+                async with page.expect_download(timeout=20000) as download:
+                    await click_id(page, f"export-{game_id}", expect_change=False)
+                saved = tmp_path / "exported.json"
+                await (await download.value).save_as(saved)
+                data = json.loads(saved.read_text())
+                assert [a["type"] for a in data["actions"]] == ["move", "steal_spoon"]
+                async with page.expect_file_chooser(timeout=20000) as chooser:
+                    await click_id(page, "home-import", expect_change=False)
+                await (await chooser.value).set_files(str(saved))
+                await wait_text(page, "Carmen's turn", 20000)
+                await wait_text(page, "Spoon")
+                await shot(page, "files-laptop-imported")
+            except Exception:
+                await shot(page, "files-laptop-FAILED")
+                raise
+            await browser.close()
+
+    asyncio.run(run())
+    games = store.list_games("active")
+    assert len(games) == 2
+    imported = next(g for g in games if g.id != game_id)
+    assert store.load(imported.id).game.state.players[0].hand.count("spoon") == 1
