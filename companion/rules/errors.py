@@ -34,6 +34,8 @@ class Violation:
             out["params"] = self.params
         if overridden:
             out["overridden"] = True
+        if not self.forceable:
+            out["forceable"] = False
         return out
 
 

@@ -242,8 +242,8 @@ def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
         found = check(s, a)
         if not found:
             option.legal.append(a)
-        elif not option.violations:
-            option.violations = found
+        elif not option.violations or len(found) < len(option.violations):
+            option.violations = found  # the candidate closest to legal explains best
     for option in grouped.values():
         if option.legal:
             option.violations = []

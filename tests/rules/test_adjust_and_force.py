@@ -176,3 +176,20 @@ class TestAdjust:
         state = start()
         answer = follows(state, type="adjust", player=0, changes=[{"path": "players.1.tunnel", "set": 12}])
         assert state.winner == 1 and answer.winner == 1
+
+
+class TestIdentify:
+    def test_a_card_nobody_entered_can_be_named_later(self):
+        """Cards drawn unentered may be named afterwards: the hand keeps its size, the deck is untouched."""
+        state = start()
+        follows(state, type="adjust", player=0, changes=[{"path": "players.0.hand", "identify": ["blade"]}])
+        assert state.players[0].hand.known == {"blade": 1} and state.players[0].hand.unknown == 2
+        assert state.deck == 68
+
+    def test_naming_needs_an_unentered_card(self):
+        state = start(hands={0: ["knife"]})
+        breaks(state, "HAND-1", type="adjust", player=0, changes=[{"path": "players.0.hand", "identify": ["blade"]}])
+
+    def test_naming_a_card_every_copy_of_which_is_seen_is_refused(self):
+        state = start(hands={1: ["blade"] * 10})
+        breaks(state, "SUP-1", type="adjust", player=0, changes=[{"path": "players.0.hand", "identify": ["blade"]}])

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..actions import Adjust
-from ..core import Ctx, applier, checker, hard
+from ..core import Ctx, applier, checker, hard, unaccounted
 from ..errors import Violation
 from ..hand import UNKNOWN
 from ..ops import check_win, to_supply
 from ..state import GameState
 
-OPS = ("set", "add", "remove")
+OPS = ("set", "add", "remove", "identify")
 PLAYER_NUMBERS = ("cigarettes", "beatings", "tunnel")
 
 
@@ -70,6 +70,14 @@ def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any)
         if value not in s.board.places:
             raise _Refused("adjust.bad_place", "DI-1", place=str(value))
         p.place = value
+    elif name == "hand" and op == "identify":
+        for card in _cards(value, s):  # a card nobody entered is now known: it stays in the hand
+            if card == UNKNOWN or not s.catalog.is_search_card(card) or p.hand.unknown < 1:
+                raise _Refused("adjust.cannot_identify", "HAND-1", card=card)
+            if unaccounted(s, card) < 1:
+                raise _Refused("v.all_copies_seen", "SUP-1", card=card)
+            p.hand.unknown -= 1
+            p.hand.add(card)
     elif name == "hand" and op in ("add", "remove"):
         for card in _cards(value, s):
             if op == "add":
