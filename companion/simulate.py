@@ -184,6 +184,8 @@ class RandomTable:
 
     def reaction(self, s: GameState) -> A.Action | None:
         """Other players sometimes report the Warden or play Corruption."""
+        if not s.warden_module:
+            return None
         rng = self.rng
         if s.offence is not None and s.pending is None and rng.random() < 0.5:
             others = [q.seat for q in s.players if q.seat != s.offence["offender"]]

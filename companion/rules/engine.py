@@ -64,8 +64,11 @@ class Answer:
 
 class IllegalAction(ValueError):
     def __init__(self, violations: list[Violation]) -> None:
+        super().__init__(violations)
         self.violations = violations
-        super().__init__("; ".join(f"{v.rule}: {v.message}" for v in violations))
+
+    def __str__(self) -> str:  # rendered only when shown: refusals are frequent, messages are not read
+        return "; ".join(f"{v.rule}: {v.message}" for v in self.violations)
 
 
 def _gate(s: GameState, a: Action) -> list[Violation]:

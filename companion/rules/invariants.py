@@ -6,7 +6,6 @@ state is consistent. Totals may differ from the box only by the corrections `adj
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache
 
 from .catalog import Catalog
@@ -32,9 +31,12 @@ def invariant_problems(s: GameState) -> list[str]:
     problems: list[str] = []
     piles = s.piles
     board_held = dict.fromkeys(piles, 0)
-    seen = Counter(s.discard)
+    seen: dict[str, int] = {}
+    for card in s.discard:
+        seen[card] = seen.get(card, 0) + 1
     if s.combat is not None:
-        seen.update(card for _, card in s.combat.laid)
+        for _, card in s.combat.laid:
+            seen[card] = seen.get(card, 0) + 1
     unknown = 0
     max_beatings = s.ruleset.max_beatings
     places = s.board.places
@@ -61,7 +63,7 @@ def invariant_problems(s: GameState) -> list[str]:
             if card in board_held:
                 board_held[card] += n
             else:
-                seen[card] += n
+                seen[card] = seen.get(card, 0) + n
         for tool in p.dug:
             board_held[tool] += 1
         if p.tokens:
@@ -83,7 +85,7 @@ def invariant_problems(s: GameState) -> list[str]:
     if s.deck < 0 or s.deck + search_held != expected:
         problems.append(f"Search cards: deck {s.deck} + elsewhere {search_held} != {expected}")
     if not named_actions.isdisjoint(seen):
-        seen["action"] += sum(seen.pop(card, 0) for card in named_actions)
+        seen["action"] = seen.get("action", 0) + sum(seen.pop(card, 0) for card in named_actions)
     seen.pop("unknown", None)
     composition = cat.search_deck.get
     for kind, n in seen.items():
