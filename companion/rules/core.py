@@ -8,7 +8,9 @@ is answered, so a state can always be copied, compared and replayed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from .actions import Action
@@ -156,8 +158,32 @@ def card_kind(state: GameState, card: str) -> str:
     return "action" if card in state.catalog.action_cards else card
 
 
+# While a batch of read-only checks judges one state (legal_actions), each card's unseen copies
+# are counted once: `check` never changes the state it judges.
+_UNSEEN: ContextVar[tuple[GameState, dict[str, int]] | None] = ContextVar("unseen", default=None)
+
+
+@contextmanager
+def judging(state: GameState) -> Iterator[None]:
+    token = _UNSEEN.set((state, {}))
+    try:
+        yield
+    finally:
+        _UNSEEN.reset(token)
+
+
 def unaccounted(state: GameState, card: str) -> int:
     """How many copies of a Search card nobody has seen: they may be in the deck or an unknown hand."""
+    memo = _UNSEEN.get()
+    if memo is None or memo[0] is not state:
+        return _count_unseen(state, card)
+    counted = memo[1]
+    if card not in counted:
+        counted[card] = _count_unseen(state, card)
+    return counted[card]
+
+
+def _count_unseen(state: GameState, card: str) -> int:
     cat = state.catalog
     kind = card_kind(state, card)
     names = cat.action_cards if kind == "action" else (card,)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from . import actions as A
+from .core import judging
 from .engine import check
 from .errors import Violation
 from .state import GameState, Player
@@ -231,19 +232,21 @@ def candidates(s: GameState, seat: int | None = None) -> list[A.Action]:
 
 def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     """Concrete actions `check` accepts now for `seat` (default: whoever must decide)."""
-    return [a for a in candidates(s, seat) if not check(s, a)]
+    with judging(s):
+        return [a for a in candidates(s, seat) if not check(s, a)]
 
 
 def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
     """Every action type worth showing now, legal or not, with the reason when it is not."""
     grouped: dict[str, ActionOption] = {}
-    for a in candidates(s, seat):
-        option = grouped.setdefault(a.TYPE, ActionOption(a.TYPE))
-        found = check(s, a)
-        if not found:
-            option.legal.append(a)
-        elif not option.violations or len(found) < len(option.violations):
-            option.violations = found  # the candidate closest to legal explains best
+    with judging(s):
+        for a in candidates(s, seat):
+            option = grouped.setdefault(a.TYPE, ActionOption(a.TYPE))
+            found = check(s, a)
+            if not found:
+                option.legal.append(a)
+            elif not option.violations or len(found) < len(option.violations):
+                option.violations = found  # the candidate closest to legal explains best
     for option in grouped.values():
         if option.legal:
             option.violations = []

@@ -198,6 +198,8 @@ def _edit(s: GameState, change: Mapping[str, Any]) -> None:
 
 
 def check_changes(s: GameState, changes, out: list[Violation]) -> None:
+    if not changes:  # nothing to try (an Action card played without edits): no copy of the state
+        return
     trial = s.copy()
     for change in changes:
         try:
