@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,13 @@ log = logging.getLogger(__name__)
 
 
 def assets_dir() -> Path:
-    """The repository's assets folder (icons, fonts), also when installed in development mode."""
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[2] / "assets", here.parent / "assets"):
+    """The assets folder (icons, fonts): the checkout's, else the one a regular install put in
+    <prefix>/share/dyo-companion (pyproject.toml's data-files)."""
+    checkout = Path(__file__).resolve().parents[2] / "assets"
+    for candidate in (checkout, Path(sys.prefix) / "share" / "dyo-companion" / "assets"):
         if candidate.is_dir():
             return candidate
-    return here.parents[2] / "assets"
+    return checkout
 
 
 def make_main(services: Services) -> Callable[[Any], None]:
