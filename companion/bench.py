@@ -21,6 +21,7 @@ SUITES: dict[str, str] = {
     "engine": "companion.bench:engine_suite",
     "storage": "storage.bench:storage_suite",
     "ui": "companion.app.bench:ui_suite",
+    "sync": "companion.app.join.bench:sync_suite",
 }
 
 

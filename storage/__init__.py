@@ -8,10 +8,12 @@
 
 Modules: `models` (tables), `database` (where and how: URL, SQLite WAL, transactions, errors),
 `migrations` (schema versions), `log` (what undo/redo entries mean), `store` (the API),
-`statistics` (history per player), `cli` (`dyo-companion games ...`), `bench` (figures).
+`statistics` (history per player), `devices` (join links and the phones bound to seats),
+`cli` (`dyo-companion games ...`), `bench` (figures).
 The rules engine never imports this package.
 """
 
+from .devices import Device, Devices
 from .errors import (
                      BadGameFile,
                      CorruptDatabase,
@@ -20,11 +22,13 @@ from .errors import (
                      ForeignDatabase,
                      GameNotFound,
                      KeyReused,
+                     LinkRefused,
                      LogDiverged,
                      NewerSchema,
                      NothingToRedo,
                      NothingToUndo,
                      ReadOnly,
+                     SeatTaken,
                      StaleState,
                      StorageError,
                      Unreachable,
@@ -33,8 +37,8 @@ from .statistics import GameStats, PlayerStats, SeatStats, Statistics
 from .store import GameInfo, LogEntry, Seat, Store, Submission, Table
 
 __all__ = [
-    "BadGameFile", "CorruptDatabase", "DatabaseProblem", "DiskFull", "ForeignDatabase", "GameInfo", "GameNotFound",
-    "GameStats", "KeyReused", "LogDiverged", "LogEntry", "NewerSchema", "NothingToRedo", "NothingToUndo",
-    "PlayerStats", "ReadOnly", "Seat", "SeatStats", "StaleState", "Statistics", "StorageError", "Store",
-    "Submission", "Table", "Unreachable",
+    "BadGameFile", "CorruptDatabase", "DatabaseProblem", "Device", "Devices", "DiskFull", "ForeignDatabase",
+    "GameInfo", "GameNotFound", "GameStats", "KeyReused", "LinkRefused", "LogDiverged", "LogEntry", "NewerSchema",
+    "NothingToRedo", "NothingToUndo", "PlayerStats", "ReadOnly", "Seat", "SeatStats", "SeatTaken", "StaleState",
+    "Statistics", "StorageError", "Store", "Submission", "Table", "Unreachable",
 ]

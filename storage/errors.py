@@ -43,6 +43,23 @@ class NothingToRedo(StorageError):
         super().__init__(f"game {game_id} has nothing to redo (no undo since the last action)")
 
 
+class LinkRefused(StorageError):
+    """A join link's secret is not (or no longer) the game's: nothing was bound."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"the join link of game {game_id} is not valid (any more); nothing was bound")
+        self.game_id = game_id
+
+
+class SeatTaken(StorageError):
+    """Another device holds that seat: nothing was bound."""
+
+    def __init__(self, game_id: str, seat: int) -> None:
+        super().__init__(f"seat {seat} of game {game_id} is taken by another device; nothing was bound")
+        self.game_id = game_id
+        self.seat = seat
+
+
 class KeyReused(StorageError):
     """An idempotency key came back with a different action: a client bug, never applied."""
 

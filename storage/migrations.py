@@ -7,6 +7,8 @@ version 1, so the path an old database takes is the path every database took.
 - 1: the event-sourced core: games, seats, the append-only log, the schema marker.
 - 2: statistics on the seats of finished games (back-filled by replaying their logs) and the
   snapshots cache.
+- 3: playing from phones: each game's join-link secret, and the devices bound to its seats
+  (only a hash of each device's token is stored).
 
 Opening a database: an empty one is created at the current version; a current one is used as
 it is; an older one is first backed up (SQLite: a copy of the file next to it, made with
@@ -32,8 +34,8 @@ from .errors import ForeignDatabase, LogDiverged, NewerSchema
 from .log import Entry, fold
 from .models import APP
 
-CURRENT_VERSION = 2
-OUR_TABLES = ("games", "seats", "events", "snapshots")
+CURRENT_VERSION = 3
+OUR_TABLES = ("games", "seats", "events", "snapshots", "join_links", "devices")
 _LOCK_KEY = 0x0D1C_0A1D  # PostgreSQL advisory lock: one migrating process at a time
 
 
@@ -116,7 +118,23 @@ def _backfill_statistics(conn: Connection) -> None:
                           "ew": s.extortions_won, "el": s.extortions_lost, "g": game_id, "seat": s.seat})
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
+def _v3(conn: Connection) -> None:
+    for statement in (
+        """CREATE TABLE join_links (
+            game_id VARCHAR(36) NOT NULL PRIMARY KEY REFERENCES games (id), secret VARCHAR(64) NOT NULL,
+            created TIMESTAMP WITH TIME ZONE NOT NULL, rotations INTEGER NOT NULL DEFAULT 0)""",
+        """CREATE TABLE devices (
+            id VARCHAR(16) NOT NULL PRIMARY KEY, game_id VARCHAR(36) NOT NULL REFERENCES games (id),
+            token_hash VARCHAR(64) NOT NULL, seat INTEGER, label VARCHAR(80) NOT NULL,
+            joined TIMESTAMP WITH TIME ZONE NOT NULL, seen TIMESTAMP WITH TIME ZONE NOT NULL)""",
+        "CREATE UNIQUE INDEX devices_by_token ON devices (token_hash)",
+        # NULL seats (spectators) never collide: both databases treat NULLs as distinct here.
+        "CREATE UNIQUE INDEX devices_by_seat ON devices (game_id, seat)",
+    ):
+        conn.execute(text(statement))
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
 assert sorted(STEPS) == list(range(1, CURRENT_VERSION + 1))
 
 

@@ -95,3 +95,35 @@ class SnapshotRow(SQLModel, table=True):
     version: int = Field(primary_key=True)
     step: int
     state: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class JoinLinkRow(SQLModel, table=True):
+    """The secret in a game's join link (its QR code). Kept readable: the table screen shows it.
+
+    Rotating the link replaces the secret (old links stop working) and counts the rotation.
+    """
+
+    __tablename__ = "join_links"
+
+    game_id: str = Field(primary_key=True, foreign_key="games.id", max_length=36)
+    secret: str = Field(max_length=64)
+    created: datetime
+    rotations: int = 0
+
+
+class DeviceRow(SQLModel, table=True):
+    """A browser that joined a game: a seat (or none: a spectator), found by its token's hash.
+
+    The token itself lives only in that browser's storage; a stolen database cannot act as
+    the device. (game_id, seat) is unique, so two phones can never hold one seat.
+    """
+
+    __tablename__ = "devices"
+
+    id: str = Field(primary_key=True, max_length=16)
+    game_id: str = Field(foreign_key="games.id", max_length=36)
+    token_hash: str = Field(max_length=64)
+    seat: int | None = None
+    label: str = Field(max_length=80)
+    joined: datetime
+    seen: datetime

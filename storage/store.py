@@ -47,6 +47,7 @@ from sqlmodel import select
 from companion.rules import Answer, ConfigError, Game, MalformedAction, Violation, parse_action
 
 from .database import Database
+from .devices import Devices
 from .errors import BadGameFile, GameNotFound, KeyReused, LogDiverged, NothingToRedo, NothingToUndo, StaleState
 from .log import Entry, Folded, fold
 from .migrations import Prepared, prepare
@@ -199,6 +200,7 @@ class Store:
             raise
         self._cache: OrderedDict[str, _Replayed] = OrderedDict()
         self._lock = threading.Lock()
+        self.devices = Devices(self.db)  # join links and the phones bound to seats
 
     @property
     def location(self) -> str:

@@ -1,12 +1,13 @@
 """The translated catalogs (companion/i18n/<lang>/) against the English source.
 
-For every language folder other than English and every domain file it holds: the same keys as
-the English file of that domain (none missing, none extra), the same placeholder names in each
-template (a plural choice `{n:a|b}` counts as the field `n`), and every template renders with
-sample parameters. Domains a language does not have yet (the UI strings of `ui` and `events`,
-translated in a later pass) are simply not in its folder and fall back to English; the engine
-domains (names, rules, messages) must be there for Italian and Persian. Then the checker itself
-answers in Italian and in Persian with the same rule ids as in English.
+Italian and Persian have every domain English has (names, rules, messages, the screens' `ui`
+and the log's `events`, and any domain added later): the same keys as the English file of that
+domain (none missing, none extra), the same placeholder names in each template (a plural choice
+`{n:a|b}` counts as the field `n`), and every template renders with sample parameters. A text
+left in English by mistake is caught too: a translation equal to its English text must be a
+name or symbol on the short list below, and every Persian text is written in Persian script.
+Then the checker itself answers in Italian and in Persian with the same rule ids as in English.
+(The browser tests walk every screen in both languages for English left on screen.)
 """
 
 from __future__ import annotations
@@ -25,7 +26,20 @@ ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = Path(__file__).resolve().parent / "scenarios" / "tutorial.json"
 
 ENGINE_DOMAINS = ("names", "rules", "messages")
+SCREEN_DOMAINS = ("ui", "events")
 TRANSLATED = [lang for lang in languages() if lang != DEFAULT_LANGUAGE]
+# Texts that are the same in English and in a translation on purpose: names of things (the
+# game's title, the languages, Michel...), symbols and templates made only of placeholders.
+SAME_AS_ENGLISH = {
+    "it": {"ui.app_name", "ui.ok", "ui.neutrals_1", "ui.col_tunnel", "ui.start_gang", "ui.background_known",
+           "ui.flag.craft.bandage.no", "ui.flag.cautious_move.planning.no", "ui.stat_trauma", "why.trauma",
+           "gang.bratva", "gang.crew", "gang.queers", "card.bandana", "token.trauma", "trauma.max_five",
+           "neutral.michel", "neutral.michelle", "kind.gang", "list.separator"},
+    "fa": {"list.separator"},
+}
+LANGUAGE_NAMES = {"ui.language_en", "ui.language_it", "ui.language_fa"}  # each written in itself
+SETTINGS_KEYS = {"ui.direction"}  # not a text: the writing direction ("ltr"/"rtl")
+ARABIC_SCRIPT = re.compile(r"[\u0600-\u06FF]")
 
 
 def domains(lang: str) -> list[str]:
@@ -68,10 +82,12 @@ def sample(param: str, number: int):
 
 
 class TestCatalogFiles:
-    def test_italian_and_persian_have_the_engine_domains(self):
+    def test_italian_and_persian_have_every_domain(self):
+        assert set(ENGINE_DOMAINS + SCREEN_DOMAINS) <= set(domains(DEFAULT_LANGUAGE))
         for lang in ("it", "fa"):
             assert lang in TRANSLATED, f"no {lang} catalog"
-            assert set(ENGINE_DOMAINS) <= set(domains(lang)), f"{lang} lacks {set(ENGINE_DOMAINS) - set(domains(lang))}"
+            lacking = set(domains(DEFAULT_LANGUAGE)) - set(domains(lang))
+            assert not lacking, f"{lang} lacks the domains {sorted(lacking)} (translate companion/i18n/en/*.json)"
 
     def test_every_domain_of_a_language_exists_in_english(self):
         for lang in TRANSLATED:
@@ -94,11 +110,33 @@ class TestCatalogFiles:
 
     @pytest.mark.parametrize(("lang", "domain"), PAIRS)
     def test_no_empty_or_untrimmed_text(self, lang, domain):
+        """No empty text; spaces at the edges only where English has them (a suffix like " ({why})")."""
+        english = load(DEFAULT_LANGUAGE, domain)
         for key, text in load(lang, domain).items():
-            if key == "list.separator":
-                assert text.strip(), key
-                continue
-            assert text and text == text.strip(), f"{lang} {key}: {text!r}"
+            assert text.strip(), f"{lang} {key}: empty"
+            source = english[key]
+            edges = (source[:len(source) - len(source.lstrip())], source[len(source.rstrip()):])
+            assert (text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]) == edges, \
+                f"{lang} {key}: {text!r} (English {source!r})"
+
+    @pytest.mark.parametrize(("lang", "domain"), PAIRS)
+    def test_nothing_left_in_english(self, lang, domain):
+        english = load(DEFAULT_LANGUAGE, domain)
+        allowed = SAME_AS_ENGLISH.get(lang, set()) | LANGUAGE_NAMES | SETTINGS_KEYS
+        same = sorted(key for key, text in load(lang, domain).items()
+                      if text == english[key] and key not in allowed
+                      and re.search(r"[A-Za-z]{2,}", re.sub(r"\{[^{}]*\}", "", text)))
+        assert not same, f"{lang}/{domain}.json keeps the English text of {same}"
+
+    @pytest.mark.parametrize("domain", [d for lang, d in PAIRS if lang == "fa"])
+    def test_persian_is_written_in_persian(self, domain):
+        """Every Persian text with words has Persian letters (ids and symbols aside)."""
+        ids_only = ("config.", "malformed.", "check.")
+        wrong = sorted(key for key, text in load("fa", domain).items()
+                       if key not in LANGUAGE_NAMES | SETTINGS_KEYS and not key.startswith(ids_only)
+                       and re.search(r"[A-Za-z]{3,}", re.sub(r"\{[^{}]*\}|[A-Z]+-\d+", "", text))
+                       and not ARABIC_SCRIPT.search(text))
+        assert not wrong, f"fa/{domain}.json: texts without Persian letters: {wrong}"
 
     def test_the_merged_catalogs_load(self):
         """A key may sit in one domain file only (catalog() raises otherwise)."""

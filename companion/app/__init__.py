@@ -3,7 +3,8 @@
 Layers, each importing only the ones before it:
 - `vm/`: view models, plain data built from engine state (no Flet), unit-tested without a browser;
 - `session.py`: one table's game in the store (versions, stale states, undo/redo);
-- `settings.py`: the table's settings file (theme, dice, neutral destinations, language);
+- `settings.py`: the table's settings file (theme, dice, neutral destinations);
+- `locale.py`: this device's language (remembered in the browser), direction, fonts;
 - `widgets/`, `screens/`: Flet controls that render view models and forward taps;
 - `shell.py`: one browser tab's frame: routes, theme, language, shared dialogs;
 - `server.py`/`launch.py`: serving it (`dyo-companion`); `native.py`: packaged phone/desktop builds;

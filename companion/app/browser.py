@@ -45,16 +45,23 @@ def free_port() -> int:
 
 
 class AppServer:
-    """The app on a loopback port, in this process (one per test module or test)."""
+    """The app on a loopback port, in this process (one per test module or test).
 
-    def __init__(self, store: Any, settings_path: Path, port: int | None = None) -> None:
+    `lan=True` serves it as `--lan` would, except that loopback browsers are not trusted as the
+    host's (every browser in a test is on loopback): the host's screens need `host_link`.
+    """
+
+    def __init__(self, store: Any, settings_path: Path, port: int | None = None, *, lan: bool = False) -> None:
         import uvicorn
 
+        from companion.app.join.access import Access
         from companion.app.server import make_asgi
         from companion.app.settings import SettingsFile
 
         self.port = port or free_port()
-        self.app = make_asgi(store, SettingsFile(settings_path))
+        self.access = Access(lan=lan, trust_loopback=not lan)
+        self.app = make_asgi(store, SettingsFile(settings_path), lan_url=f"{self.url}/" if lan else None,
+                             access=self.access)
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                                     lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -62,6 +69,10 @@ class AppServer:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def host_link(self, path: str = "/") -> str:
+        """An address of the host's screens (with the host key, as printed at start)."""
+        return self.access.host_link(self.url, path)
 
     def __enter__(self) -> AppServer:
         self.thread.start()
@@ -78,9 +89,13 @@ class AppServer:
 
 
 async def open_page(browser: Any, url: str, viewport: dict[str, int], *, dark: bool = False,
-                    text_scale: float = 1.0) -> Any:
-    context = await browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light",
-                                        reduced_motion="no-preference")
+                    text_scale: float = 1.0, locale: str = "en-US", context: Any = None) -> Any:
+    """The app open at `url` in a new browser context (a device of its own: its own storage; the
+    app's language follows `locale` until one is chosen in Settings), or in a new tab of `context`
+    (the same device)."""
+    if context is None:
+        context = await browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light",
+                                            reduced_motion="no-preference", locale=locale)
     page = await context.new_page()
     page.console_lines = []
     page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))

@@ -2,9 +2,12 @@
 
 Web mode (default): the app is served on localhost (`--host`, `--port`), its address printed,
 and a browser opened when one is available (`--no-browser` to skip; on a Linux box without a
-display there is none, so it only prints). `--lan` serves on every interface and prints the
-address phones on the same network can open. `--desktop` opens the native Flet window instead,
-where the Flet desktop client (`pip install flet-desktop`) is installed.
+display there is none, so it only prints). `--lan` serves on the address this machine has on
+the local network (as detected, plus localhost for the host's own browser) so phones can join
+by the QR code; `--host` names the address instead. Served beyond localhost, only this
+machine's browsers (or one given the host link printed at start) get the host's screens.
+`--desktop` opens the native Flet window instead, where the Flet desktop client
+(`pip install flet-desktop`) is installed.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import webbrowser
 from concurrent.futures import Future
 from typing import Any
 
+from .join.access import Access, is_loopback
 from .settings import SettingsFile
 
 
@@ -28,20 +32,41 @@ def run_app(args: Any) -> int:
     if getattr(args, "desktop", False):
         store = _open_store(getattr(args, "db", None))
         return 2 if store is None else _desktop(store, settings_file)
-    lan = bool(getattr(args, "lan", False))
-    host = "0.0.0.0" if lan else (getattr(args, "host", None) or "127.0.0.1")
     port = int(getattr(args, "port", 8550) or 8550)
-    problem = _port_problem(host, port)
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
-    lan_url = f"http://{lan_address()}:{port}/" if lan or host in ("0.0.0.0", "::") else None
+    hosts, lan_url = bind_plan(bool(getattr(args, "lan", False)), getattr(args, "host", None), port)
+    for host in hosts:
+        problem = _port_problem(host, port)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
     # The database opens (storage imports, migrations) once the server listens, while the browser
     # loads the Flutter client: the first table appears sooner.
     opening: Future = Future()
     opening.opener = lambda: _open_into(opening, getattr(args, "db", None))  # type: ignore[attr-defined]
-    return serve(opening, settings_file, host, port, lan_url=lan_url,
+    return serve(opening, settings_file, hosts, port, lan_url=lan_url,
                  open_browser=not getattr(args, "no_browser", False))
+
+
+def bind_plan(lan: bool, host: str | None, port: int) -> tuple[list[str], str | None]:
+    """The addresses to listen on, and the base of the join links (None: this machine only).
+
+    `--lan`: the detected LAN address and loopback (the host's own browser stays the host's).
+    `--host` beyond loopback: that address (every interface for 0.0.0.0/::; the links then
+    name the detected LAN address).
+    """
+    if lan:
+        address = lan_address()
+        hosts = ["127.0.0.1"] if is_loopback(address) else [address, "127.0.0.1"]
+        return hosts, f"http://{_url_host(address)}:{port}/"
+    host = host or "127.0.0.1"
+    if is_loopback(host):
+        return [host], None
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    return [host], f"http://{_url_host(shown)}:{port}/"
+
+
+def _url_host(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
 
 
 def _open_into(future: Future, url: str | None) -> None:
@@ -104,16 +129,20 @@ def browser_available() -> bool:
     return True
 
 
-def serve(store: Any, settings_file: SettingsFile, host: str, port: int, *, lan_url: str | None = None,
+def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, *, lan_url: str | None = None,
           open_browser: bool = True) -> int:
     import uvicorn
 
     from .server import make_asgi
 
-    app = make_asgi(store, settings_file, lan_url=lan_url)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
+    access = Access(lan=lan_url is not None)
+    app = make_asgi(store, settings_file, lan_url=lan_url, access=access)
+    server = uvicorn.Server(uvicorn.Config(app, host=hosts[0], port=port, log_level="warning", lifespan="on",
                                            ws_ping_interval=20, ws_ping_timeout=30))
-    url = f"http://{_shown(host)}:{port}/"
+    shown = _shown(hosts[-1])
+    url = f"http://{_url_host(shown)}:{port}/"
+    if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key
+        url = access.host_link(url)
 
     def announce() -> None:
         while not server.started and not server.should_exit:
@@ -133,7 +162,10 @@ def serve(store: Any, settings_file: SettingsFile, host: str, port: int, *, lan_
                 return
         print(f"Dig Your Way Out companion is running at {url}", flush=True)
         if lan_url:
-            print(f"Phones and tablets on this network: {lan_url}", flush=True)
+            print(f"Phones on this network join by the QR code on a game's table view ({lan_url}).", flush=True)
+            if is_loopback(shown):  # else the address above already carries the key
+                print(f"The host's screens from another device (keep it private): {access.host_link(lan_url)}",
+                      flush=True)
         print("Press Ctrl+C to stop.", flush=True)
         if open_browser and browser_available():
             webbrowser.open(url)
@@ -143,12 +175,24 @@ def serve(store: Any, settings_file: SettingsFile, host: str, port: int, *, lan_
     failed: list[BaseException] = []
     threading.Thread(target=announce, daemon=True).start()
     try:
-        server.run()
+        server.run(sockets=_listen(hosts, port) if len(hosts) > 1 else None)
     except KeyboardInterrupt:
         pass
     if failed:
         return 2
     return 0 if server.started else 3
+
+
+def _listen(hosts: list[str], port: int) -> list[socket.socket]:
+    """One listening socket per address (uvicorn itself binds a single one)."""
+    out = []
+    for host in hosts:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.set_inheritable(True)
+        out.append(sock)
+    return out
 
 
 def _desktop(store: Any, settings_file: SettingsFile) -> int:

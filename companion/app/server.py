@@ -1,8 +1,8 @@
 """Serving the app: one ASGI application (FastAPI + Flet) used by `dyo-companion` and by tests.
 
 Besides the Flet UI at `/`, it answers `/api/health` (for scripts and the launcher's readiness
-check) and `/api/games/<id>/export` (a game file download, handy from any browser on the LAN).
-Run it with a single worker: Flet's sessions and pubsub live in this process.
+check) and `/api/games/<id>/export` (a game file download, for the host's browsers only: see
+join/access.py). Run it with a single worker: Flet's sessions and pubsub live in this process.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from fastapi import Request
 
 from .settings import SettingsFile
 from .shell import App, Services
@@ -37,12 +39,12 @@ def make_main(services: Services) -> Callable[[Any], None]:
     return main
 
 
-def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = None,
+def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = None, access: Any = None,
               session_timeout: int = 3600) -> Any:
     import flet_web.fastapi as flet_fastapi
     from fastapi.responses import JSONResponse, Response
 
-    services = Services(store=store, settings_file=settings_file, lan_url=lan_url)
+    services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
     api = flet_fastapi.FastAPI()
 
     @api.get("/api/health")
@@ -50,7 +52,12 @@ def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = 
         return {"ok": True}
 
     @api.get("/api/games/{game_id}/export")
-    def export(game_id: str) -> Response:
+    def export(game_id: str, request: Request, host: str | None = None) -> Response:
+        address = request.client.host if request.client else ""
+        limiter = services.join.limiter
+        if limiter.wait(address) > 0 or not services.access.request_allowed(address, host):
+            limiter.failed(address)
+            return JSONResponse({"error": "not found"}, status_code=404)  # says nothing of the game
         try:
             data = services.store.export_game(game_id)
         except Exception as error:  # unknown game or storage problem: a plain message

@@ -94,7 +94,7 @@ class TableSession:
     def submit(self, action: dict[str, Any]) -> Outcome:
         try:
             sub = self.store.submit(self.game_id, action, base_version=self.version, submitted_by=self.by,
-                                    key=uuid.uuid4().hex)
+                                    key=self.key_for(action))
         except StaleState:
             self.reload()
             self.last = Outcome(stale=True, action=action)
@@ -115,6 +115,10 @@ class TableSession:
         if accepted:
             self._changed()
         return self.last
+
+    def key_for(self, action: dict[str, Any]) -> str:
+        """The idempotency key of one submission (a phone's makes a retried tap harmless: join/sync.py)."""
+        return uuid.uuid4().hex
 
     def undo(self) -> Outcome:
         return self._rewind(self.store.undo)

@@ -1,7 +1,8 @@
-"""The table's settings: theme, dice, neutral destinations, language; kept in a small JSON file.
+"""The table's settings: theme, dice, neutral destinations; kept in a small JSON file.
 
 The file lives beside the database in the user's data folder (or where `COMPANION_SETTINGS`
-points); a missing or damaged file just means the defaults.
+points); a missing or damaged file just means the defaults. The language is not here: it is
+each device's own (see locale.py), and a `language` left in an older file is ignored.
 """
 
 from __future__ import annotations
@@ -22,14 +23,12 @@ class Settings:
     theme: str = "system"
     die_mode: str = "app"  # the app rolls, or the table rolls and enters the result
     neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
-    language: str = "en"
 
     def valid(self) -> Settings:
         return Settings(
             theme=self.theme if self.theme in THEMES else "system",
             die_mode=self.die_mode if self.die_mode in DIE_MODES else "app",
             neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
-            language=self.language if isinstance(self.language, str) and self.language else "en",
         )
 
     @property

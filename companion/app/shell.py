@@ -17,10 +17,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
+from .join.access import Access, admit
+from .locale import apply_language, open_in_device_language
 from .settings import Settings, SettingsFile
 from .vm.actions import ReasonVM
 from .vm.text import FONT_FILES, Tr
-from .widgets.common import DANGER, button, heading, muted, pill
+from .widgets.common import DANGER, button, heading, muted, pill, start_border
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +34,21 @@ class Services:
     Flutter client meanwhile, and the first session waits for it.
     """
 
-    def __init__(self, store: Any, settings_file: SettingsFile, lan_url: str | None = None) -> None:
+    def __init__(self, store: Any, settings_file: SettingsFile, lan_url: str | None = None,
+                 access: Access | None = None) -> None:
         self._store = store
         self.settings_file = settings_file
         self.lan_url = lan_url
+        self.access = access or Access()  # who may use the host's screens (join/access.py)
+        self._join: Any = None
+
+    @property
+    def join(self) -> Any:
+        """The join links and devices of every table (join/service.py), made on first use."""
+        if self._join is None:
+            from .join.service import JoinService
+            self._join = JoinService(self.store)
+        return self._join
 
     @property
     def store(self) -> Any:
@@ -50,7 +63,9 @@ class App:
         self.services = services
         self.store = services.store
         self.settings: Settings = services.settings_file.load()
-        self.tr = Tr(self.settings.language)
+        self.language = "en"  # this session's (this device's) language: see locale.py
+        self.device_language: Any = None
+        self.tr = Tr(self.language)
         self.screen: Any = None
         self.route = ""
         self.width = page.width or 1024
@@ -69,18 +84,19 @@ class App:
         page.on_resize = self._resized
         page.on_keyboard_event = self._key
         page.on_disconnect = lambda e: None
-        self.show(page.route or "/")
+        admit(self)  # the host's screens, or only joining and a seat (join/access.py)
+        open_in_device_language(self, page.route or "/")
 
     def apply_settings(self) -> None:
         page = self.page
         page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(self.settings.theme,
                                                                                       ft.ThemeMode.SYSTEM)
-        self.tr = Tr(self.settings.language)
+        self.tr = Tr(self.language)
         page.fonts = dict(FONT_FILES)
         font = self.tr.font
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
-        page.rtl = self.tr.rtl
+        apply_language(page, self.tr)
 
     def save_settings(self, settings: Settings) -> None:
         self.settings = settings.valid()
@@ -202,7 +218,7 @@ class App:
                     ], spacing=6, tight=True),
                     padding=10, border_radius=ft.BorderRadius.all(8),
                     bgcolor=ft.Colors.with_opacity(0.10, DANGER),
-                    border=ft.Border.only(left=ft.BorderSide(4, DANGER)))))
+                    border=start_border(ft.BorderSide(4, DANGER), tr.rtl))))
         actions: list[ft.Control] = []
         if on_force is not None and reasons and all(r.forceable for r in reasons):
             def force(e: Any) -> None:
@@ -238,12 +254,14 @@ class App:
             actions=[button(tr("ui.cancel"), self.close_dialog, style="text", identifier="confirm-no"),
                      button(yes, do, identifier="confirm-yes", danger=danger)]))
 
-    def run_later(self, coro_fn: Callable[..., Any], *args: Any) -> None:
-        """Run a coroutine function on this session's loop (animations, file dialogs)."""
+    def run_later(self, coro_fn: Callable[..., Any], *args: Any) -> bool:
+        """Run a coroutine function on this session's loop (animations, file dialogs); False when
+        it could not be scheduled (the session is closing, or its browser is away meanwhile)."""
         try:
             self.page.run_task(coro_fn, *args)
-        except Exception:  # session closing
-            pass
+        except Exception:
+            return False
+        return True
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)

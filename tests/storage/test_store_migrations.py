@@ -56,9 +56,17 @@ def _write_v1(db: Database) -> dict:
     return games
 
 
+def _write_v2(db: Database) -> dict:
+    """Version 2 kept the same games, with statistics written on the seats of finished games."""
+    games = _write_v1(db)
+    with db.engine.begin() as conn:
+        migrations._backfill_statistics(conn)  # what version 2 wrote when each game finished
+    return games
+
+
 # Data written by each older version, in that version's own schema. A new schema version must
 # add its writer here, so the test always migrates from every version to the current one.
-OLD_VERSIONS = {1: _write_v1}
+OLD_VERSIONS = {1: _write_v1, 2: _write_v2}
 
 
 def test_every_old_version_is_covered():
@@ -89,6 +97,10 @@ def test_an_old_database_is_backed_up_then_migrated(db_url, make_url, version):
         assert table.can_redo and store.redo("a1", base_version=table.version).steps == len(active_actions)
         stats = store.statistics()
         assert store.verify("f1") == [] and store.verify("a1") == []
+        # Version 3: an old game gets a join link and phones on first use.
+        secret = store.devices.secret("a1")
+        phone = store.devices.bind("a1", secret=secret, token_hash="ab" * 32, seat=1, label="phone")
+        assert store.devices.find("ab" * 32) == store.devices.get(phone.id) and phone.seat == 1
     finished_cfg, finished_actions, _ = games["f1"]
     with Store(make_url()) as fresh:  # the same game stored by the current version
         fresh.import_game({"config": finished_cfg, "actions": finished_actions})

@@ -7,10 +7,16 @@ from typing import Any
 
 def screen_for(app: Any, path: str, query: dict[str, str]) -> Any:
     parts = [p for p in path.split("/") if p]
+    head = parts[0] if parts else ""
+    if head in ("join", "play"):  # a phone joining, and its seat: open to any browser with the secret
+        from ..join.screens import device_screen
+        return device_screen(app, head, parts[1:], query)
+    if not getattr(app, "host", True) and head not in ("rules", "settings"):  # only the host's browsers see games
+        from ..join.screens import NeutralScreen
+        return NeutralScreen(app, query)
     if not parts:
         from .home import HomeScreen
         return HomeScreen(app, query)
-    head = parts[0]
     if head == "setup":
         from .setup import SetupScreen
         return SetupScreen(app, query)
@@ -20,9 +26,15 @@ def screen_for(app: Any, path: str, query: dict[str, str]) -> Any:
         if sub == "log":
             from .log import LogScreen
             return LogScreen(app, game_id, query)
+        if sub == "correct":
+            from .correct import CorrectScreen
+            return CorrectScreen(app, game_id, query)
         if sub == "win":
             from .win import WinScreen
             return WinScreen(app, game_id, query)
+        if sub == "table":  # the public table view: the QR code, the devices, no private card
+            from ..join.table_view import TableViewScreen
+            return TableViewScreen(app, game_id, query)
         from .table import TableScreen
         return TableScreen(app, game_id, query)
     if head == "rules":

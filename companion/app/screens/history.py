@@ -1,5 +1,9 @@
 """History and statistics: finished games, per-player totals, and two charts (flet-charts):
-Tunnel points per game and Beatings taken per game, one line per player."""
+Tunnel points per game and Beatings taken per game, one line per player.
+
+Charts do not follow the page's direction by themselves: in a right-to-left language the games
+run from right to left (the first game at the right edge) and the value axis sits on the right,
+like the progress bars; every axis label is written in the language's digits."""
 
 from __future__ import annotations
 
@@ -58,26 +62,35 @@ class HistoryScreen(Screen):
         import flet_charts as fch
 
         tr = self.tr
+        rtl = tr.rtl
+
+        def at(game: int) -> int:  # where a game sits on the x axis (mirrored right-to-left)
+            return games + 1 - game if rtl else game
+
         data = []
         legend = []
         for s in series:
             color = SERIES_COLORS[s.color_index % len(SERIES_COLORS)]
             data.append(fch.LineChartData(
-                points=[fch.LineChartDataPoint(x, y, tooltip=tr("ui.chart_point", player=s.name, game=x, value=y))
+                points=[fch.LineChartDataPoint(at(x), y, tooltip=tr("ui.chart_point", player=s.name, game=x, value=y))
                         for x, y in s.points],
                 color=color, stroke_width=3, point=True, curved=False))
             legend.append(pill(s.name, icon=ft.Icons.CIRCLE, color=color, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST))
-        labels = [fch.ChartAxisLabel(value=i, label=ft.Text(str(i), size=11)) for i in range(1, games + 1)]
+        labels = [fch.ChartAxisLabel(value=at(i), label=ft.Text(tr.num(i), size=11)) for i in range(1, games + 1)]
+        step = 1 if top <= 12 else 2
+        values = fch.ChartAxis(labels=[fch.ChartAxisLabel(value=v, label=ft.Text(tr.num(v), size=11))
+                                       for v in range(0, max(1, top) + 2, step)],
+                               label_size=32, title=ft.Text(axis, size=11), title_size=18)
+        none = fch.ChartAxis(show_labels=False, label_size=0, title_size=0)
         chart = fch.LineChart(
             data_series=data, min_x=0.5 if games > 1 else 0, max_x=games + 0.5, min_y=0, max_y=max(1, top) + 1,
-            left_axis=fch.ChartAxis(label_size=32, title=ft.Text(axis, size=11), title_size=18),
+            left_axis=none if rtl else values, right_axis=values if rtl else None,
             bottom_axis=fch.ChartAxis(labels=labels, label_size=24, title=ft.Text(tr("ui.chart_games"), size=11),
                                       title_size=18),
-            horizontal_grid_lines=fch.ChartGridLines(interval=1 if top <= 12 else 2,
-                                                     color=ft.Colors.OUTLINE_VARIANT, width=1),
+            horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
             height=220, expand=True)
         summary = tr("ui.chart_summary", title=title,
-                     lines=tr.join(tr("ui.chart_series", player=s.name, values=", ".join(str(y) for _, y in s.points))
+                     lines=tr.join(tr("ui.chart_series", player=s.name, values=tr.join(tr.num(y) for _, y in s.points))
                                    for s in series))
         return card(ft.Column([heading(title, 17), ft.Row(legend, wrap=True, spacing=6),
                                ft.Semantics(label=summary, container=True, content=chart, identifier=ident)],
@@ -90,7 +103,7 @@ class HistoryScreen(Screen):
         table = ft.DataTable(
             columns=[ft.DataColumn(ft.Text(tr(c), size=12, weight=ft.FontWeight.BOLD), numeric=i > 0)
                      for i, c in enumerate(cols)],
-            rows=[ft.DataRow(cells=[ft.DataCell(ft.Text(str(v), size=13)) for v in
+            rows=[ft.DataRow(cells=[ft.DataCell(ft.Text(tr.num(v) if isinstance(v, int) else v, size=13)) for v in
                                     (p.name, p.games, p.wins, p.tunnel, p.beatings_taken, p.beatings_given,
                                      p.extortions_won, p.extortions_lost)]) for p in vm.players],
             column_spacing=18, heading_row_height=40, data_row_min_height=36)

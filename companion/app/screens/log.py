@@ -42,7 +42,7 @@ class LogScreen(Screen):
             head = [ft.Text(line.title, size=15, weight=ft.FontWeight.W_600, expand=True,
                             color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
                             style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.undone else None),
-                    muted(f"#{line.seq} {line.when}", 12)]
+                    muted(tr.digits(f"#{line.seq} {line.when}"), 12)]
             if line.undone:
                 head.insert(1, pill(tr("ui.undone_badge"), size=11))
             body = [ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None)

@@ -1,4 +1,9 @@
-"""Settings: theme, how dice are rolled, how neutral destinations are chosen, language."""
+"""Settings: theme, how dice are rolled, how neutral destinations are chosen, language.
+
+Theme, dice and destinations are the table's (the settings file of the host); the language is
+this device's own, remembered in this browser (see locale.py), so each phone picks its own: a
+joined phone's settings offer only the language.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,13 @@ from typing import Any
 
 import flet as ft
 
+from ..locale import choose_language
 from ..settings import DIE_MODES, NEUTRAL_MODES, THEMES
 from ..vm.text import Tr, available_languages
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
+
+FOLLOW_DEVICE = "device"  # the picker's value for "no choice: this device's own language"
 
 
 class SettingsScreen(Screen):
@@ -19,7 +27,11 @@ class SettingsScreen(Screen):
     def content(self) -> ft.Control:
         tr = self.tr
         s = self.app.settings
+        language = self._section(tr("ui.setting_language"), tr("ui.setting_language_hint"), self._languages())
+        if not getattr(self.app, "host", True):  # a joined phone: its language; the rest is the table's
+            return ft.Column([language], spacing=12)
         rows = [
+            language,
             self._section(tr("ui.setting_theme"), tr("ui.setting_theme_hint"),
                           choice_chips([(t, tr(f"ui.theme_{t}")) for t in THEMES], s.theme,
                                        lambda v: self._set(theme=v), prefix="theme")),
@@ -30,7 +42,6 @@ class SettingsScreen(Screen):
                           choice_chips([(m, tr(f"ui.neutrals_mode_{m}")) for m in NEUTRAL_MODES],
                                        s.neutral_destinations, lambda v: self._set(neutral_destinations=v),
                                        prefix="neutral-dest")),
-            self._section(tr("ui.setting_language"), tr("ui.setting_language_hint"), self._languages()),
         ]
         if self.app.services.lan_url:
             rows.append(self._section(tr("ui.setting_lan"), tr("ui.setting_lan_hint"),
@@ -38,19 +49,27 @@ class SettingsScreen(Screen):
         return ft.Column(rows, spacing=12)
 
     def _languages(self) -> ft.Control:
-        """Each language named in itself, in its own script's font."""
+        """"Like this device", then each language named in itself, in its own script's font."""
+        device = self.app.device_language
+        saved = getattr(device, "saved", None)
+        own = getattr(device, "preferred", None) or "en"
+        chosen = saved or FOLLOW_DEVICE
+        options = [(FOLLOW_DEVICE, self.tr("ui.language_system", language=_native_name(own)), Tr(own).font)]
+        options += [(lang, _native_name(lang), Tr(lang).font) for lang in available_languages()]
         chips = []
-        for lang in available_languages():
-            name = self.tr.raw(f"ui.language_{lang}") if self.tr.has(f"ui.language_{lang}") else lang
-            on = lang == self.app.settings.language
-            text = ft.Text(name, size=15, weight=ft.FontWeight.W_600 if on else None, font_family=Tr(lang).font)
+        for value, name, font in options:
+            on = value == chosen
+            text = ft.Text(name, size=15, weight=ft.FontWeight.W_600 if on else None, font_family=font)
             chips.append(tap(ft.Row([ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0), text],
                                     spacing=4, tight=True),
-                             lambda e, v=lang: self._set(language=v), name, identifier=f"language-{lang}", selected=on,
-                             padding=ft.Padding.symmetric(horizontal=12, vertical=8), radius=20,
+                             lambda e, v=value: self._set_language(v), name, identifier=f"language-{value}",
+                             selected=on, padding=ft.Padding.symmetric(horizontal=12, vertical=8), radius=20,
                              bgcolor=ft.Colors.SECONDARY_CONTAINER if on else ft.Colors.SURFACE_CONTAINER_HIGHEST,
                              border=ft.Border.all(1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE_VARIANT)))
         return ft.Row(chips, wrap=True, spacing=8, run_spacing=8)
+
+    def _set_language(self, value: str) -> None:
+        choose_language(self.app, None if value == FOLLOW_DEVICE else value)
 
     def _section(self, title: str, hint: str, control: ft.Control) -> ft.Control:
         return card(ft.Column([heading(title, 17), muted(hint, 13), control], spacing=8, tight=True))
@@ -59,3 +78,8 @@ class SettingsScreen(Screen):
         self.app.save_settings(replace(self.app.settings, **changes))
         self.tr = self.app.tr
         self.app.render()
+
+
+def _native_name(lang: str) -> str:
+    """A language's name in that language (what its speakers look for in a list)."""
+    return Tr(lang).raw(f"ui.language_{lang}")

@@ -116,7 +116,7 @@ class SetupScreen(Screen):
                 ft.Text(label, size=14, expand=True),
                 pill(tr("ui.house_changed"), bgcolor=ft.Colors.TERTIARY_CONTAINER) if changed else ft.Container(),
                 stepper(value, lambda v, n=name: self._set_house(n, v), low=0 if name != "actions_per_turn" else 1,
-                        high=100 if name == "target" else 20, label=label, prefix=f"house-{name}"),
+                        high=100 if name == "target" else 20, label=label, fmt=tr.num, prefix=f"house-{name}"),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-rules")
 
@@ -176,10 +176,11 @@ class SetupScreen(Screen):
             label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
             rows.append(ft.Row([ft.Text(tr.name("card", cardid), size=14, expand=True),
                                 stepper(n, lambda v, s=seat, c=cardid: self._start_card(s, c, v), low=0, high=20,
-                                        label=label, prefix=f"start-card-{seat}-{cardid}")]))
+                                        label=label, fmt=tr.num, prefix=f"start-card-{seat}-{cardid}")]))
         rows.append(ft.Row([ft.Text(tr("ui.start_unknown"), size=14, expand=True),
                             stepper(unknown, lambda v, s=seat: self._start(s, "unknown", v), low=0, high=20,
-                                    label=tr("ui.start_unknown_of", player=name), prefix=f"start-unknown-{seat}")]))
+                                    label=tr("ui.start_unknown_of", player=name), fmt=tr.num,
+                                    prefix=f"start-unknown-{seat}")]))
         if self.adding.get(seat):
             cards = [(c, tr.name("card", c)) for c in hand_cards()]
             rows.append(choice_chips(cards, None, lambda v, s=seat: self._add_card(s, v), prefix=f"start-add-{seat}",
@@ -192,7 +193,7 @@ class SetupScreen(Screen):
             rows.append(ft.Row([ft.Text(label, size=14, expand=True),
                                 stepper(getattr(st, field_name), lambda v, s=seat, fn=field_name: self._start(s, fn, v),
                                         low=0, high=high, label=tr("ui.start_field_of", field=label, player=name),
-                                        prefix=f"start-{field_name}-{seat}")]))
+                                        fmt=tr.num, prefix=f"start-{field_name}-{seat}")]))
         gangs = [(None, tr("ui.no_gang"))] + [(g, tr.name("gang", g)) for g in sorted(load_catalog().gangs)]
         rows.append(muted(tr("ui.start_gang"), 12))
         rows.append(choice_chips(gangs, st.gang, lambda v, s=seat: self._start(s, "gang", v),
@@ -331,7 +332,7 @@ class SetupScreen(Screen):
             self._refresh_problems()
             return
         try:
-            game_id = self.app.store.create_game(self.form.config())
+            game_id = self.app.store.create_game(self.form.config(tr))
         except Exception as error:  # ConfigError (raced) or a storage problem: keep the form
             self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
             return

@@ -33,13 +33,16 @@ REST_DELAY = 0.012  # about a frame: the browser starts drawing the tap's answer
 
 
 class TableScreen(Screen):
+    viewer: int | None = None  # whose eyes the screen is for (None: the referee's, who sees every entry)
+    may_force = True  # "record anyway" (a house rule wins over the referee): the referee's console only
+
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
         super().__init__(app, query)
         self.game_id = game_id
         self.missing: str | None = None
         self.redirect: str | None = None
         try:
-            self.session = TableSession(app.store, game_id)
+            self.session = self.open_session(app, game_id)
         except Exception as error:  # unknown id or an unreadable database: say which
             self.missing = getattr(error, "message", str(error))
             return
@@ -93,8 +96,12 @@ class TableScreen(Screen):
                         enabled=self.session.can_redo),
             icon_button(ft.Icons.RECEIPT_LONG, tr("ui.log"), lambda e: self.app.go(f"/game/{self.game_id}/log"),
                         identifier="nav-log"),
+            icon_button(ft.Icons.EDIT_NOTE, tr("correct.open"), lambda e: self.app.go(f"/game/{self.game_id}/correct"),
+                        identifier="nav-correct"),
             icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"),
                         lambda e: self.app.go("/rules", back=f"/game/{self.game_id}"), identifier="nav-rules"),
+            icon_button(ft.Icons.QR_CODE_2, tr("join.table_view"), lambda e: self.app.go(f"/game/{self.game_id}/table"),
+                        identifier="nav-table-view"),
         ]
 
     def resized(self, old: float, new: float) -> bool:
@@ -113,6 +120,21 @@ class TableScreen(Screen):
         elif k == "escape" and (self.composer is not None or self.die_for is not None):
             self.cancel_action()
 
+    # --- whose screen it is (a phone's seat view overrides these: join/seat.py) ---------------
+
+    def open_session(self, app: Any, game_id: str) -> TableSession:
+        return TableSession(app.store, game_id)
+
+    def menu_seat(self, s: Any) -> int | None:
+        """The seat whose turn menu this screen offers (the referee's: whoever's turn it is)."""
+        return s.active
+
+    def pending_for(self, s: Any, physical: bool) -> Any:
+        return pending_view(s, self.tr, physical)
+
+    def reactions_for(self, s: Any) -> Any:
+        return reactions_view(s, self.tr)
+
     # --- the body ------------------------------------------------------------------------------
 
     def body(self) -> ft.Control:
@@ -125,10 +147,10 @@ class TableScreen(Screen):
         narrow = self.app.narrow
         out = self._frame(narrow)
         physical = self.app.settings.physical_dice
-        pend = pending_view(s, tr, physical)
+        pend = self.pending_for(s, physical)
         highlight = set(self.highlight) | set(pend.highlight if pend is not None else [])
-        table = build_table(s, tr, highlight)
-        reactions = reactions_view(s, tr)
+        table = build_table(s, tr, highlight, viewer=self.viewer)
+        reactions = self.reactions_for(s)
         self._fill_status(table)
         alert = panels.offence_alert(self, reactions, tr)
         self._alert_slot.content = alert
@@ -158,10 +180,10 @@ class TableScreen(Screen):
         self._main_slot.visible = main is not None
         # The menu stays on the page under a composer (no rebuilding it on Cancel); a pending
         # decision hides it: only the decision's answers are offered then.
-        self._menu.visible = pend is None and s.winner is None
+        seat = self.menu_seat(s)
+        self._menu.visible = pend is None and s.winner is None and seat is not None
         if self._menu.visible:
             from companion.rules import action_options
-            seat = s.active
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options)
             self._menu_col.controls = panels.action_menu_rows(self, menu, end_turn_vm(s, seat, tr, options), tr,
@@ -314,9 +336,8 @@ class TableScreen(Screen):
             # What answers the tap leaves first and the browser draws it at once; the rest of the
             # screen (menu, map, cards) follows a moment later in the next patches.
             self._rest.extend(c for c in rest if c not in self._rest)
-            if not self._rest_scheduled:
-                self._rest_scheduled = True
-                self.app.run_later(self._send_rest)
+            if not self._rest_scheduled:  # not scheduled while the browser is away: the next redraw sends it
+                self._rest_scheduled = self.app.run_later(self._send_rest)
 
     async def _send_rest(self) -> None:
         await asyncio.sleep(REST_DELAY)
@@ -356,8 +377,8 @@ class TableScreen(Screen):
         if self.busy:
             return
         s = self.session.state
-        composer = Composer(s, s.active, kind, self.tr, physical_dice=self.app.settings.physical_dice, force=force,
-                            quick=quick)
+        composer = Composer(s, self.menu_seat(s), kind, self.tr, physical_dice=self.app.settings.physical_dice,
+                            force=force, quick=quick)
         if not composer.possible:
             self.app.flag(self.tr("ui.not_allowed", action_label=self.tr.name("action", kind)),
                           self._reasons_for(kind))
@@ -375,20 +396,20 @@ class TableScreen(Screen):
 
         from ..vm.actions import reasons
         s = self.session.state
-        for option in action_options(s, s.active):
+        for option in action_options(s, self.menu_seat(s)):
             if option.type == kind:
                 return reasons(option.violations, self.tr)
         return []
 
     def explain_refused(self, a: ActionVM) -> None:
         """A disabled action was tapped: show the flag with each rule, and the override."""
-        on_force = (lambda: self.start_action(a.type, force=True)) if a.forceable else None
+        on_force = (lambda: self.start_action(a.type, force=True)) if a.forceable and self.may_force else None
         self.app.flag(self.tr("ui.not_allowed", action_label=a.label), a.reasons, on_force=on_force)
 
     def explain_choice(self, c: ChoiceVM) -> None:
         composer = self.composer
         on_force = None
-        if composer is not None and c.reasons and all(r.forceable for r in c.reasons):
+        if composer is not None and self.may_force and c.reasons and all(r.forceable for r in c.reasons):
             def force() -> None:
                 composer.force = True
                 composer.pool = list(composer.all)
@@ -520,24 +541,27 @@ class TableScreen(Screen):
             label = tr.name("action", str(action.get("type", "")))
             found = reasons(outcome.violations, tr)
             retry = None
-            if found and all(r.forceable for r in found) and not action.get("force"):
+            if self.may_force and found and all(r.forceable for r in found) and not action.get("force"):
                 retry = lambda: self.submit(dict(action, force=True))  # noqa: E731
             self.app.flag(tr("ui.not_allowed", action_label=label), found, on_force=retry)
             return
         self._reset()
         s = self.session.state
-        self.result = recent_lines(outcome.events, names_of(s), tr)
+        self.result = self.lines_for(outcome.events)
         rolls = [ev for ev in outcome.events if ev.get("type") == "roll"]
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = bool(rolls) and rolls[-1].get("source") != "table"
         self.highlight = set()
         if rolls and rolls[-1].get("why") in ("move", "neutral") and s.pending is None:
             self.highlight = set(s.board.faces.get(self.result_die, ()))
-        self._notify()
+        self._notify(outcome.events)
         if outcome.winner is not None or s.winner is not None:
-            self.app.go(f"/game/{self.game_id}/win")
+            self.game_won()
             return
         self._show()
+
+    def game_won(self) -> None:
+        self.app.go(f"/game/{self.game_id}/win")
 
     def _reset(self) -> None:
         self.bg_open = None
@@ -590,11 +614,18 @@ class TableScreen(Screen):
 
     # --- other screens on the same game ------------------------------------------------------------
 
-    def _notify(self) -> None:
+    def _notify(self, events: list[dict[str, Any]] | None = None) -> None:
+        """Tell the other screens of this game (the events stay in this process: each screen
+        shows only what its viewer may read, join/seat.py)."""
         try:
-            self.app.page.pubsub.send_others_on_topic(self.topic, {"version": self.session.version})
+            self.app.page.pubsub.send_others_on_topic(self.topic, {"version": self.session.version,
+                                                                   "events": list(events or [])})
         except Exception:
             pass
+
+    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
+        """What just happened, in words, for this screen's viewer."""
+        return recent_lines(events, names_of(self.session.state), self.tr)
 
     async def _remote_change(self, topic: str, message: Any) -> None:
         version = message.get("version", 0) if isinstance(message, dict) else 0

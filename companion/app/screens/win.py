@@ -57,7 +57,7 @@ class WinScreen(Screen):
             if st.team:
                 badges.append(pill(st.team))
             rows.append(card(ft.Row([
-                ft.Text(f"{st.rank}.", size=20, weight=ft.FontWeight.BOLD, width=36),
+                ft.Text(f"{tr.num(st.rank)}.", size=20, weight=ft.FontWeight.BOLD, width=36),
                 standee(st.name[:1].upper(), st.color, st.name, size=34),
                 ft.Column([ft.Row([ft.Text(st.name, size=16, weight=ft.FontWeight.BOLD), *badges], wrap=True),
                            muted(tr("ui.standing_line", tunnel=st.tunnel, target=vm.target, beatings=st.beatings,

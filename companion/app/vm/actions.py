@@ -424,8 +424,9 @@ class Composer:
                                     default=0))
         elif kind == "bet":
             steps.append(StepVM("amount", "one", tr("ui.ask_bet_amount"),
-                                [ChoiceVM(n, str(n), n <= p.cigarettes) for n in (1, 2, 3)]))
-            steps.append(StepVM("number", "one", tr("ui.ask_bet_number"), [ChoiceVM(n, str(n)) for n in range(2, 7)]))
+                                [ChoiceVM(n, tr.num(n), n <= p.cigarettes) for n in (1, 2, 3)]))
+            steps.append(StepVM("number", "one", tr("ui.ask_bet_number"),
+                                [ChoiceVM(n, tr.num(n)) for n in range(2, 7)]))
         elif kind == "gang_ability" and chosen is not None:
             if chosen.ability == "equivalent_exchange":
                 value = s.catalog.ability_values["equivalent_exchange"]
@@ -487,9 +488,10 @@ class Composer:
         return label
 
     def _hand_choices(self, p: Any) -> list[ChoiceVM]:
-        out = [ChoiceVM(c, self.tr.name("card", c), detail=str(n), limit=n) for c, n in sorted(p.hand.known.items())]
+        tr = self.tr
+        out = [ChoiceVM(c, tr.name("card", c), detail=tr.num(n), limit=n) for c, n in sorted(p.hand.known.items())]
         if p.hand.unknown:
-            out.append(ChoiceVM("unknown", self.tr.name("card", "unknown"), detail=str(p.hand.unknown),
+            out.append(ChoiceVM("unknown", tr.name("card", "unknown"), detail=tr.num(p.hand.unknown),
                                 limit=p.hand.unknown))
         return out
 
@@ -550,10 +552,10 @@ class Composer:
         if name in ("planning", "bandage", "trauma"):
             return tr(f"ui.flag.{kind}.{name}.{'yes' if value else 'no'}")
         if name == "die":
-            return tr.join(str(d) for d in (value if isinstance(value, (list, tuple)) else [value]))
+            return tr.join(tr.num(d) for d in (value if isinstance(value, (list, tuple)) else [value]))
         if name.startswith("material_"):
             return self._card_label(p, value)
-        return str(value)
+        return tr.num(value) if isinstance(value, int) else tr.digits(str(value))
 
     def _detail(self, name: str, value: Any) -> str:
         if self.kind == "cautious_move" and name == "to":

@@ -222,10 +222,42 @@ def _ev_background(ev, names, tr):
 
 
 def _ev_adjust(ev, names, tr):
-    op = next((o for o in ("set", "add", "remove") if o in ev), "set")
+    op = next((o for o in ("set", "add", "remove", "identify") if o in ev), "set")
     value = ev.get(op)
-    shown = tr.join(tr.name("card", str(v)) for v in value) if isinstance(value, list) else str(value)
-    return f"event.adjust.{op}", {"path": str(ev.get("path")), "value": shown}
+    if isinstance(value, list):
+        shown = tr.join(tr.name("card", str(v)) for v in value)
+    else:
+        shown = value_text(value, tr)
+    return f"event.adjust.{op}", {"path": path_text(str(ev.get("path")), names, tr), "value": shown}
+
+
+def path_text(path: str, names: Names, tr: Tr) -> str:
+    """A state path of a correction in words: "Ana · Cigarettes", "Knife pile", "Michel"."""
+    parts = path.split(".")
+    head = parts[0]
+    if head == "players" and len(parts) >= 3 and parts[1].isdigit():
+        field = parts[2]
+        if field == "tokens" and len(parts) == 4:
+            what = tr.name("token", parts[3])
+        else:
+            what = tr(f"correct.field.{field}") if tr.has(f"correct.field.{field}") else field
+        return tr("correct.whose", who=names(int(parts[1])), what=what)
+    if head == "piles" and len(parts) == 2:
+        return tr("correct.pile", card=tr.name("card", parts[1]))
+    if head == "supplies" and len(parts) == 2:
+        return tr("correct.supply", token=tr.name("token", parts[1]))
+    if head == "neutrals" and len(parts) == 2:
+        return tr.name("neutral", parts[1])
+    return tr(f"correct.field.{path}") if tr.has(f"correct.field.{path}") else path
+
+
+def value_text(value: Any, tr: Tr) -> str:
+    """A corrected value in words: a Place's name, a number in the language's digits."""
+    if isinstance(value, str) and tr.has(f"place.{value}"):
+        return tr.name("place", value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return tr.num(value)
+    return "—" if value is None else str(value)
 
 
 def _ev_adjusted(ev, names, tr):

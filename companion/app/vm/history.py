@@ -77,7 +77,7 @@ def history_view(stats: Any, tr: Tr) -> HistoryVM:
     series_b: dict[str, SeriesVM] = {}
     order = {p.name.casefold(): i for i, p in enumerate(stats.players)}
     for number, game in enumerate(stats.games, start=1):
-        vm.game_labels.append(str(number))
+        vm.game_labels.append(tr.num(number))
         for seat in game.seats:
             key = " ".join(seat.name.split()).casefold()
             index = order.get(key, len(order))
@@ -95,7 +95,7 @@ def games_view(infos: Sequence[Any], tr: Tr) -> list[GameRowVM]:
     for g in infos:
         players = tr.join(g.players)
         tr(f"ui.status_{g.status}") if tr.has(f"ui.status_{g.status}") else g.status
-        when = _when(getattr(g, "finished", None) or getattr(g, "updated", None) or g.created)
+        when = tr.digits(_when(getattr(g, "finished", None) or getattr(g, "updated", None) or g.created))
         winner = winner_text(tr, g.winner)
         detail = tr("ui.game_detail_finished", winner=winner) if winner else tr("ui.game_detail_active",
                                                                                    count=g.version)

@@ -54,7 +54,7 @@ def log_view(entries: Sequence[Any], player_names: Sequence[str], tr: Tr, *, new
         kind = _get(entry, "kind", "action")
         seq = int(_get(entry, "seq", 0) or 0)
         at = _get(entry, "at")
-        when = _local(at).strftime("%H:%M") if hasattr(at, "strftime") else ""
+        when = tr.digits(_local(at).strftime("%H:%M")) if hasattr(at, "strftime") else ""
         if kind in ("undo", "redo"):  # a correction entry: it names the action it takes back or restores
             target = described.get(int(_get(entry, "target", 0) or action.get("target") or 0), "")
             out.append(LogLineVM(seq, tr(f"ui.log_{kind}", what=target), [], False, when, None, kind))

@@ -8,6 +8,7 @@ that are legal right now.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +54,8 @@ class ReactionsVM:
         return self.offence is None and not self.others and not self.move_warden and not self.backgrounds
 
 
-def reactions_view(state: GameState, tr: Tr) -> ReactionsVM:
+def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = None) -> ReactionsVM:
+    """The reactions open now; `seats` limits the buttons to those seats (a phone: its own)."""
     out = ReactionsVM()
     if state.winner is not None:
         return out
@@ -68,6 +70,8 @@ def reactions_view(state: GameState, tr: Tr) -> ReactionsVM:
                        action_label=tr.name("action", offence["action"]), place=offence["place"]))
     deciding = state.pending.player if state.pending is not None else state.active
     for p in state.players:
+        if seats is not None and p.seat not in seats:
+            continue
         legal = legal_actions(state, p.seat)
         moves: list[str] = []
         for a in legal:

@@ -1,5 +1,5 @@
 """The rules screen: every rule id with its text (rule.<ID>, written for the table), by section,
-searchable by id or words."""
+searchable by id or words (in any digits: ۲ finds 2)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from companion.rules.rulebook import rule_sections
 
-from .text import Tr
+from .text import Tr, search_key
 
 
 @dataclass
@@ -27,14 +27,14 @@ class SectionVM:
 
 def rules_view(tr: Tr, query: str = "", highlight: str | None = None) -> list[SectionVM]:
     """Sections with the rules matching `query` (every word, in the id or the text), in book order."""
-    words = [w.casefold() for w in query.split() if w.strip()]
+    words = [search_key(w) for w in query.split() if w.strip()]
     out = []
     for section, ids in rule_sections():
         title = tr.raw(f"section.{section}")
         rules = []
         for rid in ids:
             text = tr.rule(rid)
-            hay = f"{rid} {text} {title}".casefold()
+            hay = search_key(f"{rid} {text} {title}")
             if all(w in hay for w in words):
                 rules.append(RuleVM(rid, text, section, rid == highlight))
         if rules:

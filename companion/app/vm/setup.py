@@ -141,7 +141,8 @@ class SetupForm:
             out["neutral_destination"] = self.neutral_destination
         return out
 
-    def config(self) -> dict[str, Any]:
+    def config(self, tr: Tr | None = None) -> dict[str, Any]:
+        """The configuration; unnamed players get the default name in `tr`'s language."""
         starting_hand = self.value("starting_hand")
         players = []
         for p in self.players:
@@ -152,8 +153,8 @@ class SetupForm:
             if self.in_progress:
                 entry.update(p.start.to_config(starting_hand))
             players.append(entry)
-        for seat, entry in enumerate(players):  # the engine's default names, so the form can show them
-            entry.setdefault("name", f"Player {seat + 1}")
+        for seat, entry in enumerate(players):  # the names the form shows as hints
+            entry.setdefault("name", (tr or Tr())("ui.player_default_name", number=seat + 1))
         out: dict[str, Any] = {
             "players": players,
             "ruleset": self.ruleset,
@@ -178,7 +179,7 @@ class SetupForm:
             out.append(ProblemVM("SET-1", tr("config.duplicate_name", name=dup), "players"))
             return out
         try:
-            new_game(self.config())
+            new_game(self.config(tr))
         except ConfigError as error:
             out.append(ProblemVM(error.rule, tr.params(error.key, error.params), _field_of(error)))
         return out

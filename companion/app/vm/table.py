@@ -80,6 +80,7 @@ class PlayerVM:
     active: bool
     deciding: bool
     winner: bool
+    hand_hidden: bool = False  # a phone's view of another seat: the hand's size, never its cards
 
     @property
     def progress(self) -> float:
@@ -226,4 +227,5 @@ def _player(state: GameState, p: Any, tr: Tr, target: int, deciding: int | None,
         tokens=[(tr.name("token", t), n) for t, n in sorted(p.tokens.items()) if n],
         trauma=tr.name("trauma", p.trauma) if p.trauma else None, team=tr(f"ui.team_{p.team}") if p.team else None,
         dug=[tr.name("card", t) for t in p.dug], background=background,
-        active=p.seat == state.active and state.winner is None, deciding=p.seat == deciding, winner=winner)
+        active=p.seat == state.active and state.winner is None, deciding=p.seat == deciding, winner=winner,
+        hand_hidden=viewer is not None and viewer != p.seat)

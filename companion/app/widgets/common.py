@@ -86,6 +86,13 @@ def card(content: ft.Control, *, padding: Any = 12, bgcolor: Any = ft.Colors.SUR
     return box
 
 
+def start_border(stripe: ft.BorderSide, rtl: bool, rest: ft.BorderSide | None = None) -> ft.Border:
+    """A border with an accent stripe on the side where reading starts: left, or right when the
+    page is right-to-left (Flutter mirrors rows and alignments, not a Border's sides)."""
+    start, end = ("right", "left") if rtl else ("left", "right")
+    return ft.Border(**{start: stripe, end: rest, "top": rest, "bottom": rest})
+
+
 def pill(text: str, *, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST, color: Any = None, size: int = 12,
          icon: Any = None, bold: bool = False, tooltip: str | None = None) -> ft.Control:
     parts: list[ft.Control] = []
@@ -136,14 +143,15 @@ def choice_chips(options: Sequence[tuple[Any, str]], selected: Any, on_select: C
 
 
 def stepper(value: int, on_change: Callable[[int], Any], *, low: int = 0, high: int = 99, label: str,
-            prefix: str) -> ft.Control:
-    """− value + with named buttons; the value is read out with its label."""
-    minus = icon_button(ft.Icons.REMOVE, f"{label}: −1", (lambda e: on_change(value - 1)) if value > low else None,
-                        identifier=f"{prefix}-minus", enabled=value > low, size=20)
-    plus = icon_button(ft.Icons.ADD, f"{label}: +1", (lambda e: on_change(value + 1)) if value < high else None,
+            prefix: str, fmt: Callable[[int], str] = str) -> ft.Control:
+    """− value + with named buttons; the value is read out with its label (`fmt` writes numbers,
+    e.g. in Persian digits)."""
+    minus = icon_button(ft.Icons.REMOVE, f"{label}: −{fmt(1)}", (lambda e: on_change(value - 1)) if value > low
+                        else None, identifier=f"{prefix}-minus", enabled=value > low, size=20)
+    plus = icon_button(ft.Icons.ADD, f"{label}: +{fmt(1)}", (lambda e: on_change(value + 1)) if value < high else None,
                        identifier=f"{prefix}-plus", enabled=value < high, size=20)
-    shown = ft.Semantics(label=f"{label}: {value}", identifier=f"{prefix}-value", container=True,
-                         content=ft.Text(str(value), size=18, weight=ft.FontWeight.BOLD, width=36,
+    shown = ft.Semantics(label=f"{label}: {fmt(value)}", identifier=f"{prefix}-value", container=True,
+                         content=ft.Text(fmt(value), size=18, weight=ft.FontWeight.BOLD, width=36,
                                          text_align=ft.TextAlign.CENTER), exclude_semantics=True)
     return ft.Row([minus, shown, plus], spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 

@@ -147,7 +147,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
         value = draft.get(step.field, step.default if step.default is not None else step.low)
         return ft.Row([
             stepper(value, lambda v: ctl.set_draft(step.field, max(step.low, min(step.high, v))), low=step.low,
-                    high=step.high, label=step.prompt, prefix=f"number-{step.field}"),
+                    high=step.high, label=step.prompt, fmt=tr.num, prefix=f"number-{step.field}"),
             button(tr("ui.done"), lambda e: ctl.answer(step.field, value), identifier=f"done-{step.field}"),
         ], wrap=True, spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     # "many": counts per card
@@ -166,7 +166,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
             ft.Text(c.label + (f"  ({c.detail})" if c.detail else ""), size=14, expand=True),
             stepper(have, lambda v, val=c.value: ctl.set_count(step.field, val, v, chosen),
                     low=0, high=min(limit, have + max(0, step.high - total)), label=c.label,
-                    prefix=f"many-{step.field}-{_ident(c.value)}"),
+                    fmt=tr.num, prefix=f"many-{step.field}-{_ident(c.value)}"),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
     ok = (total == step.exact) if step.exact is not None else (step.low <= total <= step.high)
     counter = tr("ui.chosen_exact", count=total, need=step.exact) if step.exact is not None else \
@@ -264,10 +264,11 @@ def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pic
         total = len(pick)
         for card_id, label, have in vm.pick.cards:
             n = pick.count(card_id)
-            rows.append(ft.Row([ft.Text(f"{label}  ({have})", size=14, expand=True),
+            rows.append(ft.Row([ft.Text(f"{label}  ({tr.num(have)})", size=14, expand=True),
                                 stepper(n, lambda v, cid=card_id: ctl.set_pick(cid, v), low=0,
                                         high=min(have, n + max(0, vm.pick.count - total)), label=label,
-                                        prefix=f"pick-{card_id}")], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+                                        fmt=tr.num, prefix=f"pick-{card_id}")],
+                               vertical_alignment=ft.CrossAxisAlignment.CENTER))
         ok = total == vm.pick.count
         rows.append(ft.Row([muted(tr("ui.chosen_exact", count=total, need=vm.pick.count), 13),
                             button(tr("ui.discard_these"), (lambda e: ctl.submit_pick()) if ok else None,

@@ -12,7 +12,7 @@ import flet as ft
 
 from ..vm.table import PlayerVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, card, muted, paint, pill, standee
+from .common import DANGER, card, muted, paint, pill, standee, start_border
 
 
 class PlayerCard:
@@ -73,20 +73,18 @@ class PlayerCard:
                      tuple(p.tokens), p.trauma, p.team)
         if old is None or _stats_key(old) != stats_key:
             self.stats.controls = _stats(p, tr)
-        hand = [f"{name} ×{n}" if n > 1 else name for name, n in p.hand_known]
+        hand = [f"{name} ×{tr.num(n)}" if n > 1 else name for name, n in p.hand_known]
         if p.hand_unknown:
             hand.append(tr("ui.unknown_cards", count=p.hand_unknown))
         self.hand.value = tr("ui.hand_line", cards=tr.join(hand) if hand else tr("ui.hand_empty"))
+        self.hand.visible = not p.hand_hidden  # its size is in the stats; its cards are its owner's
         self.dug.value = tr("ui.dug_line", tools=tr.join(p.dug)) if p.dug else ""
         self.dug.visible = bool(p.dug)
         self.background.value = p.background
         self.background.visible = bool(p.background)
-        if p.active:
-            self.box.border = ft.Border(left=ft.BorderSide(6, fill), top=ft.BorderSide(2, ft.Colors.PRIMARY),
-                                        right=ft.BorderSide(2, ft.Colors.PRIMARY),
-                                        bottom=ft.BorderSide(2, ft.Colors.PRIMARY))
-        else:
-            self.box.border = ft.Border.only(left=ft.BorderSide(6, fill))
+        # The colour stripe sits where reading starts (the right edge in Persian).
+        ring = ft.BorderSide(2, ft.Colors.PRIMARY) if p.active else None
+        self.box.border = start_border(ft.BorderSide(6, fill), tr.rtl, ring)
 
 
 def _stats_key(p: PlayerVM) -> tuple:
@@ -135,7 +133,7 @@ class TeamBar:
         self.control.label = label
         self.title.value = team.name
         self.members.value = tr.join(team.members)
-        self.score.value = f"{team.tunnel}/{team.target}"
+        self.score.value = tr("ui.tunnel_short", tunnel=team.tunnel, target=team.target)
         self.bar.value = 0 if team.target <= 0 else min(1.0, team.tunnel / team.target)
         self.bar.semantics_label = label
 

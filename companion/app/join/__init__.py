@@ -1,0 +1,13 @@
+"""Playing from phones: every player's phone joins the table by its QR code.
+
+- `tokens`: what a join link and a device token look like, and the rate limit on bad ones;
+- `access`: who may use the host's screens (this machine, or a browser holding the host key);
+- `service`: the join link, binding a device to a seat, presence (shared by every session);
+- `sync`: a seat's session (every write carries the version it was made on and a key that
+  makes a retried tap harmless) and the per-game pubsub messages;
+- `screens`: the neutral page, the seat picker, the phone's gate; `seat`: a phone's screen;
+  `table_view`: the public table view with the QR code and the devices at the table;
+- `bench`: the `sync` benchmark suite.
+
+What a phone may see is decided in one place, `companion.app.vm.seat.view_for`.
+"""

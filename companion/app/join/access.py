@@ -1,0 +1,114 @@
+"""Who may use the host's screens: the home page, setup, the referee console, the table view.
+
+Served on this machine only (the default), every browser is the host's: nobody else can
+reach the app. Served on the network (`--lan`, `--host`), the host is a browser on this
+machine (a loopback address) or one that presented the host key once (`/?host=KEY`, printed
+at start; the browser keeps it). Every other browser reaches only the join page and its own
+seat: any other address shows a neutral page that names no game and no player.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from .tokens import SECRET, new_secret, same_secret, valid
+
+log = logging.getLogger(__name__)
+HOST_PREF = "dyo.host"
+# Routes a browser without host rights may open: joining, its own seat, the rule book.
+DEVICE_ROUTES = frozenset({"join", "play", "rules"})
+
+
+def is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+class Access:
+    def __init__(self, *, lan: bool = False, trust_loopback: bool = True, host_key: str | None = None) -> None:
+        self.lan = lan
+        self.trust_loopback = trust_loopback
+        self.host_key = host_key or new_secret()
+
+    @classmethod
+    def for_bind(cls, host: str) -> Access:
+        """The policy for a server bound to `host`: open on loopback, guarded on any other."""
+        return cls(lan=not is_loopback(host))
+
+    def host_by_address(self, address: str) -> bool:
+        return not self.lan or (self.trust_loopback and is_loopback(address))
+
+    def key_ok(self, key: object) -> bool:
+        return valid(SECRET, key) and same_secret(self.host_key, str(key))
+
+    def host_link(self, base: str, path: str = "/") -> str:
+        """An address of the host's screens for a browser elsewhere (it keeps the key)."""
+        return f"{base.rstrip('/')}{path}?{urlencode({'host': self.host_key})}"
+
+    def request_allowed(self, address: str, key: str | None) -> bool:
+        """For the HTTP routes (a game's export): the same rule as for the screens."""
+        return self.host_by_address(address) or self.key_ok(key)
+
+
+def admit(app: Any) -> None:
+    """Decide, once per session, whether this browser is the host's; drop a host key from the route."""
+    import flet as ft
+
+    page = app.page
+    access: Access = app.services.access
+    address = page.client_ip or ""
+    app.prefs = ft.SharedPreferences()  # this browser's storage: device tokens, the host key
+    app.host = access.host_by_address(address)
+    parts = urlsplit(page.route or "/")
+    query = dict(parse_qsl(parts.query))
+    key = query.pop("host", None)
+    if key is not None:
+        page.route = parts.path + (f"?{urlencode(query)}" if query else "")
+        if not app.host:
+            limiter = app.services.join.limiter
+            if limiter.wait(address) == 0 and access.key_ok(key):
+                app.host = True
+                app.run_later(_remember, app, key)
+            else:
+                limiter.failed(address)
+                log.warning("a wrong host key from %s", address)
+    if not app.host and head(page.route) not in DEVICE_ROUTES:
+        app.run_later(_recall, app)
+
+
+def head(route: str) -> str:
+    parts = [p for p in urlsplit(route or "/").path.split("/") if p]
+    return parts[0] if parts else ""
+
+
+async def _remember(app: Any, key: str) -> None:
+    try:
+        await app.prefs.set(HOST_PREF, key)
+    except Exception:  # private browsing, full storage: the key works for this visit only
+        log.info("cannot keep the host key in this browser")
+
+
+async def _recall(app: Any) -> None:
+    """A browser that once presented the host key gets the host's screens back."""
+    try:
+        key = await app.prefs.get(HOST_PREF)
+    except Exception:
+        return
+    if key is None or app.host:
+        return
+    address = app.page.client_ip or ""
+    limiter = app.services.join.limiter
+    if limiter.wait(address) == 0 and app.services.access.key_ok(key):
+        app.host = True
+        app.show(app.route)
+    else:
+        limiter.failed(address)
+        try:
+            await app.prefs.remove(HOST_PREF)  # a key from an earlier run of the server
+        except Exception:
+            pass

@@ -1,0 +1,99 @@
+"""A phone's hold on the game: what it may submit, and how the table hears about it.
+
+A `SeatSession` is the table session of one device. Its `state` is the seat's projection
+(`view_for`), so every screen built on it shows only what that seat may know. Its writes go
+through the same store as the host's, with the version the phone was looking at (a stale
+one is refused with the fresh state) and an idempotency key made from the device, that
+version and the action: a tap retried after a network blip is the same key, so the store
+answers it with the first result instead of applying it twice. A device acts only for its
+own seat, never forces a refused action, never undoes: those are the referee's.
+
+Every accepted write is announced on the game's topic (`topic(game_id)`, the one the host's
+screens already use) with its events; each receiving screen reloads and shows what its own
+viewer may read. Seats freed, links rotated and devices coming and going are announced on
+`devices_topic(game_id)`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from storage import Device
+
+from ..session import Outcome, TableSession
+from ..vm.seat import SPECTATOR, view_for
+
+HOST_ONLY = frozenset({"adjust"})  # corrections are the referee's
+
+
+def topic(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+def devices_topic(game_id: str) -> str:
+    return f"join:{game_id}"
+
+
+class NotYourSeat(Exception):
+    """An action for another seat, a correction, or a forced action from a phone: never sent."""
+
+
+class SeatLost(Exception):
+    """The host freed this device's seat (or the device was sent away) since the screen opened."""
+
+
+class SeatSession(TableSession):
+    """One device's session: its seat's view, and writes only for that seat.
+
+    `device` None is the host's own table view: the public view, and no writes at all.
+    """
+
+    def __init__(self, store: Any, game_id: str, device: Device | None, join: Any) -> None:
+        self.device = device
+        self.seat = None if device is None else device.seat
+        self.join = join
+        self._view: Any = None
+        self._view_of: Any = None
+        who = "table view" if device is None else f"device {device.id} seat {device.seat}"
+        super().__init__(store, game_id, by=who)
+
+    @property
+    def state(self) -> Any:
+        """The game as this seat knows it (computed once per version)."""
+        table = self.table
+        if self._view_of is not table:
+            self._view = view_for(table.game.state, SPECTATOR if self.seat is None else self.seat)
+            self._view_of = table
+        return self._view
+
+    @property
+    def full_state(self) -> Any:
+        """The referee's state: server-side only, never shown (a Spy's private look reads it)."""
+        return self.table.game.state
+
+    def allows(self, action: Any) -> bool:
+        return (self.seat is not None and isinstance(action, dict) and action.get("player") == self.seat
+                and not isinstance(action.get("player"), bool) and action.get("type") not in HOST_ONLY
+                and not action.get("force"))
+
+    def submit(self, action: dict[str, Any]) -> Outcome:
+        if not self.allows(action):
+            raise NotYourSeat(action.get("type") if isinstance(action, dict) else action)
+        if self.device is None or not self.join.still_bound(self.device):
+            raise SeatLost(self.game_id)
+        return super().submit(action)
+
+    def key_for(self, action: dict[str, Any]) -> str:
+        """Same device, same version, same action: the same key (a retry is not a second action)."""
+        body = json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
+        device = self.device.id if self.device is not None else "-"
+        return f"dev:{device}:v{self.version}:{digest}"
+
+    def undo(self) -> Outcome:
+        raise NotYourSeat("undo")
+
+    def redo(self) -> Outcome:
+        raise NotYourSeat("redo")

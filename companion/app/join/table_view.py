@@ -1,0 +1,183 @@
+"""The table view: the shared screen in the middle of the table, and a spectator's phone.
+
+It is the table screen through nobody's eyes (`SPECTATOR`): the map, every standee, each
+player's public board (hand sizes, never cards), whose turn or decision it is, the Warden's
+alert, the piles, and what just happened in public words. Nothing on it can act.
+
+On the host's screen (`/game/<id>/table`) it also carries the join panel: the QR code of the
+join link (this server's address, the game, its secret) with the same link as text, each
+seat with the device that holds it (online or away) and a button to free it, the spectators,
+and "New link", which rotates the secret: links and codes shown before stop working, while
+the phones already seated stay (their own tokens bring them back, not the link).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import flet as ft
+
+from ..vm.pending import pending_view
+from ..vm.reactions import reactions_view
+from ..vm.seat import SPECTATOR, event_lines
+from ..vm.table import names_of, seat_color
+from ..widgets.common import button, card, heading, icon_button, muted, pill, standee
+from .screens import announce
+from .seat import DeviceTable
+
+log = logging.getLogger(__name__)
+
+
+def qr_png(url: str, box: int = 8) -> bytes:
+    """The join link as a QR code (PNG bytes, black on white, with the standard quiet zone)."""
+    import qrcode
+
+    image = qrcode.make(url, box_size=box, border=4)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def base_url(app: Any) -> str:
+    """This server's address as phones reach it: the LAN address when serving the network, else
+    the address this browser used (the Flet websocket's)."""
+    lan = app.services.lan_url
+    if lan:
+        return lan.rstrip("/")
+    ws = str(getattr(app.page, "url", "") or "")
+    if ws.startswith(("ws://", "wss://")):
+        ws = "http" + ws[2:]
+    return ws.rstrip("/") or "http://127.0.0.1:8550"
+
+
+class TableViewScreen(DeviceTable):
+    viewer = SPECTATOR
+
+    def __init__(self, app: Any, game_id: str, query: dict[str, str], device: Any = None) -> None:
+        self._qr: tuple[str, bytes] | None = None
+        super().__init__(app, game_id, query, device)  # device: a spectator's; None on the host's screen
+
+    @property
+    def has_extra(self) -> bool:  # the join panel is the host's
+        return self.device is None
+
+    def menu_seat(self, s: Any) -> int | None:
+        return None
+
+    def pending_for(self, s: Any, physical: bool) -> Any:
+        """Who decides what, and what is on the table (Weapons laid...): no answers, no cards."""
+        pend = pending_view(s, self.tr, physical)
+        if pend is None:
+            return None
+        pend.answers, pend.helpers, pend.pick, pend.show_hand = [], [], None, None
+        return pend
+
+    def reactions_for(self, s: Any) -> Any:
+        return reactions_view(s, self.tr, seats=())  # the Warden's alert, with nobody's buttons
+
+    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
+        return event_lines(events, names_of(self.session.state), self.tr, SPECTATOR)
+
+    def title(self) -> str:
+        if self.missing:
+            return super().title()
+        s = self.session.state
+        return self.tr("ui.table_title", turn=s.turn, player=s.players[s.active].name)
+
+    def back_route(self) -> str | None:
+        return f"/game/{self.game_id}" if self.has_extra else None
+
+    def actions(self) -> list[ft.Control]:
+        tr = self.tr
+        hosting = self.has_extra
+        rules = icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: self.app.go(
+            "/rules", back=f"/game/{self.game_id}/table" if hosting else f"/play/{self.game_id}"),
+            identifier="nav-rules")
+        if not hosting:
+            return [rules]
+        return [icon_button(ft.Icons.GAVEL, tr("join.console"), lambda e: self.app.go(f"/game/{self.game_id}"),
+                            identifier="nav-console"), rules]
+
+    # --- the join panel ------------------------------------------------------------------------------
+
+    def fill_extra(self) -> Any:
+        tr = self.tr
+        join = self.app.services.join
+        url = join.join_url(self.game_id, base_url(self.app))
+        devices = join.listing(self.game_id)
+        s = self.session.state
+        key = (url, tuple((d.id, d.seat, d.label, join.online(d.id)) for d in devices), tr.lang,
+               tuple(p.name for p in s.players))
+        if key == self._extra_key:
+            return key
+        if self._qr is None or self._qr[0] != url:
+            self._qr = (url, qr_png(url))
+        qr = ft.Semantics(identifier="join-qr", label=tr("join.qr_label"), container=True, image=True,
+                          content=ft.Container(ft.Image(src=self._qr[1], width=232, height=232),
+                                               bgcolor=ft.Colors.WHITE, padding=4,
+                                               border_radius=ft.BorderRadius.all(8)))
+        link = ft.Semantics(identifier="join-url", container=True, label=url,  # a selectable text is mute
+                            content=ft.Text(url, size=12, selectable=True, color=ft.Colors.ON_SURFACE_VARIANT))
+        rows: list[ft.Control] = [
+            ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, color=ft.Colors.PRIMARY), heading(tr("join.panel_title"), 17)],
+                   spacing=8),
+            muted(tr("join.panel_hint"), 13),
+            ft.Row([qr], alignment=ft.MainAxisAlignment.CENTER),
+            link,
+        ]
+        if not self.app.services.lan_url:
+            rows.append(muted(tr("join.local_only"), 12))
+        holders = {d.seat: d for d in devices if d.seat is not None}
+        for p in s.players:
+            rows.append(self._seat_row(p, holders.get(p.seat)))
+        watchers = [d for d in devices if d.seat is None]
+        if watchers:
+            rows.append(muted(tr("join.spectators", count=len(watchers)), 12))
+        rows.append(button(tr("join.new_link"), lambda e: self._ask_rotate(), icon=ft.Icons.AUTORENEW,
+                           style="outlined", identifier="join-new-link"))
+        self._extra.content = card(ft.Column(rows, spacing=10, tight=True), identifier="join-panel")
+        return key
+
+    def _seat_row(self, p: Any, device: Any) -> ft.Control:
+        tr = self.tr
+        if device is None:
+            state: ft.Control = muted(tr("join.no_device"), 12)
+            free: ft.Control = ft.Container()
+        else:
+            online = self.app.services.join.online(device.id)
+            state = ft.Row([pill(tr("join.online") if online else tr("join.away"), size=11,
+                                 bgcolor=ft.Colors.GREEN_100 if online else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                                 color=ft.Colors.BLACK if online else None), muted(device.label, 12)],
+                           spacing=6, wrap=True)
+            free = button(tr("join.free_seat"), lambda e: self._ask_free(p.seat, p.name), style="text",
+                          identifier=f"free-seat-{p.seat}")
+        return ft.Semantics(identifier=f"device-seat-{p.seat}", container=True, content=ft.Row([
+            standee(p.name[:1].upper(), seat_color(self.session.state, p.seat), p.name, size=30),
+            ft.Column([ft.Text(p.name, size=14, weight=ft.FontWeight.W_600), state], spacing=2, expand=True,
+                      tight=True), free], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+
+    def _ask_free(self, seat: int, name: str) -> None:
+        tr = self.tr
+        self.app.confirm(tr("join.free_title", player=name), tr("join.free_text", player=name), tr("join.free_seat"),
+                         lambda: self._free(seat), danger=True)
+
+    def _free(self, seat: int) -> None:
+        gone = self.app.services.join.free_seat(self.game_id, seat)
+        announce(self.app, self.game_id, "freed", gone)
+        self.refresh()
+
+    def _ask_rotate(self) -> None:
+        tr = self.tr
+        self.app.confirm(tr("join.rotate_title"), tr("join.rotate_text"), tr("join.new_link"), self._rotate)
+
+    def _rotate(self) -> None:
+        self.app.services.join.rotate(self.game_id)
+        announce(self.app, self.game_id, "link")
+        self.app.toast(self.tr("join.rotated"))
+        self.refresh()
+
+    def devices_changed(self, message: dict[str, Any]) -> None:
+        if self.has_extra:
+            self.refresh()  # who is here, who is away, the link

@@ -1,0 +1,92 @@
+"""End to end, in Debian's chromium: correcting the table when the app disagrees with the box.
+
+The correction screen gathers the edits, reads them back, refuses an impossible one with its rule
+before anything is stored, and records the rest as one logged `adjust` that undo takes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from playwright.async_api import async_playwright
+
+from .harness import LAPTOP, click_id, ident, launch_browser, open_page, shot, wait_text
+
+GAME = {"players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]}, {"name": "Nicholas"}],
+        "modules": {"warden": True}, "seed": 3}
+
+
+def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) -> None:
+    game_id = store.create_game(GAME)
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await open_page(browser, f"{server.url}/game/{game_id}", LAPTOP)
+            try:
+                await wait_text(page, "Carmen's turn", 30000)
+                await click_id(page, "nav-correct")
+                await wait_text(page, "The box always wins")
+                for _ in range(2):  # Carmen has 2 more cigarettes than the app thinks
+                    await click_id(page, "correct-players-0-cigarettes-plus")
+                await wait_text(page, "Carmen · Cigarettes: from 0 to 2")
+                await click_id(page, "correct-warden-showers")  # the Warden stands in the Showers
+                await wait_text(page, "The Warden's Place: from Cell Block to Showers")
+                await click_id(page, "correct-op-identify")  # she showed a Blade from her hand
+                await click_id(page, "correct-card-blade")
+                await wait_text(page, "Carmen · Hand: Blade was one of the unentered cards")
+                await click_id(page, "correct-op-add")  # a Knife nobody else may have: the pile is empty
+                await click_id(page, "correct-piles-knife-minus")
+                await wait_text(page, "Knife pile: from 20 to 19")
+                await shot(page, "correct-laptop-draft")
+                await click_id(page, "correct-record")
+                await wait_text(page, "Correction recorded")
+                await wait_text(page, "Carmen's turn")
+            except Exception:
+                await shot(page, "correct-laptop-FAILED")
+                raise
+            state = store.load(game_id).game.state
+            carmen = state.players[0]
+            assert (carmen.cigarettes, state.warden, carmen.hand.known, carmen.hand.unknown) == \
+                (2, "showers", {"spoon": 1, "blade": 1}, 1)
+            assert state.piles["knife"] == 19 and state.corrections.get("knife") == -1
+            try:
+                await click_id(page, "nav-log")
+                await wait_text(page, "Carmen corrects the game state")
+                await wait_text(page, "Correction: Carmen · Cigarettes set to 2")
+                await click_id(page, "nav-back")
+                await wait_text(page, "Carmen's turn")
+                await click_id(page, "nav-undo")
+                await wait_text(page, "Undone")
+            except Exception:
+                await shot(page, "correct-laptop-log-FAILED")
+                raise
+            state = store.load(game_id).game.state
+            assert (state.players[0].cigarettes, state.warden, state.piles["knife"]) == (0, "cell_block", 20)
+
+            # An impossible correction is explained with its rule and cannot be recorded.
+            try:
+                await click_id(page, "nav-correct")
+                await click_id(page, "correct-op-remove")
+                await click_id(page, "correct-seat-1")
+                await wait_text(page, "No card of this hand was entered")
+                await click_id(page, "correct-deck-minus")  # fine alone
+                await click_id(page, "correct-seat-0")
+                await click_id(page, "correct-op-remove")
+                await click_id(page, "correct-card-spoon")
+                await click_id(page, "correct-op-add")
+                for _ in range(20):  # take every Knife of the pile, then one more
+                    await click_id(page, "correct-piles-knife-minus")
+                await click_id(page, "correct-card-knife")
+                await ident(page, "correct-problem-SUP-2").wait_for(state="attached", timeout=10000)
+                before = store.load(game_id).version
+                await click_id(page, "correct-record", expect_change=False)  # disabled: nothing happens
+                await asyncio.sleep(0.5)
+                assert store.load(game_id).version == before
+                await shot(page, "correct-laptop-refused")
+            except Exception:
+                await shot(page, "correct-laptop-refused-FAILED")
+                raise
+            await browser.close()
+
+    asyncio.run(run())

@@ -1,0 +1,146 @@
+"""Playing from phones without a browser: what a seat may do and see, links, tokens, the rate
+limit, the addresses `--lan` and `--host` serve on, and the export route's guard."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.app.join.service import JoinService
+from companion.app.join.sync import NotYourSeat, SeatSession
+from companion.app.join.tokens import RateLimiter
+from companion.app.vm.seat import SPECTATOR, view_for
+from storage import LinkRefused, SeatTaken
+
+GAME = {"players": [{"name": "Carmen", "hand": ["bandana", "spoon"]}, {"name": "Nicholas", "hand": ["boots"]},
+                    {"name": "Yellow"}], "seed": 4}
+
+
+@pytest.fixture
+def joined(store):
+    """A game with Carmen's and Nicholas's phones seated."""
+    game_id = store.create_game(GAME)
+    join = JoinService(store)
+    secret = store.devices.secret(game_id)
+    carmen, _ = join.join(game_id, secret, "10.0.0.2", 0, "Mozilla/5.0 (Linux; Android 14) Chrome/130")
+    nicholas, _ = join.join(game_id, secret, "10.0.0.3", 1, "Mozilla/5.0 (iPhone) Safari/605")
+    return game_id, join, carmen, nicholas
+
+
+def test_a_seat_acts_only_for_itself(store, joined) -> None:
+    game_id, join, carmen, nicholas = joined
+    theirs = SeatSession(store, game_id, nicholas, join)
+    version = store.load(game_id).version
+    for action in ({"type": "search", "player": 0}, {"type": "search", "player": True},
+                   {"type": "search", "player": 1, "force": True}, {"type": "adjust", "player": 1, "changes": []},
+                   ["search"]):
+        with pytest.raises(NotYourSeat):
+            theirs.submit(action)  # type: ignore[arg-type]
+    for rewind in (theirs.undo, theirs.redo):
+        with pytest.raises(NotYourSeat):
+            rewind()
+    assert store.load(game_id).version == version
+    assert SeatSession(store, game_id, carmen, join).submit({"type": "search", "player": 0}).accepted
+
+
+def test_a_stale_submission_is_refused_and_a_retry_is_not_applied_twice(store, joined) -> None:
+    game_id, join, carmen, _ = joined
+    phone, retry, late = (SeatSession(store, game_id, carmen, join) for _ in range(3))
+    steps = len(store.events(game_id))
+    assert phone.submit({"type": "search", "player": 0}).accepted
+    # The same tap again on the version it was made on (a retry after a blip): the first result.
+    assert retry.submit({"player": 0, "type": "search"}).accepted
+    assert len(store.events(game_id)) == steps + 1 and retry.version == phone.version
+    # Another action made on that old version: refused, nothing recorded, the fresh state loaded.
+    stale = late.submit({"type": "end_turn", "player": 0})
+    assert stale.stale and not stale.accepted and late.version == phone.version
+    assert len(store.events(game_id)) == steps + 1 and store.load(game_id).game.state.active == 0
+
+
+def test_a_seat_sees_only_its_own_hand(store, joined) -> None:
+    game_id, *_ = joined
+    state = store.load(game_id).game.state
+    mine = view_for(state, 1)
+    assert mine.players[1].hand.known == {"boots": 1}
+    assert mine.players[0].hand.known == {} and mine.players[0].hand.size() == 2
+    public = view_for(state, SPECTATOR)
+    assert all(p.hand.known == {} for p in public.players)
+    assert [p.hand.size() for p in public.players] == [p.hand.size() for p in state.players]
+
+
+def test_links_seats_and_tokens(store, joined) -> None:
+    game_id, join, carmen, _ = joined
+    secret = store.devices.secret(game_id)
+    with pytest.raises(SeatTaken):
+        join.join(game_id, secret, "10.0.0.4", 0, "")
+    for bad in ("", "x" * 22, secret + "'", None, 7):
+        assert not join.check_link(game_id, bad, "10.0.0.9").ok
+    with pytest.raises(LinkRefused):
+        join.join(game_id, secret, "10.0.0.5", 99, "")  # a seat the game does not have
+    join.rotate(game_id)
+    with pytest.raises(LinkRefused):
+        join.join(game_id, secret, "10.0.0.6", 2, "")  # the old link stops
+    assert join.check_link(game_id, store.devices.secret(game_id), "10.0.0.6").ok
+    assert join.still_bound(carmen)  # seated phones keep their seats
+    assert join.resume(game_id, "not a token", "10.0.0.7") is None
+    join.free_seat(game_id, 0)
+    assert not join.still_bound(carmen)
+
+
+def test_repeated_bad_secrets_lock_the_address_out() -> None:
+    now = [0.0]
+    limiter = RateLimiter(failures=5, window=300, lockout=60, clock=lambda: now[0])
+    for _ in range(4):
+        assert limiter.failed("10.0.0.8") == 0
+    assert limiter.failed("10.0.0.8") == 60 and limiter.wait("10.0.0.8") == 60
+    assert limiter.wait("10.0.0.9") == 0  # other devices are not punished
+    now[0] = 61
+    assert limiter.wait("10.0.0.8") == 0
+
+
+def test_locked_out_even_with_the_right_secret(store) -> None:
+    game_id = store.create_game(GAME)
+    join = JoinService(store, RateLimiter(failures=3))
+    for _ in range(3):
+        join.check_link(game_id, "y" * 22, "10.0.0.10")
+    gate = join.check_link(game_id, store.devices.secret(game_id), "10.0.0.10")
+    assert not gate.ok and gate.wait > 0
+
+
+def test_lan_and_host_addresses(monkeypatch) -> None:
+    from companion.app import launch
+
+    monkeypatch.setattr(launch, "lan_address", lambda: "192.168.1.20")
+    assert launch.bind_plan(True, None, 8550) == (["192.168.1.20", "127.0.0.1"], "http://192.168.1.20:8550/")
+    assert launch.bind_plan(False, None, 8550) == (["127.0.0.1"], None)
+    assert launch.bind_plan(False, "0.0.0.0", 9000) == (["0.0.0.0"], "http://192.168.1.20:9000/")
+    assert launch.bind_plan(False, "10.1.2.3", 9000) == (["10.1.2.3"], "http://10.1.2.3:9000/")
+
+
+def test_the_export_route_is_the_hosts(store, settings_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from companion.app.join.access import Access
+    from companion.app.server import make_asgi
+    from companion.app.settings import SettingsFile
+
+    game_id = store.create_game(GAME)
+    access = Access(lan=True, trust_loopback=False)
+    client = TestClient(make_asgi(store, SettingsFile(settings_path), lan_url="http://10.0.0.1:8550/",
+                                  access=access))
+    refused = client.get(f"/api/games/{game_id}/export")
+    assert refused.status_code == 404 and "Carmen" not in refused.text
+    assert client.get(f"/api/games/{game_id}/export", params={"host": access.host_key}).json()["config"]
+
+
+def test_what_just_happened_names_a_drawn_card_only_to_its_player() -> None:
+    from companion.app.vm.seat import event_lines
+    from companion.app.vm.text import Tr
+
+    events = [{"type": "draw", "player": 0, "cards": ["golden_chain"], "why": "search"},
+              {"type": "give", "player": 0, "to": 1, "card": "boots", "why": "exchange"}]
+    names = ["Carmen", "Nicholas", "Yellow"]
+    mine = " ".join(event_lines(events, names, Tr("en"), 0))
+    assert "Golden chain" in mine and "Boots" in mine
+    theirs = " ".join(event_lines(events, names, Tr("en"), 2))
+    assert "Golden chain" not in theirs and "Boots" not in theirs and "Carmen gives a card to Nicholas" in theirs
+    assert "Boots" in " ".join(event_lines(events, names, Tr("en"), 1))
