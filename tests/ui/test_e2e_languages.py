@@ -323,8 +323,7 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                     await click_id(carmen, "join-seat-0")
                     await click_id(nicholas, "join-seat-1", timeout=30000)
                     await wait_text(nicholas, en("join.seat_title", player="Nicholas", turn=1), 30000)
-                    await nicholas.goto(f"{server.url}/settings?back=/play/{game_id}")
-                    await enable_semantics(nicholas)
+                    await click_id(nicholas, "nav-settings")  # the phone's own settings: its language
                     await wait_text(nicholas, en("ui.setting_language_hint"), 30000)
                     assert not await ident(nicholas, "theme-dark").count()  # the table's settings stay the host's
                     await click_id(nicholas, "language-fa")

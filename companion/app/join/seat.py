@@ -205,8 +205,11 @@ class SeatScreen(DeviceTable):
         return None
 
     def actions(self) -> list[ft.Control]:
-        return [icon_button(ft.Icons.MENU_BOOK, self.tr("ui.rules"),
-                            lambda e: self.app.go("/rules", back=f"/play/{self.game_id}"), identifier="nav-rules")]
+        back = f"/play/{self.game_id}"
+        return [icon_button(ft.Icons.MENU_BOOK, self.tr("ui.rules"), lambda e: self.app.go("/rules", back=back),
+                            identifier="nav-rules"),
+                icon_button(ft.Icons.TRANSLATE, self.tr("ui.setting_language"),  # a phone's settings: its language
+                            lambda e: self.app.go("/settings", back=back), identifier="nav-settings")]
 
     def fill_extra(self) -> Any:
         """The player's own hand, as they entered it: only this phone ever gets it."""

@@ -325,9 +325,11 @@ def offence_alert(ctl: Any, vm: ReactionsVM, tr: Tr) -> ft.Control | None:
         ft.Row([ft.TextButton(tr("ui.read_rule", rule=off.rule), icon=ft.Icons.MENU_BOOK,
                               style=ft.ButtonStyle(color=ft.Colors.WHITE),
                               on_click=lambda e: ctl.open_rule(off.rule))]),
-        ft.Container(ft.Row(buttons, wrap=True, spacing=8, run_spacing=8), bgcolor=ft.Colors.SURFACE,
-                     padding=10, border_radius=ft.BorderRadius.all(10)),
     ], spacing=8, tight=True)
+    if buttons:  # nobody may report or use Corruption now: no empty box under the alert
+        content.controls.append(ft.Container(ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
+                                             bgcolor=ft.Colors.SURFACE, padding=10,
+                                             border_radius=ft.BorderRadius.all(10)))
     return ft.Semantics(identifier="offence-alert", container=True, live_region=True,
                         label=tr("ui.offence_label", message=off.message, rule=off.rule),
                         content=ft.Container(content, bgcolor=DANGER, padding=14, border_radius=ft.BorderRadius.all(14),
