@@ -16,6 +16,8 @@ import shutil
 import socket
 import threading
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +223,16 @@ def _uniform(png: bytes) -> bool:
     from PIL import Image
     extrema = Image.open(io.BytesIO(png)).convert("RGB").getextrema()
     return all(low == high for low, high in extrema)
+
+
+@asynccontextmanager
+async def pictured_on_failure(page: Any, name: str) -> AsyncIterator[None]:
+    """A step of a browser test: when it fails, a screenshot `<name>-FAILED` shows where."""
+    try:
+        yield
+    except Exception:
+        await shot(page, f"{name}-FAILED")
+        raise
 
 
 async def shot(page: Any, name: str, settle: float = 8.0) -> Path:

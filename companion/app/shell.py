@@ -258,6 +258,9 @@ class App:
         """Run a coroutine function on this session's loop (animations, file dialogs); False when
         it could not be scheduled (the session is closing, or its browser is away meanwhile)."""
         try:
+            loop = self.page.session.connection.loop
+            if loop is None or loop.is_closed():  # checked first: a coroutine made here would never run
+                return False
             self.page.run_task(coro_fn, *args)
         except Exception:
             return False

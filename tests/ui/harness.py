@@ -15,6 +15,7 @@ from companion.app.browser import (  # noqa: F401
     ident,
     launch_browser,
     open_page,
+    pictured_on_failure,
     require_chromium,
     screen_text,
     set_text_scale,

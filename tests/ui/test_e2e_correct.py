@@ -10,7 +10,7 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, ident, launch_browser, open_page, shot, wait_text
+from .harness import LAPTOP, click_id, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
 
 GAME = {"players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]}, {"name": "Nicholas"}],
         "modules": {"warden": True}, "seed": 3}
@@ -19,11 +19,14 @@ GAME = {"players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]},
 def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) -> None:
     game_id = store.create_game(GAME)
 
+    def stored():
+        return store.load(game_id).game.state
+
     async def run() -> None:
         async with async_playwright() as p:
             browser = await launch_browser(p)
             page = await open_page(browser, f"{server.url}/game/{game_id}", LAPTOP)
-            try:
+            async with pictured_on_failure(page, "correct-laptop"):
                 await wait_text(page, "Carmen's turn", 30000)
                 await click_id(page, "nav-correct")
                 await wait_text(page, "The box always wins")
@@ -35,22 +38,18 @@ def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) ->
                 await click_id(page, "correct-op-identify")  # she showed a Blade from her hand
                 await click_id(page, "correct-card-blade")
                 await wait_text(page, "Carmen · Hand: Blade was one of the unentered cards")
-                await click_id(page, "correct-op-add")  # a Knife nobody else may have: the pile is empty
-                await click_id(page, "correct-piles-knife-minus")
+                await click_id(page, "correct-piles-knife-minus")  # a Knife fell off the table
                 await wait_text(page, "Knife pile: from 20 to 19")
                 await shot(page, "correct-laptop-draft")
                 await click_id(page, "correct-record")
                 await wait_text(page, "Correction recorded")
                 await wait_text(page, "Carmen's turn")
-            except Exception:
-                await shot(page, "correct-laptop-FAILED")
-                raise
-            state = store.load(game_id).game.state
-            carmen = state.players[0]
-            assert (carmen.cigarettes, state.warden, carmen.hand.known, carmen.hand.unknown) == \
+            carmen = stored().players[0]
+            assert (carmen.cigarettes, stored().warden, carmen.hand.known, carmen.hand.unknown) == \
                 (2, "showers", {"spoon": 1, "blade": 1}, 1)
-            assert state.piles["knife"] == 19 and state.corrections.get("knife") == -1
-            try:
+            assert stored().piles["knife"] == 19 and stored().corrections.get("knife") == -1
+
+            async with pictured_on_failure(page, "correct-laptop-log"):
                 await click_id(page, "nav-log")
                 await wait_text(page, "Carmen corrects the game state")
                 await wait_text(page, "Correction: Carmen · Cigarettes set to 2")
@@ -58,35 +57,26 @@ def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) ->
                 await wait_text(page, "Carmen's turn")
                 await click_id(page, "nav-undo")
                 await wait_text(page, "Undone")
-            except Exception:
-                await shot(page, "correct-laptop-log-FAILED")
-                raise
-            state = store.load(game_id).game.state
-            assert (state.players[0].cigarettes, state.warden, state.piles["knife"]) == (0, "cell_block", 20)
+            assert (stored().players[0].cigarettes, stored().warden, stored().piles["knife"]) == (0, "cell_block", 20)
 
             # An impossible correction is explained with its rule and cannot be recorded.
-            try:
+            async with pictured_on_failure(page, "correct-laptop-refused"):
                 await click_id(page, "nav-correct")
                 await click_id(page, "correct-op-remove")
                 await click_id(page, "correct-seat-1")
                 await wait_text(page, "No card of this hand was entered")
-                await click_id(page, "correct-deck-minus")  # fine alone
                 await click_id(page, "correct-seat-0")
-                await click_id(page, "correct-op-remove")
                 await click_id(page, "correct-card-spoon")
                 await click_id(page, "correct-op-add")
-                for _ in range(20):  # take every Knife of the pile, then one more
+                for _ in range(20):  # the Knife pile is empty on the table...
                     await click_id(page, "correct-piles-knife-minus")
-                await click_id(page, "correct-card-knife")
+                await click_id(page, "correct-card-knife")  # ...so no Knife can come from it
                 await ident(page, "correct-problem-SUP-2").wait_for(state="attached", timeout=10000)
+                await shot(page, "correct-laptop-refused")
                 before = store.load(game_id).version
                 await click_id(page, "correct-record", expect_change=False)  # disabled: nothing happens
                 await asyncio.sleep(0.5)
                 assert store.load(game_id).version == before
-                await shot(page, "correct-laptop-refused")
-            except Exception:
-                await shot(page, "correct-laptop-refused-FAILED")
-                raise
             await browser.close()
 
     asyncio.run(run())
