@@ -144,3 +144,22 @@ def test_what_just_happened_names_a_drawn_card_only_to_its_player() -> None:
     theirs = " ".join(event_lines(events, names, Tr("en"), 2))
     assert "Golden chain" not in theirs and "Boots" not in theirs and "Carmen gives a card to Nicholas" in theirs
     assert "Boots" in " ".join(event_lines(events, names, Tr("en"), 1))
+
+
+def test_a_seated_phone_comes_back_after_the_server_restarts(tmp_path) -> None:
+    """Only the token's hash is stored, and it survives the process: the phone's stored token
+    finds its seat in a store opened afresh (a restart), with nothing else presented."""
+    from storage import Store
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    before = Store(url)
+    game_id = before.create_game(GAME)
+    device, token = JoinService(before).join(game_id, before.devices.secret(game_id), "10.0.0.2", 2, "phone")
+    before.close()
+    after = Store(url)
+    try:
+        back = JoinService(after).resume(game_id, token, "10.0.0.2")
+        assert back is not None and (back.id, back.seat) == (device.id, 2)
+        assert JoinService(after).resume(game_id, token[:-1] + ("0" if token[-1] != "0" else "1"), "10.0.0.2") is None
+    finally:
+        after.close()
