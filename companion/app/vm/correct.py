@@ -20,7 +20,6 @@ from .table import names_of
 from .text import Tr
 
 HAND_OPS = ("add", "remove", "identify")
-PLAYER_NUMBERS = ("tunnel", "beatings", "cigarettes")
 
 
 @dataclass
