@@ -119,7 +119,9 @@ class DeviceTable(TableScreen):
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = False
         self.highlight = set()
-        if not (self._send_headline() and self.app.run_later(self._show_rest)):
+        if self._send_headline():
+            self.app.run_later(self._show_rest)
+        else:
             self._show()
 
     def _send_headline(self) -> bool:
