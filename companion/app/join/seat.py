@@ -14,7 +14,6 @@ session, which has kept following the game; it reloads once more on reconnecting
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from typing import Any
@@ -25,9 +24,8 @@ from ..screens.table import TableScreen
 from ..vm.pending import pending_view
 from ..vm.reactions import reactions_view
 from ..vm.seat import event_lines
-from ..vm.table import build_table, names_of
+from ..vm.table import names_of
 from ..widgets.common import card, heading, icon_button, muted, pill
-from ..widgets.panels import result_strip
 from .screens import TOKEN_PREF, DeviceScreen, announce, seated
 from .sync import NotYourSeat, SeatLost, SeatSession, devices_topic
 
@@ -119,33 +117,7 @@ class DeviceTable(TableScreen):
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = False
         self.highlight = set()
-        if self._send_headline():
-            self.app.run_later(self._show_rest)
-        else:
-            self._show()
-
-    def _send_headline(self) -> bool:
-        """Whose turn it is and what happened, sent before the rest of the screen is rebuilt: every
-        screen of the game gets its news first, then each rebuilds its map, boards and menu."""
-        if getattr(self, "_frame_key", None) != (self.app.narrow, self.app.wide) or self.app.screen is not self:
-            return False
-        tr = self.tr
-        self._fill_status(build_table(self.session.state, tr, viewer=self.viewer))
-        # The key body() uses for a strip without a die, so the full redraw keeps this control; with
-        # a die the full redraw brings the strip with its face.
-        key = ("result", tuple(self.result), None, False) if self.result_die is None else ("news", tuple(self.result))
-        strip = self.memo.get(key, lambda: result_strip(self.result, tr, None, lambda e: self.clear_result()))
-        self._result_slot.content, self._result_slot.visible = strip, strip is not None
-        try:
-            self._head.update()
-        except RuntimeError:  # not on the page any more
-            return False
-        return True
-
-    async def _show_rest(self) -> None:
-        await asyncio.sleep(0)  # let the other screens send their news first
-        if self.app.screen is self:
-            self._show()
+        self._show()
 
     async def _devices_changed(self, topic: str, message: Any) -> None:
         if self.app.screen is not self or not isinstance(message, dict):
