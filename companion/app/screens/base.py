@@ -6,6 +6,7 @@ from typing import Any
 
 import flet as ft
 
+from ..session import TableSession
 from ..widgets.common import icon_button
 
 
@@ -49,3 +50,20 @@ class Screen:
         self._scroll.controls = [ft.Row([ft.Container(self.content(), width=width)],
                                         alignment=ft.MainAxisAlignment.CENTER)]
         return self._root
+
+
+class GameScreen(Screen):
+    """A screen about one stored game (log, corrections, final standings): it opens the game, or
+    keeps the store's words for why it cannot (`problem`) to show instead."""
+
+    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
+        super().__init__(app, query)
+        self.game_id = game_id
+        self.problem: str | None = None
+        try:
+            self.session = TableSession(app.store, game_id)
+        except Exception as error:  # unknown id or an unreadable database: say which
+            self.problem = getattr(error, "message", str(error))
+
+    def back_route(self) -> str | None:
+        return self.query.get("back") or f"/game/{self.game_id}"

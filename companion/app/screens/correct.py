@@ -11,30 +11,19 @@ from typing import Any
 
 import flet as ft
 
-from ..session import TableSession
 from ..vm import correct as vm
 from ..widgets.common import DANGER, button, card, choice_chips, heading, muted, pill, stepper
-from .base import Screen
+from .base import GameScreen
 
 TOTAL_HIGH = 200  # steppers for piles and the deck: far above anything in the box
 
 
-class CorrectScreen(Screen):
+class CorrectScreen(GameScreen):
     title_key = "correct.title"
 
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
-        super().__init__(app, query)
-        self.game_id = game_id
-        self.problem: str | None = None
-        self.draft = vm.Draft()
-        try:
-            self.session = TableSession(app.store, game_id)
-            self.draft.seat = self.session.state.active
-        except Exception as error:  # unknown id or an unreadable database: say which
-            self.problem = getattr(error, "message", str(error))
-
-    def back_route(self) -> str | None:
-        return f"/game/{self.game_id}"
+        super().__init__(app, game_id, query)
+        self.draft = vm.Draft(seat=0 if self.problem else self.session.state.active)
 
     # --- building ------------------------------------------------------------------------------
 

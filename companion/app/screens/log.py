@@ -6,29 +6,23 @@ from typing import Any
 
 import flet as ft
 
-from ..session import TableSession
 from ..vm.log import log_view
 from ..vm.table import names_of
 from ..widgets.common import card, muted, pill
-from .base import Screen
+from .base import GameScreen
 
 
-class LogScreen(Screen):
+class LogScreen(GameScreen):
     title_key = "ui.log_title"
 
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
-        super().__init__(app, query)
-        self.game_id = game_id
-        self.problem: str | None = None
-        try:
-            self.session = TableSession(app.store, game_id)
-            self.entries = self.session.events()
-        except Exception as error:
-            self.problem = getattr(error, "message", str(error))
-            self.entries = []
-
-    def back_route(self) -> str | None:
-        return self.query.get("back") or f"/game/{self.game_id}"
+        super().__init__(app, game_id, query)
+        self.entries = []
+        if not self.problem:
+            try:
+                self.entries = self.session.events()
+            except Exception as error:
+                self.problem = getattr(error, "message", str(error))
 
     def content(self) -> ft.Control:
         tr = self.tr

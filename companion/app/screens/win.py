@@ -6,27 +6,19 @@ from typing import Any
 
 import flet as ft
 
-from ..session import TableSession
 from ..vm.win import win_view
 from ..widgets.common import button, card, heading, muted, pill, standee
-from .base import Screen
+from .base import GameScreen
 from .home import export_game
 
 
-class WinScreen(Screen):
+class WinScreen(GameScreen):
     title_key = "ui.win_title"
 
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
-        super().__init__(app, query)
-        self.game_id = game_id
-        self.problem: str | None = None
+        super().__init__(app, game_id, query)
         self.redirect: str | None = None
-        try:
-            self.session = TableSession(app.store, game_id)
-        except Exception as error:
-            self.problem = getattr(error, "message", str(error))
-            return
-        if self.session.state.winner is None:
+        if not self.problem and self.session.state.winner is None:
             self.redirect = f"/game/{game_id}"
 
     def back_route(self) -> str | None:
