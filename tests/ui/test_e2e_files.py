@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, launch_browser, open_page, shot, wait_text
+from .harness import LAPTOP, click_id, launch_browser, open_page, pictured_on_failure, shot, wait_text
 
 
 def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
@@ -21,7 +21,7 @@ def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
         async with async_playwright() as p:
             browser = await launch_browser(p)
             page = await open_page(browser, server.url + "/", LAPTOP)
-            try:
+            async with pictured_on_failure(page, "files-laptop"):
                 await wait_text(page, "Carmen, Nicholas", 30000)
                 async with page.expect_download(timeout=20000) as download:
                     await click_id(page, f"export-{game_id}", expect_change=False)
@@ -35,9 +35,6 @@ def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
                 await wait_text(page, "Carmen's turn", 20000)
                 await wait_text(page, "Spoon")
                 await shot(page, "files-laptop-imported")
-            except Exception:
-                await shot(page, "files-laptop-FAILED")
-                raise
             await browser.close()
 
     asyncio.run(run())

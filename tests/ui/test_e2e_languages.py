@@ -38,6 +38,7 @@ from .harness import (
     ident,
     launch_browser,
     open_page,
+    pictured_on_failure,
     shot,
     wait_text,
 )
@@ -188,7 +189,7 @@ def test_italian_chosen_in_settings_on_one_device(server, store) -> None:
             browser = await launch_browser(p)
             page = await open_page(browser, server.url + "/", PHONE, locale="en-US")
             walk = Walk(page, "it", server.url)
-            try:
+            async with pictured_on_failure(page, "lang-it"):
                 await wait_text(page, en("ui.resume_title"), 30000)  # an English browser: English
                 await click_id(page, "home-settings")
                 await click_id(page, "language-it")
@@ -203,9 +204,6 @@ def test_italian_chosen_in_settings_on_one_device(server, store) -> None:
                 await other.context.close()
                 await play_a_round(walk, game_id)
                 await other_screens(walk, game_id, finished_id)
-            except Exception:
-                await shot(page, "lang-it-FAILED")
-                raise
             await browser.close()
             return walk
 
@@ -225,7 +223,7 @@ def test_persian_from_the_browser_right_to_left_with_persian_glyphs(server, stor
             browser = await launch_browser(p)
             page = await open_page(browser, f"{server.url}/game/{game_id}", LAPTOP, locale="fa-IR")
             walk = Walk(page, "fa", server.url)
-            try:
+            async with pictured_on_failure(page, "lang-fa"):
                 await wait_text(page, headline, 30000)
                 await shot(page, "lang-fa-table-laptop")
                 back = await ident(page, "nav-back").bounding_box()
@@ -238,9 +236,6 @@ def test_persian_from_the_browser_right_to_left_with_persian_glyphs(server, stor
                 await phone.context.close()
                 await play_a_round(walk, game_id)
                 await other_screens(walk, game_id, finished_id)
-            except Exception:
-                await shot(page, "lang-fa-FAILED")
-                raise
             await browser.close()
             return walk, status, boxes, back, bar
 
@@ -317,7 +312,7 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                 carmen = await open_page(browser, link, PHONE, locale="it-IT")
                 nicholas = await open_page(browser, link, PHONE, locale="en-US")
                 italian, persian = Walk(carmen, "it", server.url), Walk(nicholas, "fa", server.url)
-                try:
+                async with pictured_on_failure(nicholas, "lang-fa-phone"):
                     await wait_text(carmen, it("join.pick_title"), 30000)
                     await italian.note("phone-picker", picture=True)
                     await click_id(carmen, "join-seat-0")
@@ -334,9 +329,6 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                     await persian.note("phone-seat", picture=True)
                     await wait_text(carmen, it("join.seat_title", player="Carmen", turn=1))
                     await italian.note("phone-seat", picture=True)
-                except Exception:
-                    await shot(nicholas, "lang-fa-phone-FAILED")
-                    raise
                 await browser.close()
                 return [italian, persian]
 

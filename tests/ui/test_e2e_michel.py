@@ -10,7 +10,17 @@ from playwright.async_api import async_playwright
 
 from companion.rules import Game
 
-from .harness import LAPTOP, click_id, ident, launch_browser, open_page, screen_text, shot, wait_text
+from .harness import (
+    LAPTOP,
+    click_id,
+    ident,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    screen_text,
+    shot,
+    wait_text,
+)
 
 
 def config(seed: int) -> dict:
@@ -45,7 +55,7 @@ def test_michel_moves_and_extorts_through_the_ui(server, store) -> None:
         async with async_playwright() as p:
             browser = await launch_browser(p)
             page = await open_page(browser, f"{server.url}/game/{game_id}", LAPTOP)
-            try:
+            async with pictured_on_failure(page, "michel-laptop"):
                 await wait_text(page, "Carmen's turn", 30000)
                 await click_id(page, "action-end_turn")
                 await wait_text(page, "move Michel or Michelle?")
@@ -59,9 +69,6 @@ def test_michel_moves_and_extorts_through_the_ui(server, store) -> None:
                 text = await screen_text(page)
                 assert "Nicholas decides" in text  # only the extorted player's own choice
                 await shot(page, "michel-laptop-extortion")
-            except Exception:
-                await shot(page, "michel-laptop-FAILED")
-                raise
             await browser.close()
 
     asyncio.run(run())

@@ -23,6 +23,7 @@ from .harness import (
     ident,
     launch_browser,
     open_page,
+    pictured_on_failure,
     screen_text,
     shot,
     wait_text,
@@ -87,7 +88,7 @@ def test_restart_mid_game_resumes_the_same_screen(tmp_path: Path) -> None:
             async with async_playwright() as p:
                 browser = await launch_browser(p)
                 page = await open_page(browser, f"http://127.0.0.1:{port}/game/{game_id}", PHONE)
-                try:
+                async with pictured_on_failure(page, "restart-phone"):
                     await wait_text(page, "Yellow extorts Carmen for the Spoon", 30000)
                     before = await stable_screen(page)
                     await shot(page, "restart-phone-before")
@@ -104,9 +105,6 @@ def test_restart_mid_game_resumes_the_same_screen(tmp_path: Path) -> None:
                     await click_id(page, "answer-fight")
                     await wait_text(page, "Carmen, defend yourself against Yellow")
                     assert await ident(page, "answer-weapon-blade-0").count()
-                except Exception:
-                    await shot(page, "restart-phone-FAILED")
-                    raise
                 await browser.close()
 
         asyncio.run(run())

@@ -10,7 +10,18 @@ import asyncio
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import LAPTOP, PHONE, click_id, ident, launch_browser, open_page, screen_text, shot, wait_text
+from .harness import (
+    LAPTOP,
+    PHONE,
+    click_id,
+    ident,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    screen_text,
+    shot,
+    wait_text,
+)
 
 WARDEN_GAME = {
     "players": [{"name": "Carmen", "color": "red", "hand": ["spoon", "unknown", "unknown"]},
@@ -26,7 +37,7 @@ def test_warden_offence_is_flagged_and_reported(server, store) -> None:
         async with async_playwright() as p:
             browser = await launch_browser(p)
             page = await open_page(browser, f"{server.url}/game/{game_id}", PHONE)
-            try:
+            async with pictured_on_failure(page, "warden-phone"):
                 await wait_text(page, "Carmen's turn", 30000)
                 # Dig in the Cell Block, where the Warden stands: legal, but an offence (WARD-2). Her
                 # only Tool is a Spoon, so the Dig asks nothing.
@@ -42,9 +53,6 @@ def test_warden_offence_is_flagged_and_reported(server, store) -> None:
                 await wait_text(page, "Nicholas reports Carmen to the Warden")
                 await wait_text(page, "Nicholas's turn")
                 await shot(page, "warden-phone-reported")
-            except Exception:
-                await shot(page, "warden-phone-FAILED")
-                raise
             await browser.close()
 
     asyncio.run(run())
@@ -62,7 +70,7 @@ def test_undo_asks_before_a_die_roll_and_redo_restores(server, store, settings_p
         async with async_playwright() as p:
             browser = await launch_browser(p)
             page = await open_page(browser, f"{server.url}/game/{game_id}", LAPTOP, dark=True)
-            try:
+            async with pictured_on_failure(page, "undo-laptop-dark"):
                 await wait_text(page, "Carmen's turn", 30000)
                 await click_id(page, "action-move")
                 await click_id(page, "die-4")
@@ -96,9 +104,6 @@ def test_undo_asks_before_a_die_roll_and_redo_restores(server, store, settings_p
                 await click_id(page, "nav-log")
                 await wait_text(page, "Undo: Carmen: Search")
                 await shot(page, "undo-laptop-dark-log")
-            except Exception:
-                await shot(page, "undo-laptop-dark-FAILED")
-                raise
             await browser.close()
 
     asyncio.run(run())
