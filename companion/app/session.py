@@ -91,10 +91,13 @@ class TableSession:
             return True
         return False
 
-    def submit(self, action: dict[str, Any]) -> Outcome:
+    def submit(self, action: dict[str, Any], base_version: int | None = None) -> Outcome:
+        """Record `action`, made on `base_version` (the version the players saw; default: the
+        one loaded here)."""
+        base = self.version if base_version is None else base_version
         try:
-            sub = self.store.submit(self.game_id, action, base_version=self.version, submitted_by=self.by,
-                                    key=self.key_for(action))
+            sub = self.store.submit(self.game_id, action, base_version=base, submitted_by=self.by,
+                                    key=self.key_for(action, base))
         except StaleState:
             self.reload()
             self.last = Outcome(stale=True, action=action)
@@ -116,7 +119,7 @@ class TableSession:
             self._changed()
         return self.last
 
-    def key_for(self, action: dict[str, Any]) -> str:
+    def key_for(self, action: dict[str, Any], base_version: int) -> str:
         """The idempotency key of one submission (a phone's makes a retried tap harmless: join/sync.py)."""
         return uuid.uuid4().hex
 

@@ -117,6 +117,30 @@ def test_a_stale_screen_reloads_instead_of_writing(tmp_path: Path) -> None:
     assert not refused.accepted and [v.rule for v in refused.violations] == ["SRCH-1"]
 
 
+def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
+    """News of another screen's action arrive headline first; a tap made before the rest of the
+    table is redrawn was made on the old table: refused as stale, never judged against a table
+    its player did not see."""
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+    async def run() -> None:
+        here, there = await new_app(store, tmp_path), await new_app(store, tmp_path)
+        for app in (here, there):
+            app.show(f"/game/{game}")
+        there.screen.submit({"type": "search", "player": 0})
+        version = store.load(game).version
+        screen = here.screen
+        assert screen.session.refresh_if_behind(version)
+        screen.show_news([])  # as the game's topic delivers it: the banner now, the rest a moment later
+        assert screen.shown_version == version - 1
+        screen.submit({"type": "search", "player": 0})
+        assert store.load(game).version == version  # nothing recorded
+        assert screen.shown_version == version  # the whole table redrawn, fresh
+
+    asyncio.run(run())
+
+
 def test_settings_survive_a_damaged_file(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text("{not json")

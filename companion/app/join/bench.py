@@ -1,13 +1,17 @@
 """The `sync` benchmark suite (`dyo-companion bench sync`): six phones and the table view.
 
-- action to visible on the others: six phones (chromium contexts) seated by the join link and
-  the table view; each tap of the deciding phone (Search, end the turn) is timed from its pointer
-  going down to the moment each of the six other screens shows its result (MutationObservers in
-  each page, on the machine's clock: `performance.timeOrigin + performance.now()`);
+- action to visible on the six others, measured twice (`_latency`): as phones usually are (no
+  accessibility tree; the referee's laptop taps for each player in turn, the six phones watch),
+  and with every screen's accessibility tree on (each phone taps on its own turn, five phones and
+  the table view watch). A tap (Search, end the turn) is timed from the pointer going down to the
+  end of the first frame each other screen draws after the server's message carrying the news,
+  and, with the tree on, to the news showing in that tree; all on the machine's clock
+  (`performance.timeOrigin + performance.now()`), each tap starting from a settled table;
 - soak: 2,000 actions of random legal play submitted by the phones' own screens (their seat
   sessions, with the version they were made on) to six seat screens and the table view running
-  in Flet sessions without a browser (every screen re-renders for every action, as it would
-  connected); the server's memory growth, and whether any screen missed an action.
+  in Flet sessions without a browser (every screen re-renders for every action and its patches
+  are encoded as for the websocket); the server's memory growth, and whether any screen missed
+  an action.
 Everything runs on loopback on this machine.
 """
 
@@ -34,34 +38,48 @@ NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 GAME = {"players": [{"name": n} for n in NAMES], "modules": {"warden": True}, "seed": 21}
 SOAK_ACTIONS = 2000
 
-# In every page: when the text expected next first shows, on the machine's clock (ms).
+# Before each page loads: the machine's clock (ms) when a finger goes down on it, when the server's
+# message carrying the text expected next arrives, and when the first frame after that message
+# has been drawn (its last callback ends: Flutter applies a message before its next frame).
+DEVICE_JS = """(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  window.__expect = null; window.__textAt = null; window.__frame = null; window.__drawn = null;
+  window.__frameAt = 0;
+  document.addEventListener('pointerdown', () => { window.__down = now(); }, true);
+  const decoder = new TextDecoder();
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (m) => {
+        if (window.__expect !== null && window.__textAt === null && m.data instanceof ArrayBuffer
+            && decoder.decode(m.data).includes(window.__expect)) window.__textAt = now();
+      });
+    }
+  };
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => raf((time) => {  // one frame's callbacks share its time
+    if (window.__frame === null && window.__textAt !== null && now() >= window.__textAt) window.__frame = time;
+    try { callback(time); } finally {
+      window.__frameAt = now();
+      if (time === window.__frame) window.__drawn = now();
+    }
+  });
+})()"""
+# In a page with its accessibility tree on: when the text expected next first shows in it.
 WATCH_JS = """() => {
   const host = document.querySelector('flt-semantics-host');
-  window.__expect = null; window.__seen = null;
+  window.__seen = null;
   const text = () => host.innerText + '\\n' + Array.from(host.querySelectorAll('[aria-label]'))
     .map(x => x.getAttribute('aria-label')).join('\\n');
   window.__met = () => window.__expect !== null && text().includes(window.__expect);
-  document.addEventListener('pointerdown', () => { window.__down = performance.timeOrigin + performance.now(); },
-                            true);
   new MutationObserver(() => {
     if (window.__seen === null && window.__met()) window.__seen = performance.timeOrigin + performance.now();
   }).observe(host, {subtree: true, childList: true, characterData: true, attributes: true,
                     attributeFilter: ['aria-label']});
 }"""
-# Before the page loads: when each websocket message from the server arrives (the machine's clock).
-ARRIVALS_JS = """(() => {
-  const Native = window.WebSocket;
-  window.__arrived = [];
-  window.WebSocket = class extends Native {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', () => {
-        window.__arrived.push(performance.timeOrigin + performance.now());
-        if (window.__arrived.length > 400) window.__arrived.splice(0, 200);
-      });
-    }
-  };
-})()"""
+EXPECT_JS = """(e) => { window.__expect = e; window.__textAt = null; window.__frame = null; window.__drawn = null;
+                      window.__seen = null; }"""
 
 
 def _rss_mb() -> float:
@@ -75,19 +93,40 @@ def _rss_mb() -> float:
 # --- latency, in chromium ----------------------------------------------------------------------
 
 async def _open(browser: Any, url: str, viewport: dict[str, int]) -> Any:
-    """A device (a browser context of its own) timing the server's messages as they arrive."""
+    """A device: a browser context of its own, timing what it receives and draws, with its
+    accessibility tree on (to find what to tap; reloading the page turns it off)."""
     from ..browser import enable_semantics
 
     context = await browser.new_context(viewport=viewport)
-    await context.add_init_script(ARRIVALS_JS)
+    await context.add_init_script(DEVICE_JS)
     page = await context.new_page()
     await page.goto(url)
     await enable_semantics(page)
     return page
 
 
-async def _latency(folder: Path) -> tuple[list[float], list[float]]:
-    """Tap to visible, and tap to the update's arrival, on each of the six other screens (ms)."""
+async def _quiet(page: Any, ms: float = 400, timeout: float = 30) -> None:
+    """Wait until the page has drawn and then drawn nothing for `ms` (its screen is settled)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        idle = await page.evaluate("window.__frameAt && performance.timeOrigin + performance.now() - window.__frameAt")
+        if idle >= ms:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the page never settled")
+
+
+async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
+    """Tap to visible on the six other screens (ms), in one of two set-ups.
+
+    `accessible`: every screen has its accessibility tree on (as with a screen reader; the tests
+    read screens through it); each phone taps on its own turn; the other five phones and the
+    table view count as seen when the text shows in their tree ("seen"), and also when the
+    first frame after the message carrying it ends ("drawn", the same moment measured the
+    other way: the two are compared). Otherwise, as phones usually are: no accessibility tree
+    on the six phones (they rejoin their seats by reloading); the referee's laptop taps for
+    each player and a phone counts as seen when its first frame after the news ends.
+    """
     from playwright.async_api import async_playwright
 
     from storage import Store
@@ -96,53 +135,62 @@ async def _latency(folder: Path) -> tuple[list[float], list[float]]:
 
     store = Store(url=f"sqlite:///{folder / 'games.sqlite3'}")
     game_id = store.create_game(GAME)
-    samples: list[float] = []
-    arrivals: list[float] = []
+    out: dict[str, list[float]] = {"seen": [], "drawn": [], "arrived": []}
     logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)  # pages closing at the end are no news
     with AppServer(store, folder / "settings.json", lan=True) as server:
         url = f"{server.url}/join/{game_id}?key={store.devices.secret(game_id)}"
         async with async_playwright() as p:
             browser = await launch_browser(p)
-            table = await _open(browser, server.host_link(f"/game/{game_id}/table"), LAPTOP)
             phones = list(await asyncio.gather(*(_open(browser, url, PHONE) for _ in NAMES)))
             for seat, phone in enumerate(phones):
                 await click_id(phone, f"join-seat-{seat}", timeout=30000)
             for seat, phone in enumerate(phones):
                 await wait_text(phone, f"{NAMES[seat]} · turn 1", 30000)
-            screens = [table, *phones]
+            if accessible:
+                table = await _open(browser, server.host_link(f"/game/{game_id}/table"), LAPTOP)
+                screens = [table, *phones]
+                for page in screens:
+                    await page.evaluate(WATCH_JS)
+            else:
+                referee = await _open(browser, server.host_link(f"/game/{game_id}"), LAPTOP)
+                for phone in phones:  # back to the seat by the token kept in the browser
+                    await phone.reload()
+                screens = [referee, *phones]
             for page in screens:
-                await page.evaluate(WATCH_JS)
+                await _quiet(page)
 
             async def tap(actor: Any, name: str, expect: str) -> None:
                 others = [page for page in screens if page is not actor]
-                for page in others:
-                    await page.evaluate("(e) => { window.__expect = e; window.__seen = null; }", expect)
-                fresh = [page for page in others if not await page.evaluate("window.__met()")]
+                for page in screens:
+                    await page.evaluate(EXPECT_JS, expect)
                 box = await box_in_view(actor, name, time.monotonic() + 15)
                 await actor.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
                 await actor.mouse.down()
                 await actor.mouse.up()
-                for page in fresh:
-                    await wait_text(page, expect, 10000)
+                if accessible:
+                    for page in others:
+                        await wait_text(page, expect, 10000)
                 down = await actor.evaluate("window.__down")
-                for page in fresh:
-                    seen = await page.evaluate("window.__seen")
+                for page in others:
+                    await page.wait_for_function("window.__drawn !== null", timeout=10000)
+                    seen, drawn, arrived = await page.evaluate("[window.__seen, window.__drawn, window.__textAt]")
                     if seen is not None:
-                        samples.append(seen - down)
-                    arrived = await page.evaluate("(d) => window.__arrived.find(t => t >= d)", down)
-                    if arrived is not None:
-                        arrivals.append(arrived - down)
-                await asyncio.sleep(0.3)
+                        out["seen"].append(seen - down)
+                    out["drawn"].append(drawn - down)
+                    out["arrived"].append(arrived - down)
+                for page in screens:  # the next tap starts from a settled table
+                    await _quiet(page, 250)
 
             for turn in range(18):  # three rounds
-                seat = turn % 6
-                who, after = NAMES[seat], NAMES[(seat + 1) % 6]
-                await wait_text(phones[seat], f"{who}'s turn", 15000)
-                await tap(phones[seat], "action-search", f"{who} draws 1 Search card")
-                await tap(phones[seat], "action-end_turn", f"{after}'s turn")
+                seat = turn % len(NAMES)
+                who, after = NAMES[seat], NAMES[(seat + 1) % len(NAMES)]
+                actor = phones[seat] if accessible else referee
+                await wait_text(actor, f"{who}'s turn", 15000)
+                await tap(actor, "action-search", f"{who} draws 1 Search card")
+                await tap(actor, "action-end_turn", f"{after}'s turn")
             await browser.close()
     store.close()
-    return samples, arrivals
+    return out
 
 
 # --- the soak, in Flet sessions without a browser ------------------------------------------------
@@ -169,6 +217,7 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
     from companion.simulate import RandomTable
     from storage import Store
 
+    from ..browser import LAPTOP, PHONE
     from ..settings import SettingsFile
     from ..shell import App, Services
     from .access import Access
@@ -189,7 +238,10 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
         """One more connected screen: the table view (`device` None) or a phone's seat."""
         session = Session(_Connection(loop, hub, executor))
         sessions.append(session)
-        session.get_page_patch()
+        # As a browser registering: its window's size, then the first page sent (encoding it is
+        # what lets Flet diff later changes against it).
+        session.apply_page_patch(LAPTOP if device is None else PHONE)
+        msgpack.packb(session.get_page_patch(), default=_ENCODE)
         _context_page.set(session.page)
         app = App(session.page, services)
         app.apply_settings()
@@ -264,12 +316,21 @@ def sync_suite() -> list[tuple[str, str, str]]:
         rows.append(("sync: action to visible on six other screens", f"not measured: {error}", "-"))
     else:
         with tempfile.TemporaryDirectory() as folder:
-            samples, arrivals = asyncio.run(_latency(Path(folder)))
-        rows.append((f"sync: tap on one phone to visible on the 6 other screens (5 phones + table view, all 7 "
-                     f"Flutter clients drawing on this machine), {len(samples)} samples over 36 actions, loopback",
-                     _spread(samples), "p95 < 250 ms"))
-        rows.append(("sync: tap on one phone to the update arriving at the 6 other screens (their websocket), "
-                     f"{len(arrivals)} samples", _spread(arrivals), "(part of the above)"))
+            usual = asyncio.run(_latency(Path(folder), accessible=False))
+        with tempfile.TemporaryDirectory() as folder:
+            accessible = asyncio.run(_latency(Path(folder), accessible=True))
+        rows += [
+            (f"sync: tap on the referee's laptop to drawn on the 6 phones (no accessibility tree, as phones "
+             f"usually are), {len(usual['drawn'])} samples over 36 actions, 8 Flutter clients on this machine",
+             _spread(usual["drawn"]), "p95 < 250 ms"),
+            ("sync: ... of which the update reaching the phones (their websocket)", _spread(usual["arrived"]),
+             "(part of the above)"),
+            (f"sync: tap on one phone to shown on the 6 other screens (5 phones + table view, every screen's "
+             f"accessibility tree on, read through it), {len(accessible['seen'])} samples",
+             _spread(accessible["seen"]), "(screen-reader case)"),
+            ("sync: ... the same taps timed by the first frame drawn after the news (checks the method above)",
+             _spread(accessible["drawn"]), "(agrees with the above)"),
+        ]
     with tempfile.TemporaryDirectory() as folder:
         soak = asyncio.run(_soak(Path(folder), SOAK_ACTIONS))
     rows.append((f"sync soak: {soak['actions']:,} actions from 6 seat screens + the table view "

@@ -103,21 +103,8 @@ class DeviceTable(TableScreen):
 
     # --- the rest of the table -------------------------------------------------------------------
 
-    async def _remote_change(self, topic: str, message: Any) -> None:
-        if self.app.screen is not self or self.missing:
-            return
-        version = message.get("version", 0) if isinstance(message, dict) else 0
-        if self.session.refresh_if_behind(version):
-            self.show_news(list(message.get("events") or []) if isinstance(message, dict) else [])
-
-    def show_news(self, events: list[dict[str, Any]]) -> None:
-        self._reset()
-        self.result = self.lines_for(events) or [self.tr("join.updated")]
-        rolls = [ev for ev in events if ev.get("type") == "roll"]
-        self.result_die = rolls[-1].get("die") if rolls else None
-        self.result_die_rolls = False
-        self.highlight = set()
-        self._show()
+    def news_lines(self, events: list[dict[str, Any]]) -> list[str]:
+        return self.lines_for(events) or [self.tr("join.updated")]
 
     async def _devices_changed(self, topic: str, message: Any) -> None:
         if self.app.screen is not self or not isinstance(message, dict):
@@ -205,6 +192,10 @@ class SeatScreen(DeviceTable):
         return None
 
     def actions(self) -> list[ft.Control]:
+        return self.memo.make(self._phone_actions, self.tr.lang)
+
+    def _phone_actions(self, lang: str) -> list[ft.Control]:
+        """The app bar's buttons: the same on every redraw (`lang` keys them in the memo)."""
         back = f"/play/{self.game_id}"
         return [icon_button(ft.Icons.MENU_BOOK, self.tr("ui.rules"), lambda e: self.app.go("/rules", back=back),
                             identifier="nav-rules"),

@@ -78,19 +78,19 @@ class SeatSession(TableSession):
                 and not isinstance(action.get("player"), bool) and action.get("type") not in HOST_ONLY
                 and not action.get("force"))
 
-    def submit(self, action: dict[str, Any]) -> Outcome:
+    def submit(self, action: dict[str, Any], base_version: int | None = None) -> Outcome:
         if not self.allows(action):
             raise NotYourSeat(action.get("type") if isinstance(action, dict) else action)
         if self.device is None or not self.join.still_bound(self.device):
             raise SeatLost(self.game_id)
-        return super().submit(action)
+        return super().submit(action, base_version)
 
-    def key_for(self, action: dict[str, Any]) -> str:
+    def key_for(self, action: dict[str, Any], base_version: int) -> str:
         """Same device, same version, same action: the same key (a retry is not a second action)."""
         body = json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
         device = self.device.id if self.device is not None else "-"
-        return f"dev:{device}:v{self.version}:{digest}"
+        return f"dev:{device}:v{base_version}:{digest}"
 
     def undo(self) -> Outcome:
         raise NotYourSeat("undo")

@@ -23,7 +23,7 @@ from ..vm.table import build_table, names_of
 from ..vm.undo import undo_view
 from ..widgets import panels
 from ..widgets.board import BoardMap
-from ..widgets.common import Memo, button, card, heading, icon_button, muted, paint, pill
+from ..widgets.common import Chip, Memo, button, card, heading, icon_button, muted, paint
 from ..widgets.die import RollingDie, die_face
 from ..widgets.players import PlayersPanel, piles_row
 from .base import Screen
@@ -48,6 +48,9 @@ class TableScreen(Screen):
             return
         if self.session.state.winner is not None:
             self.redirect = f"/game/{game_id}/win"
+        # The version the whole screen shows: a tap is made on it, even when news of a later one
+        # is arriving (it is then refused as stale, never judged against a table nobody saw).
+        self.shown_version = self.session.version
         self.composer: Composer | None = None
         self.draft: dict[str, Any] = {}
         self.die_for: AnswerVM | None = None
@@ -58,9 +61,10 @@ class TableScreen(Screen):
         self.highlight: set[str] = set()
         self.busy = False
         self.roller: RollingDie | None = None
-        self.memo = Memo()
+        self.memo = Memo(keep=2)
         self._rest: list[ft.Control] = []  # parts still to send after a tap's first patch
         self._rest_scheduled = False
+        self._news_waiting = False  # a headline was sent, the rest of the table not yet
         self.bg_open: int | None = None  # whose combat Backgrounds are listed
         self.topic = f"game:{game_id}"
         try:
@@ -144,6 +148,7 @@ class TableScreen(Screen):
                                            button(tr("ui.home"), lambda e: self.app.go("/"), identifier="go-home")],
                                           spacing=12), padding=20)
         s = self.session.state
+        self.shown_version = self.session.version
         narrow = self.app.narrow
         out = self._frame(narrow)
         physical = self.app.settings.physical_dice
@@ -155,19 +160,7 @@ class TableScreen(Screen):
         alert = panels.offence_alert(self, reactions, tr)
         self._alert_slot.content = alert
         self._alert_slot.visible = alert is not None
-        die = None
-        if self.result_die is not None:
-            if self.result_die_rolls:
-                self.roller = RollingDie(self.result_die, 52, tr("ui.die_rolled", value=self.result_die))
-                die = self.roller.control
-            else:
-                self.roller = None
-                die = ft.Semantics(label=tr("ui.die_rolled", value=self.result_die), container=True,
-                                   identifier="die-result", content=die_face(self.result_die, 52))
-        key = ("result", tuple(self.result), self.result_die, self.result_die_rolls)
-        strip = self.memo.get(key, lambda: panels.result_strip(self.result, tr, die, lambda e: self.clear_result()))
-        self._result_slot.content = strip
-        self._result_slot.visible = strip is not None
+        self._fill_result()
         main = None
         if pend is not None:
             main = panels.pending_panel(self, pend, tr, self.die_for, self.pick)
@@ -197,7 +190,7 @@ class TableScreen(Screen):
         self._board_dirty = self._map.set(table, self.choose_place if pend else None)
         self._players_dirty = self._players.set(table)
         board, players = self._board, self._players_row
-        piles = memo.get(("piles", repr(table.piles)), lambda: piles_row(table, tr))
+        piles = memo.get(("piles", repr(table.piles)), lambda: piles_row(table, tr, memo))
         memo.cycle()
         self._piles.content = piles
         if narrow:
@@ -214,6 +207,23 @@ class TableScreen(Screen):
             self.result_die_rolls = False
             self.app.run_later(roller.roll)
         return out
+
+    def _fill_result(self) -> None:
+        """What just happened, with the die rolled (tumbling when it was rolled just now)."""
+        tr = self.tr
+        die = None
+        if self.result_die is not None:
+            if self.result_die_rolls:
+                self.roller = RollingDie(self.result_die, 52, tr("ui.die_rolled", value=self.result_die))
+                die = self.roller.control
+            else:
+                self.roller = None
+                die = self.memo.get(("die", self.result_die), lambda: ft.Semantics(
+                    label=tr("ui.die_rolled", value=self.result_die), container=True, identifier="die-result",
+                    content=die_face(self.result_die, 52)))
+        if self._result.set(self.result, die):
+            self._head_dirty = True
+        self._result_slot.visible = bool(self.result)
 
     def _frame(self, narrow: bool) -> ft.Control:
         """The scrolling columns are kept between renders (a tap never resets the scroll)."""
@@ -236,6 +246,12 @@ class TableScreen(Screen):
         self._status = ft.Semantics(identifier="status", container=True, live_region=True, content=self._status_box)
         self._alert_slot, self._result_slot, self._main_slot, self._react_slot = (ft.Container(visible=False)
                                                                                  for _ in range(4))
+        self._result = panels.ResultStrip(self.tr, self.clear_result)
+        self._result_slot.content = self._result.control
+        self._turn_chip, self._target_chip = Chip(), Chip(icon=ft.Icons.FLAG)
+        self._actions_chip = Chip(icon=ft.Icons.BOLT, bold=True, size=14)
+        self._status_chips.controls = [self._turn_chip.control, self._actions_chip.control, self._target_chip.control]
+        self._head_dirty = False  # a part of the head changed in place (its signature cannot tell)
         self._pad_box = ft.Container(height=0)
         # What answers a tap (the banner, an alert, what happened, the decision or composer) is one
         # part, sent as one patch so the browser draws it in one frame.
@@ -297,7 +313,9 @@ class TableScreen(Screen):
             self._title = self._appbar.title
         else:
             self._title.value = self.title()
-            self._appbar.actions = self.actions() + [ft.Container(width=6)]
+            actions = self.actions()
+            if _buttons_key(actions) != _buttons_key(self._appbar.actions[:-1]):  # else keep the controls sent
+                self._appbar.actions = actions + [ft.Container(width=6)]
         return self._appbar
 
     def refresh(self) -> None:
@@ -307,6 +325,7 @@ class TableScreen(Screen):
         and menu entries keep their controls (see `Memo`). So Flet sends small patches and the
         browser rebuilds only what is new: that is what keeps a tap under 100 ms.
         """
+        self._news_waiting = False  # this redraw shows everything
         if self.missing or getattr(self, "_frame_key", None) != (self.app.narrow, self.app.wide) \
                 or self.app.screen is not self:
             self.app.render()
@@ -328,7 +347,8 @@ class TableScreen(Screen):
         if (self._appbar.title.value, tuple(map(id, self._appbar.actions or []))) != title_before:
             rest.append(self._appbar)
         try:
-            if [_signature(c) for c in head] != head_before:
+            if self._head_dirty or [_signature(c) for c in head] != head_before:
+                self._head_dirty = False
                 self._head.update()
         except RuntimeError:  # not on the page any more (navigated away meanwhile)
             return
@@ -360,14 +380,13 @@ class TableScreen(Screen):
             return
         self._status_key = key
         shade = ft.Colors.with_opacity(0.25, ft.Colors.BLACK)
-        chips = [pill(tr("ui.turn_number", turn=table.turn), bgcolor=shade, color=ink)]
-        if s.pending is None:
-            chips.append(pill(tr("ui.actions_left", count=table.actions_left), icon=ft.Icons.BOLT, bgcolor=shade,
-                              color=ink, bold=True, size=14))
-        chips.append(pill(tr("ui.target_chip", target=table.target), icon=ft.Icons.FLAG, bgcolor=shade, color=ink))
+        self._turn_chip.set(tr("ui.turn_number", turn=table.turn), bgcolor=shade, color=ink)
+        self._actions_chip.set(tr("ui.actions_left", count=table.actions_left), bgcolor=shade, color=ink)
+        self._actions_chip.control.visible = s.pending is None
+        self._target_chip.set(tr("ui.target_chip", target=table.target), bgcolor=shade, color=ink)
+        self._head_dirty = True
         self._status_title.value = table.headline
         self._status_title.color = ink
-        self._status_chips.controls = chips
         self._status_box.bgcolor = fill
         self._status.label = table.headline
 
@@ -519,7 +538,7 @@ class TableScreen(Screen):
             return
         self.busy = True
         try:
-            outcome = self.session.submit(action)
+            outcome = self.session.submit(action, self.shown_version)
         finally:
             self.busy = False
         self._after(outcome)
@@ -570,7 +589,7 @@ class TableScreen(Screen):
         self.die_for = None
         self.pick = []
 
-    def clear_result(self) -> None:
+    def clear_result(self, e: Any = None) -> None:
         self.result = []
         self.result_die = None
         self.highlight = set()
@@ -632,10 +651,54 @@ class TableScreen(Screen):
         if self.app.screen is not self or self.missing:
             return
         if self.session.refresh_if_behind(version):
-            self._reset()
-            self.result = [self.tr("ui.remote_change")]
-            self.result_die = None
+            events = list(message.get("events") or []) if isinstance(message, dict) else []
+            self.show_news(events)
+
+    def news_lines(self, events: list[dict[str, Any]]) -> list[str]:
+        """What another screen's action did, as this screen words it."""
+        return [self.tr("ui.remote_change")]
+
+    def show_news(self, events: list[dict[str, Any]]) -> None:
+        """Another screen changed the game: whose turn it is and what happened go out first.
+
+        Every screen of the game hears of the change at once, and each rebuilds its whole table
+        for its own viewer; so each first sends only its banner and "what happened" (a small
+        patch, drawn in one frame), and rebuilds the rest once every screen's headline is out.
+        Any redraw meanwhile (a tap) draws everything, and the late rebuild then does nothing.
+        """
+        self._reset()
+        self.result = self.news_lines(events)
+        rolls = [ev for ev in events if ev.get("type") == "roll"]
+        self.result_die = rolls[-1].get("die") if rolls else None
+        self.result_die_rolls = False
+        self.highlight = set()
+        if getattr(self, "_frame_key", None) != (self.app.narrow, self.app.wide) or self.app.screen is not self:
             self._show()
+            return
+        self._fill_status(build_table(self.session.state, self.tr, set(), viewer=self.viewer))
+        self._fill_result()
+        self.memo.cycle()
+        self._head_dirty = False
+        try:
+            self._head.update()
+        except RuntimeError:  # not on the page any more
+            return
+        self._news_waiting = True
+        if not self.app.run_later(self._show_rest_of_news):
+            self._show()
+
+    async def _show_rest_of_news(self) -> None:
+        await asyncio.sleep(0)  # the other screens' headlines were queued first; this goes after them
+        if self._news_waiting and self.app.screen is self:
+            self._show()
+
+
+def _buttons_key(controls: list[ft.Control]) -> tuple:
+    """What app bar buttons show and do (a button's handler is the same screen's): equal keys,
+    the same buttons."""
+    return tuple((type(c), getattr(c, "identifier", None), getattr(c, "label", None),
+                  getattr(getattr(c, "content", None), "icon", None),
+                  getattr(getattr(c, "content", None), "disabled", None)) for c in controls)
 
 
 def _signature(control: ft.Control) -> tuple:

@@ -12,9 +12,9 @@ from typing import Any
 
 import flet as ft
 
-from ..vm.table import PlaceVM, TableVM
+from ..vm.table import PlaceVM, StandeeVM, TableVM
 from ..vm.text import Tr
-from .common import muted, paint, pill, standee
+from .common import Memo, muted, paint, pill, standee
 
 
 class PlaceTile:
@@ -29,6 +29,7 @@ class PlaceTile:
                                 border_radius=ft.BorderRadius.all(10))
         self.control = ft.Semantics(content=self.box, button=True, exclude_semantics=True)
         self.control.col = col
+        self.memo = Memo(keep=4)  # standees: a turn changes who is active, not who stands here
 
     def set(self, p: PlaceVM, on_place: Callable[[str], Any] | None) -> bool:
         clickable = on_place is not None and p.highlighted
@@ -51,7 +52,8 @@ class PlaceTile:
                                  color=ft.Colors.ON_SURFACE_VARIANT))
             self.info.controls = info
         if old is None or old.standees != p.standees:
-            self.people.controls = _people(p, tr)
+            self.people.controls = _people(p, tr, self.memo)
+            self.memo.cycle()
         border = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
         bg = ft.Colors.SURFACE_CONTAINER_LOW
         if p.here:
@@ -71,25 +73,24 @@ class PlaceTile:
         return True
 
 
-def _people(p: PlaceVM, tr: Tr) -> list[ft.Control]:
-    people: list[ft.Control] = []
-    for s in p.standees:
-        if s.kind == "warden":
-            fill, ink = paint("warden")
-            people.append(ft.Container(ft.Row([ft.Icon(ft.Icons.LOCAL_POLICE, size=16, color=ink),
-                                               ft.Text(s.label, size=12, color=ink, weight=ft.FontWeight.BOLD)],
-                                              spacing=3, tight=True),
-                                       bgcolor=fill, border_radius=ft.BorderRadius.all(14),
-                                       padding=ft.Padding.symmetric(horizontal=8, vertical=5)))
-        else:
-            people.append(ft.Row([standee(s.short, s.color, s.label, size=30, active=s.active,
-                                          shape="circle" if s.kind == "player" else "square",
-                                          icon=ft.Icons.PERSON_OUTLINE if s.kind == "neutral" else None),
-                                  ft.Text(s.label, size=12, weight=ft.FontWeight.W_600 if s.active else None)],
-                                 spacing=4, tight=True))
-    if not people:
-        people.append(muted(tr("ui.place_empty"), 12))
-    return people
+def _people(p: PlaceVM, tr: Tr, memo: Memo) -> list[ft.Control]:
+    people = [memo.get(repr(s), lambda s=s: _person(s)) for s in p.standees]
+    return people or [memo.make(muted, tr("ui.place_empty"), 12)]
+
+
+def _person(s: StandeeVM) -> ft.Control:
+    if s.kind == "warden":
+        fill, ink = paint("warden")
+        return ft.Container(ft.Row([ft.Icon(ft.Icons.LOCAL_POLICE, size=16, color=ink),
+                                    ft.Text(s.label, size=12, color=ink, weight=ft.FontWeight.BOLD)],
+                                   spacing=3, tight=True),
+                            bgcolor=fill, border_radius=ft.BorderRadius.all(14),
+                            padding=ft.Padding.symmetric(horizontal=8, vertical=5))
+    return ft.Row([standee(s.short, s.color, s.label, size=30, active=s.active,
+                           shape="circle" if s.kind == "player" else "square",
+                           icon=ft.Icons.PERSON_OUTLINE if s.kind == "neutral" else None),
+                   ft.Text(s.label, size=12, weight=ft.FontWeight.W_600 if s.active else None)],
+                  spacing=4, tight=True)
 
 
 class BoardMap:

@@ -93,14 +93,30 @@ def start_border(stripe: ft.BorderSide, rtl: bool, rest: ft.BorderSide | None = 
     return ft.Border(**{start: stripe, end: rest, "top": rest, "bottom": rest})
 
 
+class Chip:
+    """A pill whose text and colours change in place: a new value is a small patch, not a new
+    control to build, send and lay out again in every browser showing it."""
+
+    def __init__(self, *, size: int = 12, icon: Any = None, bold: bool = False, tooltip: str | None = None) -> None:
+        self.icon = ft.Icon(icon, size=size + 2) if icon is not None else None
+        self.text = ft.Text(size=size, weight=ft.FontWeight.BOLD if bold else None)
+        parts: list[ft.Control] = [self.text] if self.icon is None else [self.icon, self.text]
+        self.control = ft.Container(content=ft.Row(parts, spacing=4, tight=True), tooltip=tooltip,
+                                    padding=ft.Padding.symmetric(horizontal=8, vertical=3),
+                                    border_radius=ft.BorderRadius.all(20))
+
+    def set(self, text: str, *, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST, color: Any = None) -> ft.Control:
+        self.text.value = text
+        self.text.color = color
+        if self.icon is not None:
+            self.icon.color = color
+        self.control.bgcolor = bgcolor
+        return self.control
+
+
 def pill(text: str, *, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST, color: Any = None, size: int = 12,
          icon: Any = None, bold: bool = False, tooltip: str | None = None) -> ft.Control:
-    parts: list[ft.Control] = []
-    if icon is not None:
-        parts.append(ft.Icon(icon, size=size + 2, color=color))
-    parts.append(ft.Text(text, size=size, color=color, weight=ft.FontWeight.BOLD if bold else None))
-    return ft.Container(content=ft.Row(parts, spacing=4, tight=True), bgcolor=bgcolor, tooltip=tooltip,
-                        padding=ft.Padding.symmetric(horizontal=8, vertical=3), border_radius=ft.BorderRadius.all(20))
+    return Chip(size=size, icon=icon, bold=bold, tooltip=tooltip).set(text, bgcolor=bgcolor, color=color)
 
 
 def standee(short: str, color: str, label: str, *, size: int = 30, active: bool = False,
@@ -176,26 +192,35 @@ class Memo:
     """Reuse the control built for an unchanged view model between renders.
 
     Flet diffs the new tree against the old one; a control object it already knows costs
-    almost nothing, a new one costs its whole subtree. Keys are the view model's repr, so any
-    change to what a control shows rebuilds it. Only controls used in the last render are kept.
+    almost nothing, a new one costs its whole subtree (built, diffed, sent, and laid out again
+    in every browser showing it). Keys are the view model's repr or a builder's arguments, so
+    any change to what a control shows rebuilds it. A control unused for `keep` renders is
+    dropped: 1 keeps only the last render's; more lets a control that comes back (a standee
+    turning active and back) be reused.
     """
 
-    def __init__(self) -> None:
-        self.old: dict[Any, ft.Control] = {}
+    def __init__(self, keep: int = 1) -> None:
+        self.keep = keep
+        self.old: dict[Any, tuple[ft.Control, int]] = {}  # control, renders it has gone unused
         self.new: dict[Any, ft.Control] = {}
 
     def get(self, key: Any, build: Callable[[], ft.Control]) -> ft.Control:
-        control = self.new.get(key)
-        if control is not None:  # asked twice in one render: a second copy, never the same object
+        if key in self.new:  # asked twice in one render: a second copy, never the same object
             return build()
-        control = self.old.get(key)
-        if control is None:
-            control = build()
+        kept = self.old.get(key)
+        control = kept[0] if kept is not None else build()
         self.new[key] = control
         return control
 
+    def make(self, build: Callable[..., ft.Control], *args: Any, **kwargs: Any) -> ft.Control:
+        """`build(*args, **kwargs)`, or what it built last time with the same (hashable) arguments."""
+        return self.get((build, args, tuple(sorted(kwargs.items()))), lambda: build(*args, **kwargs))
+
     def cycle(self) -> None:
-        self.old, self.new = self.new, {}
+        """End a render: what it used is kept, the rest ages."""
+        aged = {k: (c, idle + 1) for k, (c, idle) in self.old.items() if k not in self.new and idle + 1 < self.keep}
+        aged.update((k, (c, 0)) for k, c in self.new.items())
+        self.old, self.new = aged, {}
 
 
 def flat_button(text: str, on_click: Handler | None, *, identifier: str | None = None, icon: Any = None,

@@ -6,13 +6,14 @@ that changed travel to the browser (a new hand count, a Beating), which keeps ta
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import flet as ft
 
 from ..vm.table import PlayerVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, card, muted, paint, pill, standee, start_border
+from .common import DANGER, Memo, card, muted, paint, pill, standee, start_border
 
 
 class PlayerCard:
@@ -40,6 +41,7 @@ class PlayerCard:
                                 border_radius=ft.BorderRadius.all(12))
         self.control = ft.Semantics(content=self.box, container=True)
         self.control.col = col
+        self.memo = Memo(keep=3)  # the avatar, flags and chips a turn toggles come back
 
     def set(self, p: PlayerVM) -> None:
         """Show this player; unchanged parts are left alone (nothing to send for them)."""
@@ -51,28 +53,26 @@ class PlayerCard:
         self.control.identifier = f"player-{p.seat}"
         self.control.label = tr("ui.player_label", player=p.name, place=p.place, tunnel=p.tunnel, target=p.target,
                                 beatings=p.beatings, cigarettes=p.cigarettes, hand=p.hand_size)
-        if old is None or (old.name, old.color, old.active) != (p.name, p.color, p.active):
-            self.avatar.content = standee(p.name[:1].upper(), p.color, p.name, size=34, active=p.active)
+        memo = self.memo
+        self.avatar.content = memo.make(standee, p.name[:1].upper(), p.color, p.name, size=34, active=p.active)
         self.name.value = p.name
         self.place.value = tr("ui.player_at", place=p.place)
-        flags = (p.active, p.deciding, p.winner)
-        if old is None or (old.active, old.deciding, old.winner) != flags:
-            row = []
-            if p.active:
-                row.append(pill(tr("ui.their_turn"), bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY, bold=True))
-            elif p.deciding:
-                row.append(pill(tr("ui.deciding"), bgcolor=ft.Colors.TERTIARY, color=ft.Colors.ON_TERTIARY, bold=True))
-            if p.winner:
-                row.append(pill(tr("ui.winner"), icon=ft.Icons.EMOJI_EVENTS, bgcolor=ft.Colors.AMBER,
-                                color=ft.Colors.BLACK))
-            self.flags.controls = row
+        row = []
+        if p.active:
+            row.append(memo.make(pill, tr("ui.their_turn"), bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY,
+                                 bold=True))
+        elif p.deciding:
+            row.append(memo.make(pill, tr("ui.deciding"), bgcolor=ft.Colors.TERTIARY, color=ft.Colors.ON_TERTIARY,
+                                 bold=True))
+        if p.winner:
+            row.append(memo.make(pill, tr("ui.winner"), icon=ft.Icons.EMOJI_EVENTS, bgcolor=ft.Colors.AMBER,
+                                 color=ft.Colors.BLACK))
+        self.flags.controls = row
         self.tunnel.value = tr("ui.tunnel_short", tunnel=p.tunnel, target=p.target)
         self.bar.value = p.progress
         self.bar.semantics_label = tr("ui.tunnel_progress", tunnel=p.tunnel, target=p.target)
-        stats_key = (p.beatings, p.max_beatings, p.cigarettes, p.hand_size, p.hand_limit, p.gang, p.ability,
-                     tuple(p.tokens), p.trauma, p.team)
-        if old is None or _stats_key(old) != stats_key:
-            self.stats.controls = _stats(p, tr)
+        self.stats.controls = _stats(p, tr, memo)
+        memo.cycle()
         hand = [f"{name} ×{tr.num(n)}" if n > 1 else name for name, n in p.hand_known]
         if p.hand_unknown:
             hand.append(tr("ui.unknown_cards", count=p.hand_unknown))
@@ -87,30 +87,27 @@ class PlayerCard:
         self.box.border = start_border(ft.BorderSide(6, fill), tr.rtl, ring)
 
 
-def _stats_key(p: PlayerVM) -> tuple:
-    return (p.beatings, p.max_beatings, p.cigarettes, p.hand_size, p.hand_limit, p.gang, p.ability,
-            tuple(p.tokens), p.trauma, p.team)
-
-
-def _stats(p: PlayerVM, tr: Tr) -> list[ft.Control]:
+def _stats(p: PlayerVM, tr: Tr, memo: Memo) -> list[ft.Control]:
+    """The chips under the Tunnel bar; an unchanged chip keeps its control (see `Memo`)."""
+    chip = functools.partial(memo.make, pill)
     stats = [
-        pill(tr("ui.stat_beatings", count=p.beatings, most=p.max_beatings), icon=ft.Icons.PERSONAL_INJURY,
+        chip(tr("ui.stat_beatings", count=p.beatings, most=p.max_beatings), icon=ft.Icons.PERSONAL_INJURY,
              color=ft.Colors.WHITE if p.beatings else None, bgcolor=DANGER if p.beatings else None,
              bold=bool(p.beatings)),
-        pill(tr("ui.stat_cigarettes", count=p.cigarettes), icon=ft.Icons.SMOKING_ROOMS),
-        pill(tr("ui.stat_hand", count=p.hand_size, limit=p.hand_limit), icon=ft.Icons.STYLE,
+        chip(tr("ui.stat_cigarettes", count=p.cigarettes), icon=ft.Icons.SMOKING_ROOMS),
+        chip(tr("ui.stat_hand", count=p.hand_size, limit=p.hand_limit), icon=ft.Icons.STYLE,
              bgcolor=ft.Colors.ERROR_CONTAINER if p.hand_size > p.hand_limit else None),
     ]
     if p.gang:
-        stats.append(pill(tr("ui.stat_gang", gang=p.gang, ability=p.ability or ""), icon=ft.Icons.GROUPS,
+        stats.append(chip(tr("ui.stat_gang", gang=p.gang, ability=p.ability or ""), icon=ft.Icons.GROUPS,
                           bgcolor=ft.Colors.TERTIARY_CONTAINER, color=ft.Colors.ON_TERTIARY_CONTAINER))
     for token, n in p.tokens:
-        stats.append(pill(tr("ui.stat_token", token=token, count=n), icon=ft.Icons.TOLL))
+        stats.append(chip(tr("ui.stat_token", token=token, count=n), icon=ft.Icons.TOLL))
     if p.trauma:
-        stats.append(pill(tr("ui.stat_trauma", trauma=p.trauma), icon=ft.Icons.PSYCHOLOGY,
+        stats.append(chip(tr("ui.stat_trauma", trauma=p.trauma), icon=ft.Icons.PSYCHOLOGY,
                           bgcolor=ft.Colors.ERROR_CONTAINER, color=ft.Colors.ON_ERROR_CONTAINER))
     if p.team:
-        stats.append(pill(p.team, icon=ft.Icons.FLAG))
+        stats.append(chip(p.team, icon=ft.Icons.FLAG))
     return stats
 
 
@@ -169,10 +166,12 @@ class PlayersPanel:
         return changed
 
 
-def piles_row(vm: TableVM, tr: Tr) -> ft.Control:
-    items = [pill(tr("ui.pile_count", pile=p.label, count=p.count), size=12) for p in vm.piles]
+def piles_row(vm: TableVM, tr: Tr, memo: Memo) -> ft.Control:
+    """The piles' counts; a pile whose count did not change keeps its chip."""
+    items = [memo.make(pill, tr("ui.pile_count", pile=p.label, count=p.count), size=12) for p in vm.piles]
     return ft.Semantics(identifier="piles", container=True, label=tr("ui.piles_label"),
-                        content=ft.Row([muted(tr("ui.piles_title"), 12), *items], wrap=True, spacing=5, run_spacing=5))
+                        content=ft.Row([memo.make(muted, tr("ui.piles_title"), 12), *items], wrap=True, spacing=5,
+                                       run_spacing=5))
 
 
 def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft.Control]:
