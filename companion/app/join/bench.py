@@ -72,9 +72,10 @@ WATCH_JS = """() => {
   window.__seen = null;
   const text = () => host.innerText + '\\n' + Array.from(host.querySelectorAll('[aria-label]'))
     .map(x => x.getAttribute('aria-label')).join('\\n');
-  window.__met = () => window.__expect !== null && text().includes(window.__expect);
   new MutationObserver(() => {
-    if (window.__seen === null && window.__met()) window.__seen = performance.timeOrigin + performance.now();
+    if (window.__seen === null && window.__expect !== null && text().includes(window.__expect)) {
+      window.__seen = performance.timeOrigin + performance.now();
+    }
   }).observe(host, {subtree: true, childList: true, characterData: true, attributes: true,
                     attributeFilter: ['aria-label']});
 }"""
