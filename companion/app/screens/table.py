@@ -273,6 +273,10 @@ class TableScreen(Screen):
                                       padding=10, expand=True)
         return self._root
 
+    def _frame_on_page(self) -> bool:
+        """This screen is shown, in the frame built for the window's current size."""
+        return getattr(self, "_frame_key", None) == (self.app.narrow, self.app.wide) and self.app.screen is self
+
     def _scrolled(self, e: Any) -> None:
         ft.context.disable_auto_update()  # just remember where the panel is; nothing to redraw
         self._offset = float(getattr(e, "pixels", 0) or 0)
@@ -326,11 +330,12 @@ class TableScreen(Screen):
         browser rebuilds only what is new: that is what keeps a tap under 100 ms.
         """
         self._news_waiting = False  # this redraw shows everything
-        if self.missing or getattr(self, "_frame_key", None) != (self.app.narrow, self.app.wide) \
-                or self.app.screen is not self:
+        if self.missing or not self._frame_on_page():
             self.app.render()
             return
-        head = [self._main_slot, self._result_slot, self._status, self._alert_slot]
+        # The banner and "what happened" are rewritten in place and mark `_head_dirty`; the
+        # decision and alert slots get new content, which their signatures tell.
+        head = [self._main_slot, self._alert_slot]
         parts = [self._menu, self._menu_col, self._react_slot, self._pad_box, self._piles]
         head_before = [_signature(c) for c in head]
         before = [_signature(c) for c in parts]
@@ -672,7 +677,7 @@ class TableScreen(Screen):
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = False
         self.highlight = set()
-        if getattr(self, "_frame_key", None) != (self.app.narrow, self.app.wide) or self.app.screen is not self:
+        if not self._frame_on_page():
             self._show()
             return
         self._fill_status(build_table(self.session.state, self.tr, set(), viewer=self.viewer))
