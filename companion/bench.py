@@ -22,6 +22,7 @@ SUITES: dict[str, str] = {
     "storage": "storage.bench:storage_suite",
     "ui": "companion.app.bench:ui_suite",
     "sync": "companion.app.join.bench:sync_suite",
+    "storm": "companion.app.join.storm:storm_suite",
 }
 
 

@@ -12,12 +12,16 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dyo-companion",
                                      description="Table companion and referee for Dig Your Way Out. "
                                                  "Without a command: run the app (web mode on localhost).")
-    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default: localhost only)")
+    parser.add_argument("--host", default=None,
+                        help="address to serve on (default: localhost only; with --lan: this address only)")
     parser.add_argument("--port", type=int, default=8550, help="port to serve on (default: 8550)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--db", default=None, help="SQLAlchemy database URL (default: the embedded SQLite file)")
     parser.add_argument("--desktop", action="store_true", help="open the native window (needs the Flet desktop client)")
     parser.add_argument("--lan", action="store_true", help="serve on the local network so phones can join")
+    parser.add_argument("--forwarded-allow-ips", metavar="ADDRS", default="",
+                        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
+                             "is believed (default: none)")
     commands = parser.add_subparsers(dest="command")
 
     check = commands.add_parser("check", help="replay a game file and print the engine's answers (JSON lines)")

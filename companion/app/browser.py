@@ -51,9 +51,11 @@ class AppServer:
 
     `lan=True` serves it as `--lan` would, except that loopback browsers are not trusted as the
     host's (every browser in a test is on loopback): the host's screens need `host_link`.
+    `access` replaces that policy (a test of the door itself).
     """
 
-    def __init__(self, store: Any, settings_path: Path, port: int | None = None, *, lan: bool = False) -> None:
+    def __init__(self, store: Any, settings_path: Path, port: int | None = None, *, lan: bool = False,
+                 access: Any = None) -> None:
         import uvicorn
 
         from companion.app.join.access import Access
@@ -61,12 +63,18 @@ class AppServer:
         from companion.app.settings import SettingsFile
 
         self.port = port or free_port()
-        self.access = Access(lan=lan, trust_loopback=not lan)
+        self.access = access or (Access(lan=True, machine=()) if lan else Access())
+        lan = lan or self.access.lan
         self.app = make_asgi(store, SettingsFile(settings_path), lan_url=f"{self.url}/" if lan else None,
                              access=self.access)
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    lifespan="on"))
+                                                    lifespan="on", proxy_headers=False))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def services(self) -> Any:
+        """The server's shared services (store, join links and lockouts)."""
+        return self.app.app.state.services
 
     @property
     def url(self) -> str:

@@ -4,8 +4,10 @@ Web mode (default): the app is served on localhost (`--host`, `--port`), its add
 and a browser opened when one is available (`--no-browser` to skip; on a Linux box without a
 display there is none, so it only prints). `--lan` serves on the address this machine has on
 the local network (as detected, plus localhost for the host's own browser) so phones can join
-by the QR code; `--host` names the address instead. Served beyond localhost, only this
-machine's browsers (or one given the host link printed at start) get the host's screens.
+by the QR code; `--host` names the address instead (with `--lan`: that address only). Served
+beyond localhost, only this machine's browsers (or one given the host link printed at start)
+get the host's screens. `--forwarded-allow-ips` names the reverse proxies whose
+`X-Forwarded-For` is believed; a client reached through one needs the host link.
 `--desktop` opens the native Flet window instead, where the Flet desktop client
 (`pip install flet-desktop`) is installed.
 """
@@ -24,6 +26,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from .join.access import Access, is_loopback
+from .join.peer import networks
 from .settings import SettingsFile
 
 
@@ -33,6 +36,11 @@ def run_app(args: Any) -> int:
         store = _open_store(getattr(args, "db", None))
         return 2 if store is None else _desktop(store, settings_file)
     port = int(getattr(args, "port", 8550) or 8550)
+    try:
+        proxies = networks((getattr(args, "forwarded_allow_ips", None) or "").split(","))
+    except ValueError as error:
+        print(f"dyo-companion: --forwarded-allow-ips: {error}", file=sys.stderr)
+        return 2
     hosts, lan_url = bind_plan(bool(getattr(args, "lan", False)), getattr(args, "host", None), port)
     for host in hosts:
         problem = _port_problem(host, port)
@@ -43,7 +51,7 @@ def run_app(args: Any) -> int:
     # loads the Flutter client: the first table appears sooner.
     opening: Future = Future()
     opening.opener = lambda: _open_into(opening, getattr(args, "db", None))  # type: ignore[attr-defined]
-    return serve(opening, settings_file, hosts, port, lan_url=lan_url,
+    return serve(opening, settings_file, hosts, port, lan_url=lan_url, proxies=proxies,
                  open_browser=not getattr(args, "no_browser", False))
 
 
@@ -51,9 +59,13 @@ def bind_plan(lan: bool, host: str | None, port: int) -> tuple[list[str], str | 
     """The addresses to listen on, and the base of the join links (None: this machine only).
 
     `--lan`: the detected LAN address and loopback (the host's own browser stays the host's).
+    `--lan --host ADDRESS`: that address only, named in the links.
     `--host` beyond loopback: that address (every interface for 0.0.0.0/::; the links then
     name the detected LAN address).
     """
+    if lan and host:
+        shown = lan_address() if host in ("0.0.0.0", "::") else host
+        return [host], f"http://{_url_host(shown)}:{port}/"
     if lan:
         address = lan_address()
         hosts = ["127.0.0.1"] if is_loopback(address) else [address, "127.0.0.1"]
@@ -130,15 +142,16 @@ def browser_available() -> bool:
 
 
 def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, *, lan_url: str | None = None,
-          open_browser: bool = True) -> int:
+          proxies: tuple[Any, ...] = (), open_browser: bool = True) -> int:
     import uvicorn
 
     from .server import make_asgi
 
-    access = Access(lan=lan_url is not None)
+    access = Access(lan=lan_url is not None, proxies=proxies)
     app = make_asgi(store, settings_file, lan_url=lan_url, access=access)
+    # Forwarded headers are judged by the app itself (join/peer.py), never by uvicorn's defaults.
     server = uvicorn.Server(uvicorn.Config(app, host=hosts[0], port=port, log_level="warning", lifespan="on",
-                                           ws_ping_interval=20, ws_ping_timeout=30))
+                                           ws_ping_interval=20, ws_ping_timeout=30, proxy_headers=False))
     shown = _shown(hosts[-1])
     url = f"http://{_url_host(shown)}:{port}/"
     if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key
@@ -163,8 +176,9 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
         print(f"Dig Your Way Out companion is running at {url}", flush=True)
         if lan_url:
             print(f"Phones on this network join by the QR code on a game's table view ({lan_url}).", flush=True)
+        if lan_url or proxies:
             if is_loopback(shown):  # else the address above already carries the key
-                print(f"The host's screens from another device (keep it private): {access.host_link(lan_url)}",
+                print(f"The host's screens from another device (keep it private): {access.host_link(lan_url or url)}",
                       flush=True)
         print("Press Ctrl+C to stop.", flush=True)
         if open_browser and browser_available():

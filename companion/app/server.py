@@ -3,6 +3,8 @@
 Besides the Flet UI at `/`, it answers `/api/health` (for scripts and the launcher's readiness
 check) and `/api/games/<id>/export` (a game file download, for the host's browsers only: see
 join/access.py). Run it with a single worker: Flet's sessions and pubsub live in this process.
+Everything sits behind `PeerGate` (join/peer.py): each connection's address is read off the
+connection, and no API explorer or schema is served.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from typing import Any
 
 from fastapi import Request
 
+from .join.peer import PeerGate, bind_session, peer_of_scope
 from .settings import SettingsFile
-from .shell import App, Services
+from .shell import SESSION_SECONDS, App, Services
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +43,13 @@ def make_main(services: Services) -> Callable[[Any], None]:
 
 
 def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = None, access: Any = None,
-              session_timeout: int = 3600) -> Any:
+              session_timeout: int = SESSION_SECONDS) -> Any:
     import flet_web.fastapi as flet_fastapi
     from fastapi.responses import JSONResponse, Response
 
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
-    api = flet_fastapi.FastAPI()
+    api = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    api.state.services = services
 
     @api.get("/api/health")
     def health() -> dict[str, Any]:
@@ -53,10 +57,10 @@ def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = 
 
     @api.get("/api/games/{game_id}/export")
     def export(game_id: str, request: Request, host: str | None = None) -> Response:
-        address = request.client.host if request.client else ""
+        peer = peer_of_scope(request.scope)
         limiter = services.join.limiter
-        if limiter.wait(address) > 0 or not services.access.request_allowed(address, host):
-            limiter.failed(address)
+        if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
+            limiter.failed(peer.address)
             return JSONResponse({"error": "not found"}, status_code=404)  # says nothing of the game
         try:
             data = services.store.export_game(game_id)
@@ -66,6 +70,7 @@ def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = 
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'})
 
-    api.mount("/", flet_fastapi.app(make_main(services), no_cdn=True, assets_dir=str(assets_dir()),
-                                    session_timeout_seconds=session_timeout, app_name="Dig Your Way Out"))
-    return api
+    api.mount("/", flet_fastapi.app(make_main(services), before_main=bind_session, no_cdn=True,
+                                    assets_dir=str(assets_dir()), session_timeout_seconds=session_timeout,
+                                    app_name="Dig Your Way Out"))
+    return PeerGate(api, services.access.proxies)

@@ -26,6 +26,12 @@ from .widgets.common import DANGER, button, heading, muted, pill, start_border
 
 log = logging.getLogger(__name__)
 
+# How long a session whose socket is gone is kept for its browser to come back to (a phone that
+# slept); one that never presented a key goes sooner. A browser coming back later opens a new
+# session: its seat and the host key are in its own storage.
+SESSION_SECONDS = 300
+KEYLESS_SESSION_SECONDS = 30
+
 
 class Services:
     """What every session shares: the store, the settings file, the process's options.
@@ -70,6 +76,9 @@ class App:
         self.route = ""
         self.width = page.width or 1024
         self.file_picker: ft.FilePicker | None = None
+        self.host = False  # decided by admit() from the connection and the host key
+        self.link_ok = False  # this session presented a game's valid join secret
+        self._short_lived = False
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -83,9 +92,30 @@ class App:
         page.on_route_change = self._route_changed
         page.on_resize = self._resized
         page.on_keyboard_event = self._key
-        page.on_disconnect = lambda e: None
+        page.on_connect = self._connected
+        page.on_disconnect = self._disconnected
         admit(self)  # the host's screens, or only joining and a seat (join/access.py)
         open_in_device_language(self, page.route or "/")
+
+    @property
+    def holds_key(self) -> bool:
+        """Whether this session ever presented something valid: the host key (or is the host's
+        machine), a join secret, a device token."""
+        return self.host or self.link_ok or bool(getattr(self, "join_devices", None))
+
+    def _connected(self, e: Any = None) -> None:
+        self._short_lived = False
+
+    async def _disconnected(self, e: Any = None) -> None:
+        """Its socket is gone: a session that never held a key is kept only briefly (a stranger's
+        reconnect storm must not pin memory for the usual grace period)."""
+        if self.holds_key or self._short_lived:
+            return
+        self._short_lived = True  # Session.disconnect announces the disconnection again
+        try:
+            await self.page.session.disconnect(KEYLESS_SESSION_SECONDS)
+        except Exception:  # a session already closing
+            log.debug("cannot shorten a session's grace period", exc_info=True)
 
     def apply_settings(self) -> None:
         page = self.page

@@ -106,16 +106,6 @@ def test_locked_out_even_with_the_right_secret(store) -> None:
     assert not gate.ok and gate.wait > 0
 
 
-def test_lan_and_host_addresses(monkeypatch) -> None:
-    from companion.app import launch
-
-    monkeypatch.setattr(launch, "lan_address", lambda: "192.168.1.20")
-    assert launch.bind_plan(True, None, 8550) == (["192.168.1.20", "127.0.0.1"], "http://192.168.1.20:8550/")
-    assert launch.bind_plan(False, None, 8550) == (["127.0.0.1"], None)
-    assert launch.bind_plan(False, "0.0.0.0", 9000) == (["0.0.0.0"], "http://192.168.1.20:9000/")
-    assert launch.bind_plan(False, "10.1.2.3", 9000) == (["10.1.2.3"], "http://10.1.2.3:9000/")
-
-
 def test_the_export_route_is_the_hosts(store, settings_path) -> None:
     from fastapi.testclient import TestClient
 
@@ -124,7 +114,7 @@ def test_the_export_route_is_the_hosts(store, settings_path) -> None:
     from companion.app.settings import SettingsFile
 
     game_id = store.create_game(GAME)
-    access = Access(lan=True, trust_loopback=False)
+    access = Access(lan=True, machine=())
     client = TestClient(make_asgi(store, SettingsFile(settings_path), lan_url="http://10.0.0.1:8550/",
                                   access=access))
     refused = client.get(f"/api/games/{game_id}/export")

@@ -5,15 +5,19 @@ reach the app. Served on the network (`--lan`, `--host`), the host is a browser 
 machine (a loopback address) or one that presented the host key once (`/?host=KEY`, printed
 at start; the browser keeps it). Every other browser reaches only the join page and its own
 seat: any other address shows a neutral page that names no game and no player.
+
+The address is the connection's own (peer.py), never a page property the client may patch. A
+client reached through a trusted reverse proxy (`--forwarded-allow-ips`) is never this machine,
+whatever it forwards: there only the host key gives host rights.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from .peer import LOOPBACK, Network, Peer, peer_of, within
 from .tokens import SECRET, new_secret, same_secret, valid
 
 log = logging.getLogger(__name__)
@@ -23,25 +27,25 @@ DEVICE_ROUTES = frozenset({"join", "play", "rules"})
 
 
 def is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
+    return within(address, LOOPBACK)
 
 
 class Access:
-    def __init__(self, *, lan: bool = False, trust_loopback: bool = True, host_key: str | None = None) -> None:
-        self.lan = lan
-        self.trust_loopback = trust_loopback
+    """`lan`: served beyond this machine. `machine`: the addresses that are this machine (a
+    test narrows them to play a network device on loopback). `proxies`: the reverse proxies
+    whose forwarded addresses are believed (peer.py)."""
+
+    def __init__(self, *, lan: bool = False, machine: tuple[Network, ...] = LOOPBACK,
+                 proxies: tuple[Network, ...] = (), host_key: str | None = None) -> None:
+        self.lan = lan or bool(proxies)
+        self.machine = machine
+        self.proxies = proxies
         self.host_key = host_key or new_secret()
 
-    @classmethod
-    def for_bind(cls, host: str) -> Access:
-        """The policy for a server bound to `host`: open on loopback, guarded on any other."""
-        return cls(lan=not is_loopback(host))
-
-    def host_by_address(self, address: str) -> bool:
-        return not self.lan or (self.trust_loopback and is_loopback(address))
+    def host_by_address(self, peer: Peer) -> bool:
+        if peer.via_proxy:
+            return False
+        return not self.lan or within(peer.address, self.machine)
 
     def key_ok(self, key: object) -> bool:
         return valid(SECRET, key) and same_secret(self.host_key, str(key))
@@ -50,9 +54,9 @@ class Access:
         """An address of the host's screens for a browser elsewhere (it keeps the key)."""
         return f"{base.rstrip('/')}{path}?{urlencode({'host': self.host_key})}"
 
-    def request_allowed(self, address: str, key: str | None) -> bool:
+    def request_allowed(self, peer: Peer, key: str | None) -> bool:
         """For the HTTP routes (a game's export): the same rule as for the screens."""
-        return self.host_by_address(address) or self.key_ok(key)
+        return self.host_by_address(peer) or self.key_ok(key)
 
 
 def admit(app: Any) -> None:
@@ -61,9 +65,10 @@ def admit(app: Any) -> None:
 
     page = app.page
     access: Access = app.services.access
-    address = page.client_ip or ""
+    peer = peer_of(page)
+    address = peer.address
     app.prefs = ft.SharedPreferences()  # this browser's storage: device tokens, the host key
-    app.host = access.host_by_address(address)
+    app.host = access.host_by_address(peer)
     parts = urlsplit(page.route or "/")
     query = dict(parse_qsl(parts.query))
     key = query.pop("host", None)
@@ -101,7 +106,7 @@ async def _recall(app: Any) -> None:
         return
     if key is None or app.host:
         return
-    address = app.page.client_ip or ""
+    address = peer_of(app.page).address
     limiter = app.services.join.limiter
     if limiter.wait(address) == 0 and app.services.access.key_ok(key):
         app.host = True

@@ -21,6 +21,7 @@ from storage import LinkRefused, SeatTaken
 from ..screens.base import Screen
 from ..vm.table import COLORS
 from ..widgets.common import button, card, heading, muted, standee, tap
+from .peer import peer_of
 from .tokens import GAME_ID, valid
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,8 @@ def enter(app: Any, device: Any, query: dict[str, str]) -> Screen:
 
 
 def client(app: Any) -> str:
-    return app.page.client_ip or ""
+    """The address wrong secrets count against: the connection's own (peer.py)."""
+    return peer_of(app.page).address
 
 
 class DeviceScreen(Screen):
@@ -98,6 +100,7 @@ class JoinScreen(DeviceScreen):
         if not gate.ok:
             self.step, self.wait = ("locked" if gate.wait > 0 else "refused"), gate.wait
             return
+        app.link_ok = True
         self.step = "connecting"
         app.run_later(self._look_for_seat)
 
@@ -155,7 +158,7 @@ class JoinScreen(DeviceScreen):
         app, join = self.app, self.app.services.join
         try:
             device, token = join.join(self.game_id, str(self.key), client(app), seat,
-                                      app.page.client_user_agent or "")
+                                      peer_of(app.page).user_agent)
         except SeatTaken:
             app.toast(self.tr("join.seat_just_taken"))
             self.seats = join.seats(self.game_id)
