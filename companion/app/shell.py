@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
+from . import memory
 from .join.access import Access, admit
 from .locale import apply_language, open_in_device_language
 from .settings import Settings, SettingsFile
@@ -94,6 +95,7 @@ class App:
         page.on_keyboard_event = self._key
         page.on_connect = self._connected
         page.on_disconnect = self._disconnected
+        page.on_close = lambda e: memory.session_closed()
         admit(self)  # the host's screens, or only joining and a seat (join/access.py)
         open_in_device_language(self, page.route or "/")
 
