@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import Request
 
+from . import manifest
 from .settings import SettingsFile
 from .shell import App, Services
 
@@ -66,6 +67,8 @@ def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = 
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'})
 
+    manifest.serve(api)  # the web manifest and the pages' theme colour (before the Flet mount)
     api.mount("/", flet_fastapi.app(make_main(services), no_cdn=True, assets_dir=str(assets_dir()),
-                                    session_timeout_seconds=session_timeout, app_name="Dig Your Way Out"))
+                                    session_timeout_seconds=session_timeout, app_name=manifest.NAME,
+                                    app_short_name=manifest.SHORT_NAME, app_description=manifest.DESCRIPTION))
     return api
