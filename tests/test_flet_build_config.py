@@ -107,29 +107,50 @@ def test_exclusions_name_real_paths_and_leave_out_tests_benchmarks_and_ci(flet: 
     assert not missing, f"benchmarks that would ship: {missing}"
 
 
-def test_the_packaged_app_needs_nothing_excluded(flet: dict[str, Any], app_dir: Path) -> None:
-    """Import the entry and every module left in the package with the excluded ones made
-    unimportable, as on a phone where they are absent."""
-    excluded = flet["app"].get("exclude", [])
-    blocked = [p.removesuffix(".py").replace("/", ".") for p in excluded if p.endswith(".py") or p == "tests"]
-    kept = sorted(".".join(p.relative_to(app_dir).with_suffix("").parts)
-                  for folder in ("companion", "storage") for p in (app_dir / folder).rglob("*.py")
-                  if not any(str(p.relative_to(app_dir)).startswith(x) for x in excluded))
-    kept = [m.removesuffix(".__init__") for m in kept if not m.endswith("__main__")]
+WEB_SERVING = ("flet_web", "fastapi", "starlette", "uvicorn")  # left out of phone packages (pyproject)
+
+
+def import_without(app_dir: Path, entry: str, modules: list[str], absent: list[str]) -> None:
+    """Import the entry, then `modules`, in a fresh interpreter where `absent` cannot be imported."""
     script = f"""
 import importlib, importlib.abc, sys
-BLOCKED = {blocked!r}
+ABSENT = {absent!r}
 class Absent(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if any(name == b or name.startswith(b + ".") for b in BLOCKED):
-            raise ModuleNotFoundError(f"{{name}} is excluded from the package")
+        if any(name == a or name.startswith(a + ".") for a in ABSENT):
+            raise ModuleNotFoundError(f"{{name}} is not in the package")
         return None
 sys.meta_path.insert(0, Absent())
-import {Path(flet['app'].get('module', 'main')).stem}
-for name in {kept!r}:
+import {entry}
+for name in {modules!r}:
     importlib.import_module(name)
-print("imported", len({kept!r}))
+print("imported", len({modules!r}))
 """
     run = subprocess.run([sys.executable, "-c", script], cwd=app_dir, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, f"the packaged app would import an excluded file:\n{run.stderr[-3000:]}"
-    assert "imported" in run.stdout
+    assert run.returncode == 0 and "imported" in run.stdout, \
+        f"the packaged app would need something it does not ship:\n{run.stderr[-3000:]}"
+
+
+def kept_modules(app_dir: Path, excluded: list[str]) -> list[str]:
+    names = sorted(".".join(p.relative_to(app_dir).with_suffix("").parts)
+                   for folder in ("companion", "storage") for p in (app_dir / folder).rglob("*.py")
+                   if not any(str(p.relative_to(app_dir)).startswith(x) for x in excluded))
+    return [n.removesuffix(".__init__") for n in names if not n.endswith("__main__")]
+
+
+def test_the_packaged_app_needs_nothing_excluded(flet: dict[str, Any], app_dir: Path) -> None:
+    """Every module left in the package imports with the excluded ones absent, as in a package."""
+    excluded = flet["app"].get("exclude", [])
+    absent = [p.removesuffix(".py").replace("/", ".") for p in excluded if p.endswith(".py") or p == "tests"]
+    entry = Path(flet["app"].get("module", "main")).stem
+    import_without(app_dir, entry, kept_modules(app_dir, excluded), absent)
+
+
+def test_a_phone_package_needs_no_web_server(flet: dict[str, Any], app_dir: Path, pyproject: dict[str, Any]) -> None:
+    """flet-web is left out of phone packages (its marker); the app must not need it there."""
+    marker = next(d for d in pyproject["project"]["dependencies"] if d.startswith("flet-web"))
+    assert "platform_system != 'Android'" in marker and "platform_system != 'iOS'" in marker, marker
+    excluded = flet["app"].get("exclude", [])
+    modules = [m for m in kept_modules(app_dir, excluded) if m != "companion.app.server"]  # the web server itself
+    entry = Path(flet["app"].get("module", "main")).stem
+    import_without(app_dir, entry, modules, list(WEB_SERVING))

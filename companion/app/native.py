@@ -1,9 +1,9 @@
-"""The app as a packaged native app (`flet build apk|ipa|linux|macos|windows`, or `--desktop`).
+"""The app as a packaged native app (`flet build apk|ipa|linux|macos|windows`).
 
 There is no server and no browser: the device runs Python, the store is a SQLite file in the
 app's own data folder (Flet names it in `FLET_APP_STORAGE_DATA`), and the same screens draw
-natively. Nothing else on the device can reach this app, so it offers no join link or QR code.
-`main.py` at the repository root is the module `flet build` packages; it runs `run()`.
+natively. No other device can reach this app, so it offers no join link or QR code.
+`main.py` at the repository root is the module `flet build` runs; it calls `run()`.
 """
 
 from __future__ import annotations
