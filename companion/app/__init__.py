@@ -7,6 +7,7 @@ Layers, each importing only the ones before it:
 - `locale.py`: this device's language (remembered in the browser), direction, fonts;
 - `widgets/`, `screens/`: Flet controls that render view models and forward taps;
 - `shell.py`: one browser tab's frame: routes, theme, language, shared dialogs;
-- `server.py`/`launch.py`: serving it (`dyo-companion`); `native.py`: packaged phone/desktop builds;
+- `server.py`/`launch.py`: serving it (`dyo-companion`), `manifest.py`: what the served web app says
+  it is (manifest, theme colour); `native.py`: packaged phone/desktop builds (run by main.py);
 - `browser.py`: driving it in Chromium (end-to-end tests); `bench.py`: the `ui` benchmark.
 """

@@ -219,6 +219,6 @@ def _desktop(store: Any, settings_file: SettingsFile) -> int:
     from .server import assets_dir, make_main
     from .shell import Services
 
-    ft.run(make_main(Services(store=store, settings_file=settings_file)), view=ft.AppView.FLET_APP,
+    ft.run(make_main(Services(store=store, settings_file=settings_file, joinable=False)), view=ft.AppView.FLET_APP,
            assets_dir=str(assets_dir()))
     return 0

@@ -18,6 +18,7 @@ from typing import Any
 
 from fastapi import Request
 
+from . import manifest
 from .join.peer import PeerGate, bind_session, peer_of_scope
 from .settings import SettingsFile
 from .shell import SESSION_SECONDS, App, Services
@@ -70,7 +71,9 @@ def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = 
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'})
 
+    manifest.serve(api)  # the web manifest and the pages' theme colour (before the Flet mount)
     api.mount("/", flet_fastapi.app(make_main(services), before_main=bind_session, no_cdn=True,
                                     assets_dir=str(assets_dir()), session_timeout_seconds=session_timeout,
-                                    app_name="Dig Your Way Out"))
+                                    app_name=manifest.NAME, app_short_name=manifest.SHORT_NAME,
+                                    app_description=manifest.DESCRIPTION))
     return PeerGate(api, services.access.proxies)

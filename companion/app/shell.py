@@ -42,10 +42,11 @@ class Services:
     """
 
     def __init__(self, store: Any, settings_file: SettingsFile, lan_url: str | None = None,
-                 access: Access | None = None) -> None:
+                 access: Access | None = None, joinable: bool = True) -> None:
         self._store = store
         self.settings_file = settings_file
         self.lan_url = lan_url
+        self.joinable = joinable  # False in a packaged app: no server for a phone to join
         self.access = access or Access()  # who may use the host's screens (join/access.py)
         self._join: Any = None
 

@@ -32,7 +32,7 @@ def screen_for(app: Any, path: str, query: dict[str, str]) -> Any:
         if sub == "win":
             from .win import WinScreen
             return WinScreen(app, game_id, query)
-        if sub == "table":  # the public table view: the QR code, the devices, no private card
+        if sub == "table" and app.services.joinable:  # the public table view: the QR code, the devices
             from ..join.table_view import TableViewScreen
             return TableViewScreen(app, game_id, query)
         from .table import TableScreen

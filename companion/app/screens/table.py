@@ -94,7 +94,7 @@ class TableScreen(Screen):
         if self.missing:
             return []
         can_undo = self.session.can_undo
-        return [
+        actions = [
             icon_button(ft.Icons.UNDO, tr("ui.undo"), lambda e: self.undo(), identifier="nav-undo", enabled=can_undo),
             icon_button(ft.Icons.REDO, tr("ui.redo"), lambda e: self.redo(), identifier="nav-redo",
                         enabled=self.session.can_redo),
@@ -104,9 +104,12 @@ class TableScreen(Screen):
                         identifier="nav-correct"),
             icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"),
                         lambda e: self.app.go("/rules", back=f"/game/{self.game_id}"), identifier="nav-rules"),
-            icon_button(ft.Icons.QR_CODE_2, tr("join.table_view"), lambda e: self.app.go(f"/game/{self.game_id}/table"),
-                        identifier="nav-table-view"),
         ]
+        if self.app.services.joinable:  # the table view holds the join QR code: only where phones can reach us
+            actions.append(icon_button(ft.Icons.QR_CODE_2, tr("join.table_view"),
+                                       lambda e: self.app.go(f"/game/{self.game_id}/table"),
+                                       identifier="nav-table-view"))
+        return actions
 
     def resized(self, old: float, new: float) -> bool:
         def bucket(w: float) -> int:
