@@ -30,6 +30,18 @@ from .join.peer import networks
 from .settings import SettingsFile
 
 
+def use_system_allocator(argv: list[str]) -> None:
+    """Run this command again with the C allocator for Python objects (memory.py says why); on
+    Linux, where it can hand freed memory back, and only once (the variable is then set)."""
+    if not sys.platform.startswith("linux") or "PYTHONMALLOC" in os.environ:
+        return
+    env = dict(os.environ, PYTHONMALLOC="malloc")
+    try:
+        os.execve(sys.executable, [sys.executable, "-m", "companion", *argv], env)
+    except OSError:  # cannot re-run (an unusual interpreter): serve as we are
+        pass
+
+
 def run_app(args: Any) -> int:
     settings_file = SettingsFile()
     if getattr(args, "desktop", False):

@@ -41,6 +41,7 @@ def _address(hexed: str, family: int) -> str:
 
 def _run(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, COMPANION_SETTINGS=str(tmp_path / "settings.json"))
+    env.pop("PYTHONMALLOC", None)
     proc = subprocess.Popen([sys.executable, "-m", "companion", "--no-browser",
                              "--db", f"sqlite:///{tmp_path / 'games.sqlite3'}", *args],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -65,6 +66,8 @@ def test_lan_with_host_listens_on_that_address_only(tmp_path: Path) -> None:
         assert listening_on(port) == {"127.0.0.1"}
         assert f"http://127.0.0.1:{port}/" in printed
         assert "?host=" in printed  # phones are served: the host link for another device is printed
+        environ = Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")
+        assert b"PYTHONMALLOC=malloc" in environ  # it re-ran itself with the C allocator (memory.py)
     finally:
         proc.terminate()
         proc.wait(timeout=20)

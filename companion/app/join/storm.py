@@ -107,7 +107,10 @@ def _measure(folder: Path) -> dict[str, Any]:
         all_gone = _rss_mb(proc.pid)
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
     return {"shown": shown, "seconds": storm_seconds, "before": before, "peak": peak,
             "keyless_gone": keyless_gone, "all_gone": all_gone}
 
