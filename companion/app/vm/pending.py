@@ -128,7 +128,8 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
     elif pend.kind == "brawl_response":
         vm.title = tr("ui.pending.brawl_response", player=p.name)
     elif pend.kind == "punishment_choice":
-        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=names[data["by"]] if "by" in data else "")
+        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=names[data["by"]],
+                      target=names[data["target"]])
     else:
         vm.title = tr("ui.pending.generic", player=p.name, decision=tr.name("decision", pend.kind))
     if pend.kind != "hand_limit":
