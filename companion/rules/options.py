@@ -73,7 +73,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind in ("extortion_answer", "michel_answer"):
         out: list[A.Action] = [A.Fight(player=seat)]
         if kind == "michel_answer":
-            out += [A.Cooperate(player=seat, tool=t) for t in pending.data["tools"]]
+            out += [A.Cooperate(player=seat, tool=t) for t in pending.data.get("tools", ())]
         else:
             out.append(A.Cooperate(player=seat))
         return out

@@ -152,7 +152,7 @@ def check_cooperate(s: GameState, a: Cooperate, out: list[Violation]) -> None:
     assert c is not None
     if c.neutral is None:
         return
-    held = s.pending.data["tools"] if s.pending else []
+    held = s.pending.data.get("tools", []) if s.pending else []  # a view shows them to the decider only
     if a.tool is None and len(held) > 1:
         out.append(hard("MICH-4", "v.which_tool", tools=held))
     elif a.tool is not None and a.tool not in held:
