@@ -347,6 +347,16 @@ class TestSetup:
         state = Game(config).state
         assert state.target() == 9 and state.players[2].hand.known == {"knife": 2}
 
+    def test_the_punishment_chooser_is_a_house_rule_of_the_warden(self):
+        form = SetupForm.default(3)
+        form.punishment_choice = "victim"
+        assert "punishment_choice" not in form.house_rules()  # no Warden, no Punishment
+        form.warden = True
+        assert form.house_rules()["punishment_choice"] == "victim"
+        assert Game(form.config()).state.ruleset.punishment_choice == "victim"
+        form.punishment_choice = "spender"
+        assert "punishment_choice" not in form.house_rules()  # the preset's own value
+
 
 class TestScreensData:
     def test_rules_are_all_there_and_searchable(self):
