@@ -164,3 +164,16 @@ def test_a_seated_phone_comes_back_after_the_server_restarts(tmp_path) -> None:
         assert JoinService(after).resume(game_id, token[:-1] + ("0" if token[-1] != "0" else "1"), "10.0.0.2") is None
     finally:
         after.close()
+
+
+def test_a_spys_look_is_told_to_the_spy_alone() -> None:
+    """The engine's spy event carries the hand; the projection keeps it for the spy (and the target)."""
+    from companion.app.vm.seat import event_lines
+    from companion.app.vm.text import Tr
+
+    events = [{"type": "spy", "player": 0, "target": 1, "hand": {"known": {"boots": 2}, "unknown": 1}}]
+    names = ["Carmen", "Nicholas", "Yellow"]
+    spy = " ".join(event_lines(events, names, Tr("en"), 0))
+    assert "Boots" in spy and "Nicholas" in spy
+    for other in (1, 2, SPECTATOR):
+        assert "Boots" not in " ".join(event_lines(events, names, Tr("en"), other))

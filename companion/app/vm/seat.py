@@ -15,17 +15,10 @@ from companion.rules.hand import UNKNOWN
 from companion.rules.views import redact_events
 
 from .events import QUIET, Names, describe_event, why_suffix
+from .pending import hand_words
 from .text import Tr
 
 SPECTATOR = -1  # a viewer that holds no seat (the table view, a spectator's phone)
-
-
-def _hand_words(hand: Mapping[str, Any], tr: Tr) -> str:
-    cards = [tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c)
-             for c, n in sorted((hand.get("known") or {}).items())]
-    if hand.get("unknown"):
-        cards.append(tr("ui.unknown_cards", count=hand["unknown"]))
-    return tr.join(cards) if cards else tr("ui.hand_empty")
 
 
 def event_lines(events: Sequence[Mapping[str, Any]], player_names: Sequence[str], tr: Tr, viewer: int | None,
@@ -43,5 +36,7 @@ def event_lines(events: Sequence[Mapping[str, Any]], player_names: Sequence[str]
             continue
         lines.append(describe_event(ev, names, tr))
         if kind == "spy" and ev.get("player") == viewer and isinstance(ev.get("hand"), Mapping):
-            lines.append(tr("join.spy_result", player=names(ev.get("target")), cards=_hand_words(ev["hand"], tr)))
+            cards = hand_words(ev["hand"].get("known") or {}, ev["hand"].get("unknown") or 0, tr)
+            lines.append(tr("join.spy_result", player=names(ev.get("target")),
+                            cards=tr.join(cards) if cards else tr("ui.hand_empty")))
     return lines[-limit:]
