@@ -34,7 +34,10 @@ def _final(yellow_place, trauma, supplies):
         "turn": 2, "active": 0, "actions_left": 2, "pending": None, "winner": None,
         "warden": "gymnasium", "neutrals": {},
         "piles": {"spoon": 11, "pickaxe": 11, "shovel": 11, "knife": 19},
-        "deck": 69, "discard": ["rare", "golden_chain"], "step": 2, "target": 12, "offence": None,
+        "deck": 69, "discard": ["rare", "golden_chain"], "discard_top": "golden_chain",
+        "gang_tops": {"bikers": "master_key", "bratva": "untouchable", "cartel": "knife_throwing", "crew": "collect",
+                      "queers": "successful_search", "triad": "pickaxe_expertise"},  # as the seed dealt them
+        "step": 2, "target": 12, "offence": None, "combat_lost": [],
         "supplies": supplies,
         "players": [
             _player("Carmen", "cell_block"),

@@ -28,7 +28,12 @@ def player(name, place, beatings=0, known=None, unknown=0):
 FINAL = {
     "turn": 3, "active": 2, "actions_left": 0, "pending": None, "winner": None, "warden": None, "neutrals": {},
     "piles": {"spoon": 10, "pickaxe": 11, "shovel": 11, "knife": 20},
-    "deck": 77 - 3 - 3 - 1, "discard": ["blade"], "step": 11, "target": 12, "offence": None, "supplies": {},
+    "deck": 77 - 3 - 3 - 1, "discard": ["blade"], "discard_top": "blade",
+    "gang_tops": {"bikers": "second_chance", "bratva": "untouchable", "cartel": "the_kings_choice",
+                  "crew": "cigarettes_stash", "queers": "equivalent_exchange", "triad": "knife_expertise"},
+    "step": 11, "target": 12, "offence": None, "supplies": {},
+    # Carmen lost the combat: until the next action she may still reveal "Is That Everything You've Got?".
+    "combat_lost": [{"loser": 0, "winner": 2, "neutral": None}],
     "players": [
         player("Carmen", "cafeteria", beatings=1, unknown=2),
         player("Nicholas", "recreational_area", unknown=3),

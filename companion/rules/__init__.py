@@ -5,7 +5,8 @@
     answer = step(state, parse_action({"type": "search", "player": 0}))
 
 `check` lists every rule an action breaks (rule ids from RULES.md), `apply`/`step` change the
-state, `legal_actions` lists what the deciding player can do now (through `check`).
+state, `legal_actions` lists what the deciding player can do now (through `check`); `view` and
+`redact_events` give what one seat, or the public table, may know of the state and its events.
 """
 
 from .actions import ACTION_TYPES, Action, parse_action
@@ -19,10 +20,11 @@ from .options import ActionOption, action_options, legal_actions
 from .ruleset import Ruleset, build_ruleset
 from .setup import new_game
 from .state import GameState
+from .views import redact_events, view
 
 __all__ = [
     "ACTION_TYPES", "Action", "ActionOption", "Answer", "Catalog", "ConfigError", "Game", "GameConfig",
     "GameState", "IllegalAction", "MalformedAction", "Ruleset", "Violation", "action_options", "apply",
     "build_ruleset", "check", "invariant_problems", "legal_actions", "load_catalog", "new_game", "parse_action",
-    "parse_config", "step",
+    "parse_config", "redact_events", "step", "view",
 ]

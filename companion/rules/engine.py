@@ -151,6 +151,7 @@ def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
     place = s.players[a.player].place if 0 <= a.player < len(s.players) else None
     if new_action:
         s.offence = None
+        s.defeats = []  # the moment "after losing a combat" has passed
         s.michel_queue.clear()  # cards the table listed for an earlier move are not carried over
         # Ending a turn closes the windows without being an action anyone can react to.
         s.occasion = None if a.TYPE == "end_turn" else {"action": a.TYPE, "player": a.player, "place": place,

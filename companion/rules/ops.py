@@ -75,6 +75,14 @@ def draw_search(s: GameState, ctx: Ctx, seat: int, n: int, entered: Iterable[str
     return drawn
 
 
+def take_from_discard(s: GameState, ctx: Ctx, seat: int, card: str, why: str) -> None:
+    """Take a named card out of the Search discard pile: its copy nearest the top."""
+    at = len(s.discard) - 1 - s.discard[::-1].index(card)
+    del s.discard[at]
+    s.players[seat].hand.add(card)
+    ctx.emit("take", player=seat, card=card, count=1, why=why)
+
+
 def take_from_deck(s: GameState, ctx: Ctx, seat: int, card: str, why: str) -> bool:
     """Take a named card out of the Search deck, or else out of the discard pile."""
     from .core import unaccounted
@@ -82,9 +90,8 @@ def take_from_deck(s: GameState, ctx: Ctx, seat: int, card: str, why: str) -> bo
     if s.deck > 0 and unaccounted(s, card) > 0:
         s.deck -= 1
     elif card in s.discard:
-        s.discard.reverse()
-        s.discard.remove(card)
-        s.discard.reverse()
+        take_from_discard(s, ctx, seat, card, why)
+        return True
     else:
         return False
     hand.add(card)
@@ -117,12 +124,13 @@ def discard_random(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> list[
     return out
 
 
-def add_beatings(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> None:
-    """BEAT-1: a Beating beyond the maximum is not taken."""
+def add_beatings(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> int:
+    """BEAT-1: a Beating beyond the maximum is not taken. Returns how many were taken."""
     p = s.players[seat]
     taken = max(0, min(n, s.ruleset.max_beatings - p.beatings))
     p.beatings += taken
     ctx.emit("beating", player=seat, count=taken, total=p.beatings, why=why)
+    return taken
 
 
 def remove_beatings(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> None:

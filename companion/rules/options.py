@@ -73,7 +73,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind in ("extortion_answer", "michel_answer"):
         out: list[A.Action] = [A.Fight(player=seat)]
         if kind == "michel_answer":
-            out += [A.Cooperate(player=seat, tool=t) for t in pending.data["tools"]]
+            out += [A.Cooperate(player=seat, tool=t) for t in pending.data.get("tools", ())]
         else:
             out.append(A.Cooperate(player=seat))
         return out
@@ -202,10 +202,12 @@ def _ability_candidates(s: GameState, p: Player) -> list[A.Action]:
 
 
 def _reactions(s: GameState, seat: int) -> list[A.Action]:
-    """Out-of-turn actions a seat may have now (Background reveals in combat, Warden reactions)."""
+    """Out-of-turn actions a seat may have now (Background reveals in or after a combat, Warden reactions)."""
     p = s.players[seat]
     out: list[A.Action] = []
-    if p.has_background and s.combat is not None:
+    own_menu = seat == s.active and s.pending is None  # its turn candidates list every Background already
+    after_loss = not own_menu and any(d["loser"] == seat for d in s.defeats)
+    if p.has_background and (s.combat is not None or after_loss):
         cards = [p.background] if p.background is not None else [
             c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
         out += [A.RevealBackground(player=seat, card=c) for c in cards]

@@ -16,6 +16,7 @@ from .catalog import Catalog, load_catalog
 from .errors import ConfigError
 
 PRESETS = ("official", "online-simplified")
+PUNISHMENT_CHOOSERS = ("spender", "victim")
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Ruleset:
     michel_deck: Mapping[str, int]
     team_die_faces: Mapping[int, tuple[str, ...]]  # Place ids or base Place names, per face
     search: Mapping[str, int]  # Search value overrides per Place id
+    punishment_choice: str  # who picks the Punishment (OFF-3): the "spender" of the token or the "victim"
 
     def target(self, players: int, team: bool = False) -> int:
         if team and self.team_target is not None:
@@ -75,6 +77,7 @@ class Ruleset:
             "michel_deck": dict(self.michel_deck),
             "team_die_faces": {str(k): list(v) for k, v in self.team_die_faces.items()},
             "search": dict(self.search),
+            "punishment_choice": self.punishment_choice,
         }
 
 
@@ -140,6 +143,8 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="neutral_start")
     if values["neutral_destination"] not in ("ask", "random"):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="neutral_destination")
+    if values["punishment_choice"] not in PUNISHMENT_CHOOSERS:
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="punishment_choice")
     search = values["search"]
     if not isinstance(search, Mapping) or any(p not in catalog.places for p in search):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="search")
@@ -165,4 +170,5 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
         michel_deck=MappingProxyType(dict(michel_deck)),
         team_die_faces=_die_faces(values["team_die_faces"], catalog),
         search=MappingProxyType({p: _int(v, f"search.{p}", 0, 10) for p, v in search.items()}),
+        punishment_choice=values["punishment_choice"],
     )

@@ -113,23 +113,25 @@ class Combat:
     to_play: int | None = None  # whose Weapon is due; None before the defender has answered
     started: bool = False  # combat (not just the intimidation) has begun
     improvised: list[int] = field(default_factory=list)  # seats that used Improvisation
-    no_beating: list[int] = field(default_factory=list)  # "Is That Everything You've Got?" revealed
-    no_card: list[int] = field(default_factory=list)  # ...with its Gang bonus
     knife_bonus: list[int] = field(default_factory=list)  # "I Will Cut You..." with its bonus
     helpers: list[int] = field(default_factory=list)  # teammates who played for the defender (TEAM-5)
 
     def copy(self) -> Combat:
         return Combat(self.attacker, self.defender, self.tool, self.neutral, self.first_card, list(self.laid),
-                      self.to_play, self.started, list(self.improvised), list(self.no_beating), list(self.no_card),
-                      list(self.knife_bonus), list(self.helpers))
+                      self.to_play, self.started, list(self.improvised), list(self.knife_bonus),
+                      list(self.helpers))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "attacker": self.attacker, "defender": self.defender, "tool": self.tool, "neutral": self.neutral,
             "first_card": self.first_card, "laid": [list(x) for x in self.laid], "to_play": self.to_play,
-            "started": self.started, "improvised": list(self.improvised), "no_beating": list(self.no_beating),
-            "no_card": list(self.no_card), "knife_bonus": list(self.knife_bonus), "helpers": list(self.helpers),
+            "started": self.started, "improvised": list(self.improvised), "knife_bonus": list(self.knife_bonus),
+            "helpers": list(self.helpers),
         }
+
+
+# What the table saw of a lost combat; the card the winner took stays between the two players.
+PUBLIC_DEFEAT = ("loser", "winner", "neutral")
 
 
 @dataclass(slots=True)
@@ -149,8 +151,8 @@ class GameState:
     flags: TurnFlags = field(default_factory=TurnFlags)
     piles: dict[str, int] = field(default_factory=dict)
     deck: int = 0  # Search deck: a count; nobody sees its cards
-    discard: list[str] = field(default_factory=list)  # Search discard pile, top last
-    gang_piles: dict[str, list[str]] = field(default_factory=dict)  # top first
+    discard: list[str] = field(default_factory=list)  # Search discard pile, face up: top last
+    gang_piles: dict[str, list[str]] = field(default_factory=dict)  # face up: top first, bottom last
     background_deck: int = 0
     background_discard: list[str] = field(default_factory=list)
     neutrals: dict[str, str] = field(default_factory=dict)
@@ -165,6 +167,8 @@ class GameState:
     agenda: list[dict[str, Any]] = field(default_factory=list)  # what happens once `pending` is answered
     offence: dict[str, Any] | None = None  # the Warden offence whose report window is open
     occasion: dict[str, Any] | None = None  # the last finished action, for Corruption effects (OFF-3)
+    # Combats lost since the last action started, open to a Background revealed after a loss (BG).
+    defeats: list[dict[str, Any]] = field(default_factory=list)
     winner: int | str | None = None
     step: int = 0  # accepted actions so far (the game's version)
     corrections: dict[str, int] = field(default_factory=dict)  # totals changed by `adjust`
@@ -197,7 +201,8 @@ class GameState:
             pending=None if pending is None else Pending(pending.kind, pending.player, list(pending.options),
                                                          deepcopy(pending.data)),
             combat=None if self.combat is None else self.combat.copy(), agenda=deepcopy(self.agenda),
-            offence=deepcopy(self.offence), occasion=deepcopy(self.occasion), winner=self.winner, step=self.step,
+            offence=deepcopy(self.offence), occasion=deepcopy(self.occasion), defeats=deepcopy(self.defeats),
+            winner=self.winner, step=self.step,
             corrections=dict(self.corrections),
         )
 
@@ -228,9 +233,12 @@ class GameState:
             "piles": dict(self.piles),
             "deck": self.deck,
             "discard": list(self.discard),
+            "discard_top": self.discard[-1] if self.discard else None,
+            "gang_tops": {g: pile[0] if pile else None for g, pile in sorted(self.gang_piles.items())},
             "step": self.step,
             "target": self.target(),
             "offence": None if self.offence is None else dict(self.offence),
+            "combat_lost": [{k: d[k] for k in PUBLIC_DEFEAT} for d in self.defeats],
             "supplies": dict(self.supplies),
             "players": [p.to_json() for p in self.players],
         }
@@ -253,6 +261,7 @@ class GameState:
             "agenda": deepcopy(self.agenda),
             "corrections": dict(sorted(self.corrections.items())),
             "occasion": deepcopy(self.occasion),
+            "defeats": deepcopy(self.defeats),
             "camouflaged": [p.camouflaged for p in self.players],
             "skills_on_tools": [p.skills_on_tools for p in self.players],
         })

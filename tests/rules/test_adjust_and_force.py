@@ -101,7 +101,7 @@ class TestForce:
         state = start(player_fields={1: {"cigarettes": 4}})
         breaks(state, "BG", type="reveal_background", player=0, card="protection_doesnt_come_cheap", force=True)
 
-    def test_a_forced_combat_background_outside_combat_is_refused(self):
+    def test_a_forced_after_loss_background_without_a_loss_is_refused(self):
         state = start()
         breaks(state, "BG", type="reveal_background", player=0, card="is_that_everything_youve_got", force=True)
 

@@ -30,11 +30,12 @@ def test_every_background_is_in_the_catalog():
 @rule_test("BG")
 class TestBg:
     def test_breaks(self):
-        """A combat Background cannot be revealed outside a combat."""
+        """A Background for after a lost combat cannot be revealed when nobody lost one."""
         state = start()
         answer = breaks(state, "BG", type="reveal_background", player=0, card="is_that_everything_youve_got")
         assert answer.violations[0].message == \
-            "“Is That Everything You've Got?” can only be revealed during a combat you fight."
+            "“Is That Everything You've Got?” can only be revealed after you lose a combat, " \
+            "before the next action starts."
 
     def test_breaks_a_card_already_revealed(self):
         state = start()
@@ -117,27 +118,77 @@ class TestBikersBackgrounds:
 
 class TestBratvaBackgrounds:
     def test_is_that_everything_youve_got(self):
-        """After losing a combat: no Beating (the winner still takes a card)."""
+        """After losing a combat: the Beating is taken back (the winner keeps the card)."""
         state = combat(defender_hand=("rare",))
-        reveal(state, 1, "is_that_everything_youve_got")
         follows(state, type="give_up", player=1)
+        assert state.players[1].beatings == 1 and state.summary()["combat_lost"] == [
+            {"loser": 1, "winner": 0, "neutral": None}]
+        answer = reveal(state, 1, "is_that_everything_youve_got")
         assert state.players[1].beatings == 0 and known(state, 0) == {"knife": 1, "rare": 1}
+        assert {"type": "heal", "player": 1, "count": 1, "total": 0, "why": "is_that_everything_youve_got"} \
+            in answer.events
+        assert state.summary()["combat_lost"] == []
 
     def test_is_that_everything_youve_got_bonus(self):
-        """As a Bratva member, the winner takes no card either."""
+        """As a Bratva member, the winner takes no card either: the card comes back."""
         state = combat(defender_hand=("rare",), fields={1: {"gang": "bratva", "ability": "spying"}})
-        reveal(state, 1, "is_that_everything_youve_got")
         follows(state, type="give_up", player=1)
+        reveal(state, 1, "is_that_everything_youve_got")
         assert state.players[1].beatings == 0 and known(state, 1) == {"rare": 1} and known(state, 0) == {"knife": 1}
 
+    def test_is_that_everything_youve_got_not_during_the_combat(self):
+        """Revealed while the combat is still open, it could be spent on a combat its holder then wins."""
+        state = combat(defender_hand=("rare",))
+        breaks(state, "BG", type="reveal_background", player=1, card="is_that_everything_youve_got")
+
+    def test_is_that_everything_youve_got_not_for_the_winner(self):
+        state = combat(attacker_hand=("knife",), defender_hand=("blade",))
+        follows(state, type="weapon", player=1, card="blade")
+        follows(state, type="give_up", player=0)
+        breaks(state, "BG", type="reveal_background", player=1, card="is_that_everything_youve_got")
+        reveal(state, 0, "is_that_everything_youve_got")
+        assert state.players[0].beatings == 0
+
+    def test_is_that_everything_youve_got_until_the_next_action(self):
+        """Out of turn, while the active player hesitates; once the next action starts, too late."""
+        state = combat(defender_hand=("rare",))
+        follows(state, type="give_up", player=1)
+        follows(state, type="search", player=0)
+        breaks(state, "BG", type="reveal_background", player=1, card="is_that_everything_youve_got")
+        assert state.players[1].beatings == 1
+
+    def test_is_that_everything_youve_got_takes_back_fury(self):
+        state = combat(defender_hand=("rare",), fields={0: {"gang": "cartel", "ability": "fury"}})
+        follows(state, type="give_up", player=1)
+        assert state.players[1].beatings == 2
+        reveal(state, 1, "is_that_everything_youve_got")
+        assert state.players[1].beatings == 0
+
+    def test_is_that_everything_youve_got_bonus_returns_the_tool(self):
+        state = combat(defender_hand=("pickaxe",), fields={1: {"gang": "bratva", "ability": "spying"}})
+        follows(state, type="give_up", player=1)
+        assert known(state, 0) == {"knife": 1, "pickaxe": 1}
+        reveal(state, 1, "is_that_everything_youve_got")
+        assert known(state, 0) == {"knife": 1} and known(state, 1) == {"pickaxe": 1}
+
+    def test_is_that_everything_youve_got_bonus_drops_the_kings_choice(self):
+        state = combat(defender_hand=("rare", "links"), fields={0: {"gang": "cartel", "ability": "the_kings_choice"},
+                                                                 1: {"gang": "bratva", "ability": "spying"}})
+        answer = follows(state, type="give_up", player=1)
+        assert answer.pending["kind"] == "kings_choice"
+        answer = reveal(state, 1, "is_that_everything_youve_got")
+        assert answer.pending is None and known(state, 1) == {"rare": 1, "links": 1}
+
     def test_is_that_everything_youve_got_against_michel(self):
+        """Against Michel the Tool the loss discarded comes back with the bonus."""
         state = start(hands={0: ["spoon"]}, modules={"neutrals": 1},
                       player_fields={0: {"place": "infirmary", "gang": "bratva"}})
         follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_spoon"])
         follows(state, type="fight", player=0)
-        reveal(state, 0, "is_that_everything_youve_got")
         follows(state, type="give_up", player=0)
-        assert state.players[0].beatings == 0 and known(state, 0) == {"spoon": 1}
+        assert state.players[0].beatings == 1 and known(state, 0) == {}
+        reveal(state, 0, "is_that_everything_youve_got")
+        assert state.players[0].beatings == 0 and known(state, 0) == {"spoon": 1} and state.piles["spoon"] == 10
 
     def test_i_will_cut_you_with_your_own_blade(self):
         """Before a combat you defend, the attacker hands you a Weapon."""
@@ -430,11 +481,13 @@ class TestTiming:
         answer = breaks(state, "TURN-5", type="reveal_background", player=0, card="too_fast_for_you")
         assert answer.violations[0].message.startswith("Waiting for Nicholas")
 
-    def test_a_combat_card_only_for_the_fighters(self):
+    def test_an_after_loss_card_only_for_the_loser(self):
         state = combat()
+        follows(state, type="give_up", player=1)
         breaks(state, "BG", type="reveal_background", player=2, card="is_that_everything_youve_got")
 
-    def test_a_combat_card_out_of_turn_by_the_defender(self):
+    def test_an_after_loss_card_out_of_turn_by_the_defender(self):
         state = combat()
+        follows(state, type="give_up", player=1)
         reveal(state, 1, "is_that_everything_youve_got")
-        assert state.combat.no_beating == [1] and state.active == 0
+        assert state.players[1].beatings == 0 and state.active == 0

@@ -309,9 +309,11 @@ class TestQueers:
     def test_recycling(self):
         """Search may take from the top of the discard pile."""
         state = start(player_fields={0: member("recycling", place="cafeteria")}, start={"discard": ["links", "blade"]})
+        assert state.summary()["discard_top"] == "blade"  # the last card discarded lies on top
         follows(state, type="search", player=0, from_discard=1)
         assert known(state, 0) == {"blade": 1} and state.players[0].hand.unknown == 4
         assert state.discard == ["links"] and state.deck == 77 - 9 - 2 - 1
+        assert state.summary()["discard_top"] == "links"
 
     def test_recycling_needs_the_card(self):
         state = start(start={"discard": ["links"]})

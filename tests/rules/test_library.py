@@ -91,7 +91,7 @@ class TestLib3:
         assert state.players[0].tokens == {"spy": 1}
         assert state.supplies["spy"] == 9
         assert state.actions_left == 2
-        assert {"type": "spy", "player": 0, "target": 2} in answer.events
+        assert {"type": "spy", "player": 0, "target": 2, "hand": {"known": {}, "unknown": 3}} in answer.events
 
     def test_follows_after_the_last_action(self):
         """Costing no action, a Spy token can still be used with no action left."""

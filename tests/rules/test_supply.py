@@ -73,6 +73,10 @@ class TestSup3:
                         card="master_key")
         assert answer.violations[0].message == "Master Key is not in the Bikers pile."
 
+    def test_breaks_a_card_of_another_gang(self):
+        state = start(hands={0: ["boots", "ring"]})
+        breaks(state, "SUP-3", type="join_gang", player=0, gang="bikers", cards=["boots", "ring"], card="fury")
+
     def test_follows(self):
         """Six piles of 4 face-up cards; a discarded Gang card goes to the bottom of its pile."""
         state = start(hands={0: ["boots", "ring"]}, player_fields={0: {"gang": "crew", "ability": "collect"}})
@@ -85,6 +89,33 @@ class TestSup3:
         assert state.players[0].gang == "bikers" and state.players[0].ability == top
         assert state.gang_piles["crew"] == crew_before + ["collect"]
         assert len(state.gang_piles["bikers"]) == 3 and top not in state.gang_piles["bikers"]
+
+    def test_the_summary_shows_each_face_up_top(self):
+        """Each Gang pile shows its top card (first of the list); an empty pile shows none."""
+        state = start(hands={0: ["boots", "ring"]})
+        tops = state.summary()["gang_tops"]
+        assert tops == {g: pile[0] for g, pile in sorted(state.gang_piles.items())}
+        second = state.gang_piles["bikers"][1]
+        follows(state, type="join_gang", player=0, gang="bikers", cards=["boots", "ring"])
+        assert state.summary()["gang_tops"]["bikers"] == second
+        fields = {seat: {"gang": "bikers", "ability": a}
+                  for seat, a in enumerate(["master_key", "second_chance", "not_so_free_pass", "lucky_number"])}
+        assert start(4, player_fields=fields).summary()["gang_tops"]["bikers"] is None
+
+    def test_a_named_top_card_is_taken(self):
+        state = start(hands={0: ["boots", "ring"]})
+        pile = list(state.gang_piles["bikers"])
+        follows(state, type="join_gang", player=0, gang="bikers", cards=["boots", "ring"], card=pile[0])
+        assert state.players[0].ability == pile[0] and state.gang_piles["bikers"] == pile[1:]
+
+    def test_a_named_card_below_the_top_is_the_top_the_table_saw(self):
+        """The app's order below the top is its own shuffle: the box's face-up top wins, the rest keeps its order."""
+        state = start(hands={0: ["boots", "ring"]})
+        pile = list(state.gang_piles["bikers"])
+        answer = follows(state, type="join_gang", player=0, gang="bikers", cards=["boots", "ring"], card=pile[2])
+        assert state.players[0].ability == pile[2]
+        assert state.gang_piles["bikers"] == [pile[0], pile[1], pile[3]]
+        assert {"type": "join_gang", "player": 0, "gang": "bikers", "ability": pile[2]} in answer.events
 
 
 @rule_test("SUP-4")

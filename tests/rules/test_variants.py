@@ -131,6 +131,16 @@ class TestVar3:
         assert state.players[0].cigarettes == 0 and known(state, 0) == {"knife": 1}
         breaks(state, "BUY-1", type="buy", player=0, item="pickaxe")
 
+    def test_breaks_an_unknown_punishment_chooser(self):
+        with pytest.raises(ConfigError) as error:
+            start(house_rules={"punishment_choice": "the_warden"})
+        assert error.value.rule == "VAR-3"
+
+    def test_punishment_choice_house_rule(self):
+        """OFF-3's chooser is a setting: the spender by default (Dig In rulebook), the victim on request."""
+        assert start().ruleset.punishment_choice == "spender"
+        assert start(house_rules={"punishment_choice": "victim"}).ruleset.punishment_choice == "victim"
+
     def test_michel_deck_house_rule(self):
         state = start(modules={"neutrals": 1}, house_rules={"michel_deck": {"knife_shovel": 5}})
         assert state.michel_deck == ["knife_shovel"] * 5

@@ -184,17 +184,30 @@ class TestOff3:
         breaks(state, "WARD-3", type="report", player=2)
 
     def test_follows_punishment_beating(self):
-        """Nicholas punishes Carmen after her (unreported) Sale; she chooses the Beating."""
+        """Nicholas punishes Carmen after her (unreported) Sale and, spending the token, chooses the
+        Beating (the Dig In rulebook: "choose: either they suffer a Beating, or...")."""
         state = _corrupt_table()
         follows(state, type="sell", player=0, cards=["rare"], cigarettes=4)
         answer = follows(state, type="corruption", player=1, effect="punishment")
-        assert answer.pending == {"kind": "punishment_choice", "player": 0,
-                                  "options": ["beating", "discard_half", "lose_cigarettes"], "by": 1}
-        breaks(state, "TURN-4", type="punishment_choice", player=1, choice="lose_cigarettes")
-        follows(state, type="punishment_choice", player=0, choice="beating")
+        assert answer.pending == {"kind": "punishment_choice", "player": 1,
+                                  "options": ["beating", "discard_half", "lose_cigarettes"], "by": 1, "target": 0}
+        breaks(state, "TURN-4", type="punishment_choice", player=0, choice="lose_cigarettes")
+        answer = follows(state, type="punishment_choice", player=1, choice="beating")
+        assert {"type": "punishment", "player": 0, "choice": "beating", "chooser": 1} in answer.events
         p = state.players[0]
         assert (p.beatings, p.cigarettes, p.hand.size()) == (1, 9, 4)
         assert state.players[1].tokens == {"corruption": 1} and state.pending is None
+        assert state.players[1].beatings == 0
+
+    def test_follows_punishment_chosen_by_the_victim(self):
+        """The house rule `punishment_choice: victim` (the Italian guide): the punished player chooses."""
+        state = _corrupt_table(house_rules={"punishment_choice": "victim"})
+        follows(state, type="sell", player=0, cards=["rare"], cigarettes=4)
+        answer = follows(state, type="corruption", player=1, effect="punishment")
+        assert answer.pending["player"] == 0 and answer.pending["target"] == 0
+        breaks(state, "TURN-4", type="punishment_choice", player=1, choice="lose_cigarettes")
+        follows(state, type="punishment_choice", player=0, choice="lose_cigarettes")
+        assert state.players[0].cigarettes == 0 and state.players[0].beatings == 0
 
     def test_follows_punishment_discard_half(self):
         """7 cards after a Search: 4 discarded at random (half rounded up)."""
@@ -202,7 +215,7 @@ class TestOff3:
         follows(state, type="search", player=0)
         assert state.players[0].hand.size() == 7
         follows(state, type="corruption", player=2, effect="punishment", target=0)
-        answer = follows(state, type="punishment_choice", player=0, choice="discard_half")
+        answer = follows(state, type="punishment_choice", player=2, choice="discard_half")
         discarded = [c for e in answer.events if e["type"] == "discard" for c in e["cards"]]
         assert len(discarded) == 4 and state.players[0].hand.size() == 3
         assert (state.players[0].beatings, state.players[0].cigarettes) == (0, 5)
@@ -211,7 +224,7 @@ class TestOff3:
         state = _corrupt_table()
         follows(state, type="search", player=0)
         follows(state, type="corruption", player=1, effect="punishment")
-        follows(state, type="punishment_choice", player=0, choice="lose_cigarettes")
+        follows(state, type="punishment_choice", player=1, choice="lose_cigarettes")
         assert state.players[0].cigarettes == 0 and state.players[0].hand.size() == 7
 
     def test_follows_punishment_then_report(self):
@@ -220,7 +233,7 @@ class TestOff3:
         follows(state, type="sell", player=0, cards=["rare"], cigarettes=4)
         follows(state, type="corruption", player=1, effect="punishment")
         breaks(state, "TURN-5", type="report", player=2)
-        follows(state, type="punishment_choice", player=0, choice="beating")
+        follows(state, type="punishment_choice", player=1, choice="beating")
         follows(state, type="report", player=2)
         assert state.players[0].place == "solitary" and state.players[0].beatings == 1
 
@@ -245,6 +258,6 @@ class TestOff3:
         follows(state, type="move", player=0, die=[6], to="showers")
         follows(state, type="corruption", player=2, effect="move", to="showers")
         follows(state, type="corruption", player=1, effect="punishment")
-        follows(state, type="punishment_choice", player=0, choice="lose_cigarettes")
+        follows(state, type="punishment_choice", player=1, choice="lose_cigarettes")
         assert state.warden == "showers" and state.players[0].cigarettes == 0
         breaks(state, "OFF-3", type="corruption", player=1, effect="punishment")

@@ -8,7 +8,8 @@ import pytest
 from companion.app.join.service import JoinService
 from companion.app.join.sync import NotYourSeat, SeatSession
 from companion.app.join.tokens import RateLimiter
-from companion.app.vm.seat import SPECTATOR, view_for
+from companion.app.vm.seat import SPECTATOR
+from companion.rules import view
 from storage import LinkRefused, SeatTaken
 
 GAME = {"players": [{"name": "Carmen", "hand": ["bandana", "spoon"]}, {"name": "Nicholas", "hand": ["boots"]},
@@ -59,10 +60,10 @@ def test_a_stale_submission_is_refused_and_a_retry_is_not_applied_twice(store, j
 def test_a_seat_sees_only_its_own_hand(store, joined) -> None:
     game_id, *_ = joined
     state = store.load(game_id).game.state
-    mine = view_for(state, 1)
+    mine = view(state, 1)
     assert mine.players[1].hand.known == {"boots": 1}
     assert mine.players[0].hand.known == {} and mine.players[0].hand.size() == 2
-    public = view_for(state, SPECTATOR)
+    public = view(state, SPECTATOR)
     assert all(p.hand.known == {} for p in public.players)
     assert [p.hand.size() for p in public.players] == [p.hand.size() for p in state.players]
 
@@ -153,3 +154,16 @@ def test_a_seated_phone_comes_back_after_the_server_restarts(tmp_path) -> None:
         assert JoinService(after).resume(game_id, token[:-1] + ("0" if token[-1] != "0" else "1"), "10.0.0.2") is None
     finally:
         after.close()
+
+
+def test_a_spys_look_is_told_to_the_spy_alone() -> None:
+    """The engine's spy event carries the hand; the projection keeps it for the spy (and the target)."""
+    from companion.app.vm.seat import event_lines
+    from companion.app.vm.text import Tr
+
+    events = [{"type": "spy", "player": 0, "target": 1, "hand": {"known": {"boots": 2}, "unknown": 1}}]
+    names = ["Carmen", "Nicholas", "Yellow"]
+    spy = " ".join(event_lines(events, names, Tr("en"), 0))
+    assert "Boots" in spy and "Nicholas" in spy
+    for other in (1, 2, SPECTATOR):
+        assert "Boots" not in " ".join(event_lines(events, names, Tr("en"), other))

@@ -291,6 +291,28 @@ class TestReactions:
         assert vm.offence.freepass is not None and vm.offence.freepass.seat == 0
         assert [a.seat for a in vm.offence.punishments] == [0, 2]
 
+    def test_a_lost_combat_offers_the_loser_is_that_everything(self):
+        """The engine opens the moment after a loss; the app only lists what `legal_actions` allows."""
+        s = new_game({"players": [{"name": "A", "place": "cafeteria", "hand": ["knife"]},
+                                  {"name": "B", "place": "cafeteria", "hand": ["rare"]}, {"name": "C"}]})
+        play(s, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
+        during = [a.action["card"] for answers in reactions_view(s, TR).backgrounds.values() for a in answers]
+        assert "is_that_everything_youve_got" not in during  # not while the combat is still open
+        play(s, type="give_up", player=1)
+        vm = reactions_view(s, TR)
+        assert list(vm.backgrounds) == [1]
+        assert [a.action["card"] for a in vm.backgrounds[1]] == ["is_that_everything_youve_got"]
+        assert vm.backgrounds[1][0].label == "B: reveal Is That Everything You've Got?"
+
+    def test_the_punishment_names_who_chooses(self):
+        s = new_game({"players": [{"name": "A", "hand": ["spoon"]}, {"name": "B", "tokens": {"corruption": 1}}],
+                      "modules": {"warden": True}})
+        play(s, type="dig", player=0, tool="spoon")
+        play(s, type="corruption", player=1, effect="punishment")
+        vm = pending_view(s, TR)
+        assert vm.seat == 1 and vm.title == "B punishes A: B chooses"
+        assert [a.seat for a in vm.answers] == [1, 1, 1]
+
 
 class TestSetup:
     def test_default_form_starts_a_game(self):
@@ -324,6 +346,16 @@ class TestSetup:
         assert config["players"][2]["hand"] == ["knife", "knife", "unknown"]
         state = Game(config).state
         assert state.target() == 9 and state.players[2].hand.known == {"knife": 2}
+
+    def test_the_punishment_chooser_is_a_house_rule_of_the_warden(self):
+        form = SetupForm.default(3)
+        form.punishment_choice = "victim"
+        assert "punishment_choice" not in form.house_rules()  # no Warden, no Punishment
+        form.warden = True
+        assert form.house_rules()["punishment_choice"] == "victim"
+        assert Game(form.config()).state.ruleset.punishment_choice == "victim"
+        form.punishment_choice = "spender"
+        assert "punishment_choice" not in form.house_rules()  # the preset's own value
 
 
 class TestScreensData:

@@ -9,5 +9,5 @@
   `table_view`: the public table view with the QR code and the devices at the table;
 - `bench`: the `sync` benchmark suite.
 
-What a phone may see is decided in one place, `companion.app.vm.seat.view_for`.
+What a phone may see is decided in one place, the engine's projection, `companion.rules.views`.
 """

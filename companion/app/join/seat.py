@@ -167,18 +167,7 @@ class SeatScreen(DeviceTable):
         return reactions_view(s, self.tr, seats=(self.viewer,))
 
     def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
-        tr = self.tr
-        lines = event_lines(events, names_of(self.session.state), tr, self.viewer)
-        for ev in events:  # a Spy's look is for the spy alone (LIB-3), read from the referee's state
-            if ev.get("type") == "spy" and ev.get("player") == self.viewer and isinstance(ev.get("target"), int):
-                target = self.session.full_state.players[ev["target"]]
-                cards = [tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c)
-                         for c, n in sorted(target.hand.known.items())]
-                if target.hand.unknown:
-                    cards.append(tr("ui.unknown_cards", count=target.hand.unknown))
-                lines.append(tr("join.spy_result", player=target.name,
-                                cards=tr.join(cards) if cards else tr("ui.hand_empty")))
-        return lines
+        return event_lines(events, names_of(self.session.state), self.tr, self.viewer)
 
     # --- the frame -----------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """A phone's hold on the game: what it may submit, and how the table hears about it.
 
 A `SeatSession` is the table session of one device. Its `state` is the seat's projection
-(`view_for`), so every screen built on it shows only what that seat may know. Its writes go
+(the engine's `view`), so every screen built on it shows only what that seat may know. Its writes go
 through the same store as the host's, with the version the phone was looking at (a stale
 one is refused with the fresh state) and an idempotency key made from the device, that
 version and the action: a tap retried after a network blip is the same key, so the store
@@ -20,10 +20,10 @@ import hashlib
 import json
 from typing import Any
 
+from companion.rules.views import view
 from storage import Device
 
 from ..session import Outcome, TableSession
-from ..vm.seat import SPECTATOR, view_for
 
 HOST_ONLY = frozenset({"adjust"})  # corrections are the referee's
 
@@ -64,14 +64,9 @@ class SeatSession(TableSession):
         """The game as this seat knows it (computed once per version)."""
         table = self.table
         if self._view_of is not table:
-            self._view = view_for(table.game.state, SPECTATOR if self.seat is None else self.seat)
+            self._view = view(table.game.state, self.seat)  # seat None: the public table
             self._view_of = table
         return self._view
-
-    @property
-    def full_state(self) -> Any:
-        """The referee's state: server-side only, never shown (a Spy's private look reads it)."""
-        return self.table.game.state
 
     def allows(self, action: Any) -> bool:
         return (self.seat is not None and isinstance(action, dict) and action.get("player") == self.seat

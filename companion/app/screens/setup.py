@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from companion.rules import load_catalog
-from companion.rules.ruleset import PRESETS
+from companion.rules.ruleset import PRESETS, PUNISHMENT_CHOOSERS
 
 from ..vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places, hand_cards, start_places
 from ..vm.table import COLORS
@@ -133,6 +133,9 @@ class SetupScreen(Screen):
                                      f.neutral_destination, self._set_neutral_mode, prefix="neutral-mode"))
         rows.append(self._switch(tr("ui.warden_module"), tr("ui.warden_module_hint"), f.warden, self._set_warden,
                                  "switch-warden"))
+        if f.warden:
+            rows.append(choice_chips([(c, tr(f"ui.punishment_{c}")) for c in PUNISHMENT_CHOOSERS],
+                                     f.punishment_choice, self._set_punishment_choice, prefix="punishment-choice"))
         rows.append(ft.Text(tr("ui.dig_in_places"), size=14, weight=ft.FontWeight.W_600))
         places = [(p, tr.name("place", p)) for p in dig_in_places()]
         rows.append(choice_chips(places, set(f.places), self._toggle_place, prefix="dig-in", multi=True))
@@ -282,6 +285,10 @@ class SetupScreen(Screen):
 
     def _set_neutral_mode(self, mode: str) -> None:
         self.form.neutral_destination = mode
+        self._rerender()
+
+    def _set_punishment_choice(self, chooser: str) -> None:
+        self.form.punishment_choice = chooser
         self._rerender()
 
     def _set_warden(self, on: bool) -> None:

@@ -7,6 +7,7 @@ die result allows are returned for the map to highlight.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,12 +55,12 @@ class PendingVM:
     show_hand: tuple[str, list[str]] | None = None  # Spying: (whose, cards)
 
 
-def _hand_words(state: GameState, seat: int, tr: Tr) -> list[str]:
-    p = state.players[seat]
+def hand_words(known: Mapping[str, int], unknown: int, tr: Tr) -> list[str]:
+    """A hand shown to someone (Spying, a Spy token): its known cards, then how many nobody entered."""
     out = [tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c)
-           for c, n in sorted(p.hand.known.items())]
-    if p.hand.unknown:
-        out.append(tr("ui.unknown_cards", count=p.hand.unknown))
+           for c, n in sorted(known.items())]
+    if unknown:
+        out.append(tr("ui.unknown_cards", count=unknown))
     return out
 
 
@@ -91,7 +92,8 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
             vm.details.append(tr("ui.pending.laid", cards_text=tr.join(tr.name("card", x) for _, x in c.laid)))
         if data.get("show_hand_of") is not None:
             whose = data["show_hand_of"]
-            vm.show_hand = (names[whose], _hand_words(state, whose, tr))
+            shown = state.players[whose].hand
+            vm.show_hand = (names[whose], hand_words(shown.known, shown.unknown, tr))
     elif pend.kind == "combat":
         if c is not None and c.neutral is not None:
             vm.title = tr("ui.pending.combat_neutral", player=p.name, neutral=tr.name("neutral", c.neutral))
@@ -128,7 +130,8 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
     elif pend.kind == "brawl_response":
         vm.title = tr("ui.pending.brawl_response", player=p.name)
     elif pend.kind == "punishment_choice":
-        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=names[data["by"]] if "by" in data else "")
+        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=names[data["by"]],
+                      target=names[data["target"]])
     else:
         vm.title = tr("ui.pending.generic", player=p.name, decision=tr.name("decision", pend.kind))
     if pend.kind != "hand_limit":

@@ -72,6 +72,7 @@ class SetupForm:
     house: dict[str, int] = field(default_factory=dict)
     neutrals: int = 0
     neutral_destination: str = "ask"  # "ask" | "random"
+    punishment_choice: str = "spender"  # who picks the Punishment (OFF-3): "spender" | "victim"
     warden: bool = False
     places: list[str] = field(default_factory=list)
     team: bool = False
@@ -139,6 +140,8 @@ class SetupForm:
                 out[name] = value
         if self.neutral_destination != rules.neutral_destination:
             out["neutral_destination"] = self.neutral_destination
+        if self.warden and self.punishment_choice != rules.punishment_choice:
+            out["punishment_choice"] = self.punishment_choice
         return out
 
     def config(self, tr: Tr | None = None) -> dict[str, Any]:

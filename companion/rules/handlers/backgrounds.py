@@ -12,6 +12,7 @@ from math import ceil
 from ..actions import Choose, RevealBackground
 from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, violation
 from ..errors import Violation
+from ..hand import UNKNOWN
 from ..ops import (
     add_beatings,
     discard_cards,
@@ -23,12 +24,13 @@ from ..ops import (
     remove_beatings,
     steal_random,
     take_from_deck,
+    take_from_discard,
     take_from_pile,
     to_supply,
 )
 from ..state import GameState, Pending, Player
 from .basic import check_entered_cards
-from .combat import as_played, ask_weapon, combat_fresh, end_combat, is_weapon
+from .combat import as_played, ask_weapon, combat_fresh, defeat_of, end_combat, is_weapon
 from .common import valid_seat
 from .movement import check_destination, place_not_in_game
 
@@ -58,10 +60,10 @@ def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
             out.append(hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name,
                             decision=s.pending.kind))
         return
+    if timing == "combat_lost" and defeat_of(s, p.seat) is not None:
+        return
     in_combat = c is not None and c.started and s.pending is not None and s.pending.kind == "combat"
     fighter = in_combat and p.seat in (c.attacker, c.defender)
-    if timing == "combat" and fighter:
-        return
     if timing == "combat_start" and fighter and combat_fresh(c):
         return
     if timing == "combat_start_defender" and fighter and p.seat == c.defender and c.attacker is not None \
@@ -197,9 +199,32 @@ def _turf(s, ctx, p, a, bonus, n):
 
 
 def _everything(s, ctx, p, a, bonus, n):
-    s.combat.no_beating.append(p.seat)
+    """After a lost combat: the Beatings it gave are taken back; with the bonus, the card it cost too."""
+    d = defeat_of(s, p.seat)
+    s.defeats.remove(d)
+    if d["beatings"]:
+        remove_beatings(s, ctx, p.seat, d["beatings"], "is_that_everything_youve_got")
     if bonus:
-        s.combat.no_card.append(p.seat)
+        _card_back(s, ctx, d)
+
+
+def _card_back(s: GameState, ctx: Ctx, d: dict) -> None:
+    """The winner takes no card: a choice still open is dropped, a card already taken comes back."""
+    seat, card, why = d["loser"], d["card"], "is_that_everything_youve_got"
+    pend = s.pending
+    if pend is not None and (pend.kind == "kings_choice" and pend.data["from"] == seat
+                             or pend.kind == "michel_tool" and pend.player == seat):
+        s.pending = None
+    elif card is None:
+        return
+    elif d["winner"] is not None:
+        holder = s.players[d["winner"]].hand
+        if holder.count(card) or card == UNKNOWN and holder.unknown:
+            move_card(s, ctx, d["winner"], seat, card, why)
+    elif card in s.piles:
+        take_from_pile(s, ctx, seat, card, 1, why)
+    elif card in s.discard:
+        take_from_discard(s, ctx, seat, card, why)
 
 
 def _cut_you(s, ctx, p, a, bonus, n):
@@ -275,11 +300,7 @@ def _take_it_all(s, ctx, p, a, bonus, n):
 
 def _every_cent(s, ctx, p, a, bonus, n):
     for card in a.cards or ():
-        s.discard.reverse()
-        s.discard.remove(card)
-        s.discard.reverse()
-        p.hand.add(card)
-        ctx.emit("take", player=p.seat, card=card, count=1, why="every_cent_is_good_to_take")
+        take_from_discard(s, ctx, p.seat, card, "every_cent_is_good_to_take")
 
 
 def _look_away(s, ctx, p, a, bonus, n):

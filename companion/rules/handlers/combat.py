@@ -152,7 +152,7 @@ def check_cooperate(s: GameState, a: Cooperate, out: list[Violation]) -> None:
     assert c is not None
     if c.neutral is None:
         return
-    held = s.pending.data["tools"] if s.pending else []
+    held = s.pending.data.get("tools", []) if s.pending else []  # a view shows them to the decider only
     if a.tool is None and len(held) > 1:
         out.append(hard("MICH-4", "v.which_tool", tools=held))
     elif a.tool is not None and a.tool not in held:
@@ -286,9 +286,8 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
     discard_laid(s, ctx)
     ctx.emit("combat_end", winner=winner, loser=loser)
     w, l_ = s.players[winner], s.players[loser]
-    if loser not in c.no_beating:
-        fury = s.catalog.ability_values["fury"] if w.ability == "fury" else 1
-        add_beatings(s, ctx, loser, fury, "combat")
+    fury = s.catalog.ability_values["fury"] if w.ability == "fury" else 1
+    beatings = add_beatings(s, ctx, loser, fury, "combat")
     if loser == c.defender:
         for helper in c.helpers:
             add_beatings(s, ctx, helper, 1, "combat_helper")
@@ -301,15 +300,40 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
     s.combat = None
     if after:
         ctx.schedule_first(*after)
-    if loser in c.no_card:
-        return
+    card = None
     if winner == c.attacker and c.tool is not None and l_.hand.count(c.tool):
-        move_card(s, ctx, loser, winner, c.tool, "combat")
+        card = c.tool
+        move_card(s, ctx, loser, winner, card, "combat")
     elif l_.hand.size():
         if w.ability == "the_kings_choice":
             s.pending = Pending("kings_choice", winner, sorted(set(l_.hand.entries())), {"from": loser})
         else:
-            steal_random(s, ctx, loser, winner, "combat")
+            card = steal_random(s, ctx, loser, winner, "combat")
+    open_defeat(s, loser, winner, None, beatings, card)
+
+
+def open_defeat(s: GameState, loser: int, winner: int | None, neutral: str | None, beatings: int,
+                card: str | None) -> None:
+    """Keep a lost combat open to a Background revealed after the loss, until the next action starts.
+
+    Its consequences are applied at once, so play never waits on a card few players hold; the
+    Background then takes back what the loss cost (the Beatings, with its bonus the card).
+    """
+    if not s.players[loser].has_background:
+        return
+    s.defeats = [d for d in s.defeats if d["loser"] != loser]
+    s.defeats.append({"loser": loser, "winner": winner, "neutral": neutral, "beatings": beatings, "card": card})
+
+
+def defeat_of(s: GameState, seat: int) -> dict | None:
+    return next((d for d in s.defeats if d["loser"] == seat), None)
+
+
+def note_defeat_card(s: GameState, seat: int, card: str) -> None:
+    """The card a lost combat cost, once it is chosen (The King's Choice, a Tool for Michel)."""
+    d = defeat_of(s, seat)
+    if d is not None:
+        d["card"] = card
 
 
 def grudge(s: GameState, seat: int) -> dict:
@@ -327,6 +351,7 @@ def choose_kings_card(s: GameState, a, ctx: Ctx) -> None:
     loser = s.pending.data["from"]
     s.pending = None
     move_card(s, ctx, loser, a.player, a.option, "the_kings_choice")
+    note_defeat_card(s, loser, a.option)
 
 
 # --- Michel & Michelle -----------------------------------------------------------------------
@@ -376,25 +401,25 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
     if player_won:
         draw_search(s, ctx, seat, 1, why="michel_win")
         return
-    if seat not in c.no_beating:
-        add_beatings(s, ctx, seat, 1, "michel")
+    beatings = add_beatings(s, ctx, seat, 1, "michel")
     for helper in c.helpers:
         add_beatings(s, ctx, helper, 1, "combat_helper")
     if p.ability == "grudge":
         ctx.schedule_first(grudge(s, seat))
-    if seat in c.no_card:
-        return
     held = [t for t in s.catalog.michel_cards[c.first_card].tools if p.hand.count(t)]
+    lost: list[str] = []
     if len(held) > 1:
         s.pending = Pending("michel_tool", seat, held, {"neutral": c.neutral})
     elif held:
-        discard_cards(s, ctx, seat, held, "michel")
+        lost = discard_cards(s, ctx, seat, held, "michel")
     elif p.hand.size():
         entries = p.hand.entries()
-        discard_cards(s, ctx, seat, [entries[ctx.pick(len(entries))]], "michel")
+        lost = discard_cards(s, ctx, seat, [entries[ctx.pick(len(entries))]], "michel")
+    open_defeat(s, seat, None, c.neutral, beatings, lost[0] if lost else None)
 
 
 @choice("michel_tool")
 def choose_michel_tool(s: GameState, a, ctx: Ctx) -> None:
     s.pending = None
     discard_cards(s, ctx, a.player, [a.option], "michel")
+    note_defeat_card(s, a.player, a.option)

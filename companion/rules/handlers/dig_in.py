@@ -94,7 +94,7 @@ def check_spy(s: GameState, a: Spy, out: list[Violation]) -> None:
 def apply_spy(s: GameState, a: Spy, ctx: Ctx) -> None:
     from ..ops import return_token
     return_token(s, ctx, a.player, "spy", "spy")
-    ctx.emit("spy", player=a.player, target=a.target)
+    ctx.emit("spy", player=a.player, target=a.target, hand=s.players[a.target].hand.to_json())  # seen by the spy
 
 
 @checker("improve_tool")

@@ -36,14 +36,26 @@ def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation], fe
     out += hand_card_problems(s, p, a.cards)
 
 
+def see_top(pile: list[str], card: str) -> None:
+    """The table named the card it took: that is the face-up top card it saw (GANG-1, SUP-3).
+
+    The app shuffled its copy of the pile itself and the box's pile was shuffled by hand, so
+    below the top the app's order is a guess; the physical pile wins and the app's order is
+    corrected (the named card goes on top, the others keep their order).
+    """
+    pile.remove(card)
+    pile.insert(0, card)
+
+
 def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:
     p = s.players[a.player]
     use_action(s)
     discard_cards(s, ctx, a.player, a.cards, "join_gang")
     leave_gang(s, ctx, a.player, "join_gang")
     pile = s.gang_piles[a.gang]
-    card = a.card if a.card in pile else pile[0]
-    pile.remove(card)
+    if a.card is not None:
+        see_top(pile, a.card)
+    card = pile.pop(0)
     p.gang, p.ability = a.gang, card
     ctx.emit("join_gang", player=a.player, gang=a.gang, ability=card)
 

@@ -7,7 +7,7 @@ finished action, its "occasion" (OFF-3): each effect once per occasion, first cl
 
 from __future__ import annotations
 
-from ..actions import AttractWarden, Bribe, Corruption, PunishmentChoice, Report
+from ..actions import CHOICES, AttractWarden, Bribe, Corruption, PunishmentChoice, Report
 from ..core import Ctx, applier, checker, hard, violation
 from ..errors import Violation
 from ..ops import add_beatings, discard_random, gain_cigarettes, place_standee, return_token, take_token
@@ -137,8 +137,8 @@ def apply_corruption(s: GameState, a: Corruption, ctx: Ctx) -> None:
         s.offence = None
     elif a.effect == "punishment":
         victim = s.occasion["player"]
-        s.pending = Pending("punishment_choice", victim, ["beating", "discard_half", "lose_cigarettes"],
-                            {"by": a.player})
+        chooser = victim if s.ruleset.punishment_choice == "victim" else a.player
+        s.pending = Pending("punishment_choice", chooser, list(CHOICES), {"by": a.player, "target": victim})
     else:
         s.warden = a.to
         ctx.emit("warden_move", to=a.to, why="corruption", player=a.player)
@@ -151,12 +151,14 @@ def check_punishment_choice(s: GameState, a: PunishmentChoice, out: list[Violati
 
 @applier("punishment_choice")
 def apply_punishment_choice(s: GameState, a: PunishmentChoice, ctx: Ctx) -> None:
+    """OFF-3: the victim suffers the Punishment that whoever the ruleset names has chosen."""
+    victim = s.pending.data["target"]
     s.pending = None
-    ctx.emit("punishment", player=a.player, choice=a.choice)
-    p = s.players[a.player]
+    ctx.emit("punishment", player=victim, choice=a.choice, chooser=a.player)
+    p = s.players[victim]
     if a.choice == "beating":
-        add_beatings(s, ctx, a.player, 1, "punishment")
+        add_beatings(s, ctx, victim, 1, "punishment")
     elif a.choice == "discard_half":
-        discard_random(s, ctx, a.player, (p.hand.size() + 1) // 2, "punishment")
+        discard_random(s, ctx, victim, (p.hand.size() + 1) // 2, "punishment")
     else:
-        gain_cigarettes(s, ctx, a.player, -p.cigarettes, "punishment")
+        gain_cigarettes(s, ctx, victim, -p.cigarettes, "punishment")

@@ -1,0 +1,144 @@
+"""The projection (`companion.rules.views`): no view and no redacted event tells a viewer more than
+they may know, over random games with every module.
+
+A view is judged by what it does not depend on: the same state with every secret of that viewer
+changed (other seats' entered cards and hidden Backgrounds, the random source, the order of the
+Michel deck, the Trauma stack and the Gang piles below their top, the configuration's seed and
+starting hands) must give the very same view.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.rules import legal_actions, new_game, redact_events, step, view
+from companion.rules.hand import UNKNOWN, Hand
+from companion.rules.views import PUBLIC_EVENT_FIELDS, visible_hands
+from companion.simulate import random_config
+from support import follows, start
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+configs = st.builds(lambda seed, players, modules: random_config(random.Random(seed), players, seed, modules),
+                    st.integers(0, 2**40), st.integers(2, 6), st.sampled_from(["full", "any"]))
+
+
+def frozen(state) -> str:
+    return json.dumps(state.snapshot(), sort_keys=True)
+
+
+def known_to(state, seat):
+    """The seats whose cards `seat` may see now: visible hands, and the loser's under The King's Choice."""
+    out = visible_hands(state, seat)
+    pend = state.pending
+    if seat is not None and pend is not None and pend.player == seat and pend.kind == "kings_choice":
+        out.add(pend.data["from"])
+    return out
+
+
+def with_secrets_changed(state, seat, rng: random.Random):
+    """The same game as `seat` knows it, with everything `seat` cannot know changed."""
+    other = state.copy()
+    seen = known_to(state, seat)
+    for p in other.players:
+        if p.seat not in seen:
+            p.hand = Hand({}, p.hand.size())
+        if p.seat != seat and p.has_background:
+            p.background = rng.choice([None, *other.catalog.backgrounds])
+    other.rng.state = rng.getrandbits(64)
+    for secret in (other.michel_deck, other.trauma_stack):
+        rng.shuffle(secret)
+    for pile in other.gang_piles.values():
+        below = pile[1:]
+        rng.shuffle(below)
+        pile[1:] = below
+    other.background_discard = [UNKNOWN] * len(other.background_discard)
+    other.config = {**other.config, "seed": rng.getrandbits(32),
+                    "players": [{"name": e.get("name")} | ({"color": e["color"]} if "color" in e else {})
+                                for e in other.config.get("players", [])]}
+    return other
+
+
+def assert_events_redacted(events, seat):
+    for raw, ev in zip(events, redact_events(events, seat), strict=True):
+        kind = raw["type"]
+        assert kind in PUBLIC_EVENT_FIELDS, f"event type {kind!r} is not in the projection's list"
+        assert set(ev) <= set(raw) | {"type"}
+        if kind == "draw" and raw["player"] != seat:
+            assert ev["cards"] == [UNKNOWN] * len(raw["cards"])
+        if kind == "give" and raw["why"] != "cooperate" and seat not in (raw["player"], raw["to"]):
+            assert ev["card"] == UNKNOWN
+        if kind == "spy" and seat not in (raw["player"], raw["target"]):
+            assert ev["hand"] is None
+
+
+@SETTINGS
+@given(config=configs, seed=st.integers(0, 10**6), length=st.integers(10, 90))
+def test_no_view_and_no_event_tells_a_viewer_more_than_they_know(config, seed, length):
+    state = new_game(config)
+    rng = random.Random(seed)
+    viewers = [None, *range(len(state.players))]
+    for _ in range(length):
+        if state.winner is not None:
+            break
+        legal = legal_actions(state)
+        if rng.random() < 0.3:  # somebody else's reaction (a report, Corruption, a Background)
+            legal += legal_actions(state, rng.randrange(len(state.players)))
+        answer = step(state, rng.choice(legal))
+        assert answer.accepted
+        for seat in viewers:
+            mine = view(state, seat)
+            assert frozen(mine) == frozen(view(with_secrets_changed(state, seat, rng), seat))
+            for p in mine.players:
+                if p.seat not in known_to(state, seat):
+                    assert p.hand.known == {} and p.hand.size() == state.players[p.seat].hand.size()
+            assert "seed" not in mine.config
+            assert_events_redacted(answer.events, seat)
+
+
+def test_a_view_can_be_judged_like_the_game():
+    """A seat's phone lists its own legal actions from its view; another seat's cards are not in it."""
+    state = start(hands={0: ["blade", "links"], 1: ["rare", "boots", "ring"]})
+    mine = view(state, 0)
+    assert dict(mine.players[0].hand.known) == {"blade": 1, "links": 1}
+    assert mine.players[1].hand.known == {} and mine.players[1].hand.size() == 3
+    assert {a.TYPE for a in legal_actions(mine, 0)} == {a.TYPE for a in legal_actions(state, 0)}
+
+
+def test_spying_shows_the_extorters_hand_to_the_extorted_only():
+    state = start(hands={0: ["knife", "rare"], 1: ["pickaxe"]},
+                  player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria", "gang": "bratva",
+                                                                  "ability": "spying"}})
+    follows(state, type="extort", player=0, target=1, tool="pickaxe", weapons=["knife"])
+    assert dict(view(state, 1).players[0].hand.known) == {"rare": 1}
+    assert view(state, 2).players[0].hand.known == {} and view(state, None).players[0].hand.known == {}
+
+
+def test_a_spy_token_shows_the_hand_in_the_spys_event_only():
+    state = start(hands={1: ["rare", "boots"]}, modules={"places": ["library"]},
+                  player_fields={0: {"tokens": {"spy": 1}}})
+    answer = follows(state, type="spy", player=0, target=1)
+    spy = next(e for e in answer.events if e["type"] == "spy")
+    assert redact_events([spy], 0)[0]["hand"] == {"known": {"boots": 1, "rare": 1}, "unknown": 0}
+    assert redact_events([spy], 2)[0]["hand"] is None and redact_events([spy], None)[0]["hand"] is None
+
+
+def test_an_unlisted_event_field_is_dropped():
+    """Allow-list: a field the projection does not name never reaches a viewer."""
+    ev = {"type": "draw", "player": 0, "cards": ["blade"], "why": "search", "secret": "blade"}
+    assert "secret" not in redact_events([ev], 0)[0]
+    assert redact_events([{"type": "brand_new", "card": "blade"}], 0) == [{"type": "brand_new"}]
+
+
+def test_another_seats_decision_keeps_its_kind_but_not_their_cards():
+    state = start(hands={0: ["knife"], 1: ["rare", "links"]},
+                  player_fields={0: {"place": "cafeteria", "gang": "cartel", "ability": "the_kings_choice"},
+                                 1: {"place": "cafeteria"}})
+    follows(state, type="extort", player=0, target=1, tool="shovel", weapons=["knife"])
+    follows(state, type="give_up", player=1)
+    assert state.pending.kind == "kings_choice"
+    assert view(state, 0).pending.options == ["links", "rare"]
+    assert view(state, 2).pending.options == [] and view(state, 2).pending.kind == "kings_choice"
