@@ -27,6 +27,10 @@ from typing import Any
 
 from .join.access import Access, is_loopback
 from .join.peer import networks
+
+# The largest websocket frame a client may send: a game file imported from the browser travels in
+# one; everything else a client sends is a few hundred bytes (uvicorn's default is 16 MiB).
+WS_MAX_BYTES = 8 * 1024 * 1024
 from .settings import SettingsFile
 
 
@@ -163,7 +167,8 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
     app = make_asgi(store, settings_file, lan_url=lan_url, access=access)
     # Forwarded headers are judged by the app itself (join/peer.py), never by uvicorn's defaults.
     server = uvicorn.Server(uvicorn.Config(app, host=hosts[0], port=port, log_level="warning", lifespan="on",
-                                           ws_ping_interval=20, ws_ping_timeout=30, proxy_headers=False))
+                                           ws_ping_interval=20, ws_ping_timeout=30, ws_max_size=WS_MAX_BYTES,
+                                           proxy_headers=False))
     shown = _shown(hosts[-1])
     url = f"http://{_url_host(shown)}:{port}/"
     if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key

@@ -19,6 +19,7 @@ from companion.rules import legal_actions, new_game, redact_events, step, view
 from companion.rules.hand import UNKNOWN, Hand
 from companion.rules.views import PUBLIC_EVENT_FIELDS, visible_hands
 from companion.simulate import random_config
+
 from support import follows, start
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -209,6 +209,47 @@ def test_a_keyless_session_is_released_sooner_than_a_seated_one(door: Any) -> No
     assert left["host"] > SESSION_SECONDS - 10, left
 
 
+def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> None:
+    """A socket that closes at once, says garbage or sends an event before registering would
+    leave Flet's connection waiting forever (and the server unable to stop): none reach Flet."""
+    import gc
+
+    import msgpack
+    import websockets
+    from flet_web.fastapi.flet_app import FletApp
+
+    from companion.app.wire import REGISTER, frame
+
+    bad_openings = [None, b"\x00\xc1", b"\x01\x00\x00\x00\x00xx",
+                    frame(3, {"target": 1, "name": "click", "data": None}),
+                    frame(REGISTER, {"session_id": "", "page_name": ""}),  # no page
+                    frame(REGISTER, {"session_id": 5, "page_name": "", "page": {}}),
+                    b"\x00" + msgpack.packb([REGISTER, {"session_id": "", "page_name": "", "page": {}, "x": 1}])]
+
+    def alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, FletApp))
+
+    async def run() -> list[int | None]:
+        codes = []
+        for opening in bad_openings * 3:
+            async with websockets.connect(door.ws, local_addr=(DEVICE, 0)) as ws:
+                if opening is not None:
+                    await ws.send(opening)
+                    try:
+                        await asyncio.wait_for(ws.recv(), timeout=5)
+                    except websockets.ConnectionClosed:
+                        pass
+                codes.append(ws.close_code)
+        await asyncio.sleep(0.5)
+        return codes
+
+    before = alive()
+    codes = asyncio.run(run())
+    assert alive() <= before
+    assert all(code == 1008 for code, opening in zip(codes, bad_openings * 3, strict=True) if opening is not None)
+
+
 def test_a_patch_of_server_owned_properties_is_dropped() -> None:
     import msgpack
 

@@ -8,12 +8,15 @@ peer of every request and websocket from its ASGI scope as it arrives, believing
 the session registers and before any later message of the client is read, binds the session to
 that peer (`bind_session`), and the access decisions ask `peer_of(page)`.
 
-The gate also strips the properties the server owns from what clients patch, and answers 404
-for the framework's API explorer and schema, which nobody at the table needs.
+The gate also strips the properties the server owns from what clients patch, hands Flet only
+websockets whose first frame registers a session (Flet waits forever on one that closes, stays
+silent or says anything else first: a stranger could pile them up), and answers 404 for the
+framework's API explorer and schema, which nobody at the table needs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import ipaddress
 import logging
@@ -36,6 +39,9 @@ HIDDEN_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.
 # The field of each client message that patches properties: the page's, a control's.
 _PATCHES = {MessageAction.REGISTER_CLIENT.value: "page", MessageAction.UPDATE_CONTROL_PROPS.value: "props"}
 _SERVER_OWNED = frozenset({"client_ip", "client_user_agent"})
+_REGISTER_FIELDS = frozenset({"session_id", "page_name", "page"})
+REGISTER_SECONDS = 30.0  # a socket that has not registered by then is closed
+POLICY_VIOLATION = 1008
 
 
 @dataclass(frozen=True)
@@ -160,9 +166,42 @@ class PeerGate:
             return
         token = _ARRIVING.set(peer)
         try:
-            await self.app(scope, _filtered(receive) if kind == "websocket" else receive, send)
+            if kind == "websocket":
+                await self._websocket(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
         finally:
             _ARRIVING.reset(token)
+
+    async def _websocket(self, scope: Scope, receive: Callable[[], Awaitable[Any]],
+                         send: Callable[[Any], Awaitable[None]]) -> None:
+        """Accept the socket, wait for a well-formed registration, then hand both to Flet (which
+        then accepts a socket already accepted: that message is not sent twice)."""
+        connect = await receive()
+        if connect.get("type") != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        try:
+            opening = await asyncio.wait_for(receive(), REGISTER_SECONDS)
+        except TimeoutError:
+            await send({"type": "websocket.close", "code": POLICY_VIOLATION})
+            return
+        if opening.get("type") != "websocket.receive":
+            return  # gone before saying anything
+        if not is_registration(opening.get("bytes")):
+            await send({"type": "websocket.close", "code": POLICY_VIOLATION})
+            return
+        waiting = [connect, dict(opening, bytes=strip_server_owned(opening["bytes"]))]
+        rest = _filtered(receive)
+
+        async def replayed() -> Any:
+            return waiting.pop(0) if waiting else await rest()
+
+        async def accepted_once(message: Any) -> None:
+            if message.get("type") != "websocket.accept":
+                await send(message)
+
+        await self.app(scope, replayed, accepted_once)
 
 
 async def _not_found(send: Callable[[Any], Awaitable[None]]) -> None:
@@ -183,15 +222,30 @@ def _filtered(receive: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[A
     return next_message
 
 
+def _decoded(frame: Any) -> Any:
+    if not isinstance(frame, bytes) or frame[:1] != b"\x00":
+        return None
+    try:
+        return msgpack.unpackb(frame[1:], strict_map_key=False)
+    except Exception:
+        return None
+
+
+def is_registration(frame: Any) -> bool:
+    """Whether a frame is the registration Flet expects first (any other shape would crash its
+    handler before a session exists, leaving the connection hanging)."""
+    message = _decoded(frame)
+    if not (isinstance(message, list) and len(message) == 2 and message[0] == MessageAction.REGISTER_CLIENT.value):
+        return False
+    body = message[1]
+    return (isinstance(body, dict) and set(body) == _REGISTER_FIELDS and isinstance(body["page"], dict)
+            and isinstance(body["page_name"], str) and isinstance(body["session_id"], str | None))
+
+
 def strip_server_owned(frame: bytes) -> bytes:
     """A Flet frame without the properties only the server sets (its own address and agent, its
     private `_` fields); other frames (and undecodable ones, which Flet refuses itself) unchanged."""
-    if frame[:1] != b"\x00":
-        return frame
-    try:
-        message = msgpack.unpackb(frame[1:], strict_map_key=False)
-    except Exception:
-        return frame
+    message = _decoded(frame)
     if not (isinstance(message, list) and len(message) == 2 and isinstance(message[1], dict)):
         return frame
     action, body = message
