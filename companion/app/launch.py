@@ -27,11 +27,11 @@ from typing import Any
 
 from .join.access import Access, is_loopback
 from .join.peer import networks
+from .settings import SettingsFile
 
 # The largest websocket frame a client may send: a game file imported from the browser travels in
 # one; everything else a client sends is a few hundred bytes (uvicorn's default is 16 MiB).
 WS_MAX_BYTES = 8 * 1024 * 1024
-from .settings import SettingsFile
 
 
 def use_system_allocator(argv: list[str]) -> None:
