@@ -12,7 +12,7 @@ from .actions import ACTION_TYPES, Action, parse_action
 from .catalog import Catalog, load_catalog
 from .config import GameConfig, parse_config
 from .engine import Answer, IllegalAction, apply, check, step
-from .errors import ConfigError, MalformedAction, Violation
+from .errors import BadJson, ConfigError, MalformedAction, Violation
 from .game import Game
 from .invariants import invariant_problems
 from .options import ActionOption, action_options, legal_actions
@@ -21,7 +21,7 @@ from .setup import new_game
 from .state import GameState
 
 __all__ = [
-    "ACTION_TYPES", "Action", "ActionOption", "Answer", "Catalog", "ConfigError", "Game", "GameConfig",
+    "ACTION_TYPES", "Action", "ActionOption", "Answer", "BadJson", "Catalog", "ConfigError", "Game", "GameConfig",
     "GameState", "IllegalAction", "MalformedAction", "Ruleset", "Violation", "action_options", "apply",
     "build_ruleset", "check", "invariant_problems", "legal_actions", "load_catalog", "new_game", "parse_action",
     "parse_config", "step",
