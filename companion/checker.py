@@ -3,7 +3,8 @@
 The file is `{"config": {...}, "actions": [...]}`. Output: one JSON object per line, the answer
 to each action in order, then `{"final": SUMMARY}`. Rejected actions are answers, not errors:
 the exit status is 0 for any well-formed file and 2, with a one-line message, for a malformed
-one (the whole file is validated before anything is printed).
+one (the whole file is validated before anything is printed). The engine's parsers check the
+shape of each part before reading it (`companion.rules.shape`: depth, sizes, numbers, text).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from companion.i18n import render
-from companion.rules import Action, Answer, ConfigError, MalformedAction, new_game, parse_action, step
+from companion.rules import Action, Answer, BadJson, ConfigError, MalformedAction, new_game, parse_action, step
 from companion.rules.config import parse_config
+from companion.rules.shape import decode_json
 
 EXIT_MALFORMED = 2
 
@@ -23,7 +25,8 @@ EXIT_MALFORMED = 2
 class BadFile(Exception):
     """The file cannot be replayed: a message key, its parameters, and the problem inside (if any)."""
 
-    def __init__(self, key: str, inner: ConfigError | MalformedAction | None = None, **params: Any) -> None:
+    def __init__(self, key: str, inner: BadJson | ConfigError | MalformedAction | None = None, /,
+                 **params: Any) -> None:
         super().__init__(key)
         self.key = key
         self.inner = inner
@@ -37,19 +40,16 @@ class BadFile(Exception):
         return render(self.key, params, lang)
 
 
-def load_game_file(path: str) -> tuple[dict[str, Any], list[Action]]:
+def load_game_file(path: str, stdin: BinaryIO | None = None) -> tuple[dict[str, Any], list[Action]]:
+    """The configuration and actions of a game file ("-": `stdin`, by default standard input)."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        raw = (stdin or sys.stdin.buffer).read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
         raise BadFile("check.cannot_read", path=path, error=error.strerror or str(error)) from None
-    except UnicodeDecodeError:
-        raise BadFile("check.not_utf8", path=path) from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadFile("check.not_json", path=path, error=error.msg, line=error.lineno) from None
-    except RecursionError:
-        raise BadFile("check.too_deep", path=path) from None
+        data = decode_json(raw)
+    except BadJson as error:
+        raise BadFile("check.not_json", error, path=path) from None
     if not isinstance(data, dict) or "config" not in data or "actions" not in data:
         raise BadFile("check.not_game_file", path=path)
     extra = sorted(set(data) - {"config", "actions"})
@@ -79,11 +79,12 @@ def answer_json(answer: Answer, lang: str) -> dict[str, Any]:
     return out
 
 
-def run_check(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr, lang: str = "en") -> int:
+def run_check(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr, lang: str = "en",
+              stdin: BinaryIO | None = None) -> int:
     try:
-        config, actions = load_game_file(path)
+        config, actions = load_game_file(path, stdin)
     except BadFile as error:
-        print(error.render(lang).replace("\n", " "), file=err)
+        print(" ".join(error.render(lang).splitlines()), file=err)  # one line, whatever the message holds
         return EXIT_MALFORMED
     state = new_game(config)
     for action in actions:

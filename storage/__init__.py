@@ -21,6 +21,7 @@ from .errors import (
                      DiskFull,
                      ForeignDatabase,
                      GameNotFound,
+                     InvalidArgument,
                      KeyReused,
                      LinkRefused,
                      LogDiverged,
@@ -38,7 +39,7 @@ from .store import GameInfo, LogEntry, Seat, Store, Submission, Table
 
 __all__ = [
     "BadGameFile", "CorruptDatabase", "DatabaseProblem", "Device", "Devices", "DiskFull", "ForeignDatabase",
-    "GameInfo", "GameNotFound", "GameStats", "KeyReused", "LinkRefused", "LogDiverged", "LogEntry", "NewerSchema",
-    "NothingToRedo", "NothingToUndo", "PlayerStats", "ReadOnly", "Seat", "SeatStats", "SeatTaken", "StaleState",
-    "Statistics", "StorageError", "Store", "Submission", "Table", "Unreachable",
+    "GameInfo", "GameNotFound", "GameStats", "InvalidArgument", "KeyReused", "LinkRefused", "LogDiverged",
+    "LogEntry", "NewerSchema", "NothingToRedo", "NothingToUndo", "PlayerStats", "ReadOnly", "Seat", "SeatStats",
+    "SeatTaken", "StaleState", "Statistics", "StorageError", "Store", "Submission", "Table", "Unreachable",
 ]

@@ -14,6 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.rules import BadJson
+from companion.rules.shape import decode_json
+
 from .errors import BadGameFile, GameNotFound, StorageError
 from .store import GameInfo, Store
 
@@ -40,12 +43,16 @@ def run_games(args: Any, out: TextIO | None = None, err: TextIO | None = None) -
                 print("consistent" if not problems else f"{len(problems)} problem(s)", file=out)
                 return 0 if not problems else EXIT_STORAGE
     except BadGameFile as error:
-        print(f"error: {error.message}", file=err)
+        _one_line(error, err)
         return EXIT_BAD_FILE
     except StorageError as error:
-        print(f"error: {error.message}", file=err)
+        _one_line(error, err)
         return EXIT_STORAGE
     raise AssertionError(f"unknown games command {args.games_command!r}")
+
+
+def _one_line(error: StorageError, err: TextIO) -> None:
+    print("error: " + " ".join(error.message.splitlines()), file=err)
 
 
 def _game_id(store: Store, given: str) -> str:
@@ -115,12 +122,10 @@ def _write_whole(path: Path, text: str) -> None:
 def _read_file(path: str) -> Any:
     """The JSON of a game file (the store then checks its shape and replays it)."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
         raise BadGameFile(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise BadGameFile(f"{path} is not UTF-8 text") from None
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise BadGameFile(f"{path} is not valid JSON: {getattr(error, 'msg', 'too deeply nested')}") from None
+        return decode_json(raw)
+    except BadJson as error:
+        raise BadGameFile(f"{path} is not valid JSON: {error.message}") from None

@@ -18,7 +18,8 @@ class StorageError(Exception):
 
 class GameNotFound(StorageError):
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"there is no game with id {game_id!r} in this database")
+        shown = repr(game_id[:80]) if isinstance(game_id, str) else f"of type {type(game_id).__name__}"
+        super().__init__(f"there is no game with id {shown} in this database")
         self.game_id = game_id
 
 
@@ -62,6 +63,10 @@ class SeatTaken(StorageError):
 
 class KeyReused(StorageError):
     """An idempotency key came back with a different action: a client bug, never applied."""
+
+
+class InvalidArgument(StorageError):
+    """A caller passed a value of the wrong type or size (a version, a name, a key): nothing was read or written."""
 
 
 class BadGameFile(StorageError):

@@ -45,10 +45,20 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from companion.rules import Answer, ConfigError, Game, MalformedAction, Violation, parse_action
+from companion.rules.shape import is_clean_text, is_int
 
 from .database import Database
 from .devices import Devices
-from .errors import BadGameFile, GameNotFound, KeyReused, LogDiverged, NothingToRedo, NothingToUndo, StaleState
+from .errors import (
+    BadGameFile,
+    GameNotFound,
+    InvalidArgument,
+    KeyReused,
+    LogDiverged,
+    NothingToRedo,
+    NothingToUndo,
+    StaleState,
+)
 from .log import Entry, Folded, fold
 from .migrations import Prepared, prepare
 from .models import EventRow, GameRow, SeatRow, SnapshotRow
@@ -58,6 +68,7 @@ SNAPSHOT_EVERY = 100  # engine steps between cached snapshots (and one when a ga
 CACHE_GAMES = 32
 MAX_BY = 80
 MAX_KEY = 200
+MAX_GAME_ID = 64
 STATUSES = ("active", "finished")
 
 
@@ -302,12 +313,12 @@ class Store:
         (the stored result, whatever `base_version` says: the retry of an applied action is
         stale by then), a stale `base_version` (StaleState), then the engine. A refused action
         writes nothing and leaves the version as it was. `submitted_by` is free text (a seat
-        name, a device); `key` is any string unique per intended action of this game.
+        name, a device); `key` is any string unique per intended action of this game; a
+        wrong type or size of those or of `base_version` is InvalidArgument, before anything is read.
         """
         parsed = parse_action(action)
         action_json = _dump(parsed.to_json())
-        _check_text("submitted_by", submitted_by, MAX_BY)
-        _check_text("key", key, MAX_KEY)
+        _check_arguments(base_version, {"submitted_by": (submitted_by, MAX_BY), "key": (key, MAX_KEY)})
         duplicate = None
         try:
             with self._writing(game_id) as (conn, head):
@@ -339,7 +350,7 @@ class Store:
         The state becomes the configuration replayed through the remaining actions, so every
         die rolled before the undone action is the die recorded, never a new roll.
         """
-        _check_text("by", by, MAX_BY)
+        _check_arguments(base_version, {"by": (by, MAX_BY)})
         try:
             with self._writing(game_id) as (conn, head):
                 _check_base(game_id, base_version, head)
@@ -368,7 +379,7 @@ class Store:
         source gives the recorded roll; if the engine's outcome differs from the recorded one
         (the rules changed in between), nothing is written and LogDiverged says so.
         """
-        _check_text("by", by, MAX_BY)
+        _check_arguments(base_version, {"by": (by, MAX_BY)})
         try:
             with self._writing(game_id) as (conn, head):
                 _check_base(game_id, base_version, head)
@@ -476,14 +487,22 @@ class Store:
         flagged = {e.seq for e in rows if e.kind == "action" and e.undone}
         if flagged != folded.undone:
             problems.append(f"undone flags {sorted(flagged)} differ from the undo/redo entries {sorted(folded.undone)}")
-        game = Game(json.loads(head.config))
+        try:
+            game = Game(json.loads(head.config))
+        except ValueError as error:  # ConfigError (the rules changed), or a damaged text
+            return problems + [f"the configuration no longer starts a game: {getattr(error, 'message', error)}"]
         actions = {e.seq: e.action for e in rows if e.kind == "action"}
         for e in rows:
             if e.kind == "undo":
                 game.undo()
                 replayed = {"accepted": True, "step": game.state.step, "undone": e.target}
             else:
-                replayed = json.loads(_dump(game.submit(json.loads(actions[e.target or e.seq])).to_json()))
+                try:
+                    replayed = json.loads(_dump(game.submit(json.loads(actions[e.target or e.seq])).to_json()))
+                except ValueError as error:  # MalformedAction (the rules changed), or a damaged text
+                    problems.append(f"entry {e.seq} ({e.kind}) is no longer a well-formed action: "
+                                    f"{getattr(error, 'message', error)}")
+                    break
             if _outcome(replayed) != _outcome(json.loads(e.answer)):
                 problems.append(f"entry {e.seq} ({e.kind}) replays differently: recorded {e.answer}, now {replayed}")
                 break
@@ -509,6 +528,8 @@ class Store:
             yield conn, self._head(conn, game_id, lock=True)
 
     def _head(self, conn: Connection, game_id: str, lock: bool = False) -> _Head:
+        if not is_clean_text(game_id, MAX_GAME_ID):  # no game has it, and the database need not hear it
+            raise GameNotFound(game_id)
         found = conn.execute(_HEAD_LOCKED if lock else _HEAD, {"game_id": game_id}).first()
         if found is None:
             raise GameNotFound(game_id)
@@ -616,9 +637,18 @@ class Store:
             return StaleState(game_id, base_version, self._head(conn, game_id).version)
 
 
+def _check_arguments(base_version: Any, texts: dict[str, tuple[Any, int]]) -> None:
+    """A write's arguments, checked before anything is read: InvalidArgument names the first bad one."""
+    if not is_int(base_version):
+        raise InvalidArgument(f"base_version must be a whole number (the version the caller saw), not "
+                              f"{type(base_version).__name__}; nothing was written")
+    for what, (value, most) in texts.items():
+        if value is not None and not is_clean_text(value, most):
+            raise InvalidArgument(f"{what} must be a text of at most {most} characters without control "
+                                  "characters; nothing was written")
+
+
 def _check_base(game_id: str, base_version: int, head: _Head) -> None:
-    if isinstance(base_version, bool) or not isinstance(base_version, int):
-        raise TypeError(f"base_version must be an int, not {type(base_version).__name__}")
     if base_version != head.version:
         raise StaleState(game_id, base_version, head.version)
 
@@ -627,11 +657,6 @@ def _outcome(answer: dict[str, Any]) -> dict[str, Any]:
     """What an answer decided, without its wording (messages may be re-translated)."""
     return {**{k: v for k, v in answer.items() if k != "violations"},
             "violations": [v.get("rule") for v in answer.get("violations", [])]}
-
-
-def _check_text(what: str, value: str | None, most: int) -> None:
-    if value is not None and (not isinstance(value, str) or len(value) > most):
-        raise ValueError(f"{what} must be a string of at most {most} characters")
 
 
 def _game_file(data: Any) -> tuple[Any, list[Any]]:

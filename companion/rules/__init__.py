@@ -13,7 +13,7 @@ from .actions import ACTION_TYPES, Action, parse_action
 from .catalog import Catalog, load_catalog
 from .config import GameConfig, parse_config
 from .engine import Answer, IllegalAction, apply, check, step
-from .errors import ConfigError, MalformedAction, Violation
+from .errors import BadJson, ConfigError, MalformedAction, Violation
 from .game import Game
 from .invariants import invariant_problems
 from .options import ActionOption, action_options, legal_actions
@@ -23,7 +23,7 @@ from .state import GameState
 from .views import redact_events, view
 
 __all__ = [
-    "ACTION_TYPES", "Action", "ActionOption", "Answer", "Catalog", "ConfigError", "Game", "GameConfig",
+    "ACTION_TYPES", "Action", "ActionOption", "Answer", "BadJson", "Catalog", "ConfigError", "Game", "GameConfig",
     "GameState", "IllegalAction", "MalformedAction", "Ruleset", "Violation", "action_options", "apply",
     "build_ruleset", "check", "invariant_problems", "legal_actions", "load_catalog", "new_game", "parse_action",
     "parse_config", "redact_events", "step", "view",

@@ -1,6 +1,7 @@
 """Actions: one small frozen value per PROTOCOL.md action type, parsed strictly from JSON.
 
-Parsing only checks shape and vocabulary (is `to` a Place id at all? is `die` a list of 1..6?).
+Parsing only checks shape, types and vocabulary (is `to` a Place id at all? is `die` a list of
+1..6?), after `shape.misshapen` has refused what no action holds (deep nesting, huge numbers...).
 Whether the action is legal in the current state is `check`'s job; a malformed action raises
 `MalformedAction` and never reaches the rules.
 """
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 
 from .catalog import Catalog, load_catalog
 from .errors import MalformedAction
+from .shape import is_int, misshapen
 
 ACTION_TYPES: dict[str, type[Action]] = {}
 
@@ -326,14 +328,21 @@ CHOICES = ("beating", "discard_half", "lose_cigarettes")
 MAX_LIST = 100
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _one_of(value: Any, allowed, what: str, field: str) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise MalformedAction("malformed.unknown_id", field=field, what=what, value=_short(value))
     return value
+
+
+def _is_option_part(value: Any) -> bool:
+    return isinstance(value, str) or is_int(value)
+
+
+def _is_edit_value(value: Any) -> bool:
+    """What one edit of `changes` may carry: a path, a number, a flag, nothing, or a list of ids."""
+    if isinstance(value, list):
+        return all(isinstance(v, str) for v in value)
+    return value is None or isinstance(value, (str, bool)) or is_int(value)
 
 
 def _short(value: Any) -> str:
@@ -353,7 +362,7 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
     if kind == "count_or_bool":
         return int(value) if isinstance(value, bool) else _parse_field("count", field, value, cat, False)
     if kind in ("seat", "int", "count"):
-        if not _is_int(value) or (kind != "int" and value < 0) or abs(value) > 10**6:
+        if not is_int(value) or (kind != "int" and value < 0) or abs(value) > 10**6:
             raise MalformedAction("malformed.not_number", field=field)
         return value
     if kind == "bool":
@@ -364,7 +373,7 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
         return tuple(_parse_field("seat", field, v, cat, False) for v in _list(value, field))
     if kind == "dice":
         dice = _list(value, field)
-        if not all(_is_int(d) and 1 <= d <= 6 for d in dice):
+        if not all(is_int(d) and 1 <= d <= 6 for d in dice):
             raise MalformedAction("malformed.bad_die", field=field)
         return tuple(dice)
     if kind == "cards":
@@ -373,13 +382,15 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
         return tuple(_one_of(c, cat.michel_cards, "michel_card", field) for c in _list(value, field))
     if kind == "changes":
         changes = _list(value, field)
-        if not all(isinstance(c, dict) for c in changes):
+        if not all(isinstance(c, dict) and all(_is_edit_value(v) for v in c.values()) for c in changes):
             raise MalformedAction("malformed.bad_changes")
         return tuple(changes)
     if kind == "any":
-        if not isinstance(value, (str, int, list)) or isinstance(value, bool):
+        if isinstance(value, list) and all(_is_option_part(v) for v in value):
+            return tuple(value)
+        if not _is_option_part(value):
             raise MalformedAction("malformed.bad_option")
-        return tuple(value) if isinstance(value, list) else value
+        return value
     if kind == "text" or kind == "name":
         if not isinstance(value, str) or len(value) > 500:
             raise MalformedAction("malformed.not_text", field=field)
@@ -396,6 +407,9 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
 def parse_action(data: Any, catalog: Catalog | None = None) -> Action:
     """Build an Action from its JSON object, or raise MalformedAction saying what is wrong."""
     cat = catalog or load_catalog()
+    odd = misshapen(data, "action")
+    if odd is not None:
+        raise MalformedAction(odd.key, **odd.params)
     if not isinstance(data, dict):
         raise MalformedAction("malformed.not_object")
     kind = data.get("type")

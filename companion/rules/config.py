@@ -15,6 +15,7 @@ from typing import Any
 from .catalog import Catalog, load_catalog
 from .errors import ConfigError
 from .ruleset import Ruleset, build_ruleset
+from .shape import is_id, is_int, misshapen
 
 PLAYER_START_FIELDS = ("place", "hand", "cigarettes", "beatings", "tunnel", "gang", "ability", "tokens",
                        "background", "trauma", "dug", "color")
@@ -50,7 +51,11 @@ def _known_keys(obj: Mapping[str, Any], allowed, what: str) -> None:
 
 
 def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
+    """The configuration checked and normalised; its shape first, so the rest reads sane JSON."""
     cat = catalog or load_catalog()
+    odd = misshapen(data, "config")
+    if odd is not None:
+        raise ConfigError(None, odd.key, **odd.params)
     data = _object(data, "config")
     _known_keys(data, ("players", "ruleset", "house_rules", "modules", "teams", "seed", "first_player", "start"),
                 "config")
@@ -79,7 +84,7 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
     modules = _object(data.get("modules", {}), "modules")
     _known_keys(modules, ("neutrals", "team", "warden", "places"), "modules")
     neutrals = modules.get("neutrals", 0)
-    if not isinstance(neutrals, int) or isinstance(neutrals, bool) or neutrals not in (0, 1, 2):
+    if not is_int(neutrals) or neutrals not in (0, 1, 2):
         raise ConfigError("MICH-1", "config.neutral_count", count=str(neutrals))
     team = modules.get("team", False)
     warden = modules.get("warden", False)
@@ -89,7 +94,7 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
     if not isinstance(places, list):
         raise ConfigError("DI-1", "config.bad_places")
     for place in places:
-        if place not in cat.dig_in_places:
+        if not is_id(place, cat.dig_in_places):
             raise ConfigError("DI-1", "config.unknown_place", place=str(place), places=", ".join(cat.dig_in_places))
     if len(set(places)) != len(places):
         raise ConfigError("DI-1", "config.duplicate_place")
@@ -108,10 +113,10 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
         raise ConfigError("TEAM-1", "config.teams_without_team_mode")
 
     seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+    if not is_int(seed) or not 0 <= seed < 2**63:
         raise ConfigError(None, "config.bad_seed")
     first = data.get("first_player", 0)
-    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(entries):
+    if not is_int(first) or not 0 <= first < len(entries):
         raise ConfigError("SET-2", "config.bad_first_player", count=len(entries))
     start = _object(data.get("start", {}), "start")
     _known_keys(start, START_FIELDS, "start")
@@ -136,7 +141,7 @@ def _teams(value: Any, count: int) -> Mapping[str, tuple[int, ...]]:
     if sorted(value) != ["a", "b"] or not all(isinstance(v, list) for v in value.values()):
         raise ConfigError("TEAM-1", "config.teams_shape")
     a, b = value["a"], value["b"]
-    seats = sorted(a + b) if all(isinstance(s, int) and not isinstance(s, bool) for s in a + b) else None
+    seats = sorted(a + b) if all(is_int(s) for s in a + b) else None
     if seats != list(range(count)) or len(a) != len(b):
         raise ConfigError("TEAM-1", "config.teams_uneven", count=count)
     return {"a": tuple(a), "b": tuple(b)}

@@ -57,11 +57,11 @@ def choice(kind: str) -> Callable[[ApplyFn], ApplyFn]:
     return register
 
 
-def violation(rule: str, key: str, **params: Any) -> Violation:
+def violation(rule: str, key: str, /, **params: Any) -> Violation:
     return Violation(rule, key, params)
 
 
-def hard(rule: str, key: str, **params: Any) -> Violation:
+def hard(rule: str, key: str, /, **params: Any) -> Violation:
     """A violation `force` cannot override: the app could not represent the result."""
     return Violation(rule, key, params, forceable=False)
 

@@ -1,5 +1,6 @@
-"""The three ways an input can be wrong, kept apart on purpose.
+"""The ways an input can be wrong, kept apart on purpose.
 
+- `BadJson`: a file's bytes are not JSON at all (not UTF-8, bad syntax, a 5,000-digit number).
 - `ConfigError`: an impossible game configuration (7 players, Team mode with 5, ...).
 - `MalformedAction`: the action itself is not well-formed (unknown type, missing field).
 - `Violation`: a well-formed action that breaks a rule; it is data, not an exception, so
@@ -40,7 +41,7 @@ class Violation:
 
 
 class _Problem(ValueError):
-    def __init__(self, rule: str | None, key: str, **params: Any) -> None:
+    def __init__(self, rule: str | None, key: str, /, **params: Any) -> None:  # any parameter name, `key` too
         self.rule = rule
         self.key = key
         self.params = params
@@ -59,5 +60,12 @@ class ConfigError(_Problem):
 class MalformedAction(_Problem):
     """The action is not well-formed JSON for the protocol (not a rule question)."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, /, **params: Any) -> None:
+        super().__init__(None, key, **params)
+
+
+class BadJson(_Problem):
+    """A file's bytes do not decode to JSON."""
+
+    def __init__(self, key: str, /, **params: Any) -> None:
         super().__init__(None, key, **params)

@@ -14,6 +14,7 @@ from typing import Any
 
 from .catalog import Catalog, load_catalog
 from .errors import ConfigError
+from .shape import is_id, is_int
 
 PRESETS = ("official", "online-simplified")
 PUNISHMENT_CHOOSERS = ("spender", "victim")
@@ -93,14 +94,27 @@ def _preset_values(name: str, catalog: Catalog) -> dict[str, Any]:
 
 
 def _int(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise ConfigError("VAR-3", "config.house_rule_number", house_rule=what, low=low, high=high)
     return value
 
 
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError("VAR-3", "config.house_rule_shape", house_rule=what)
+    return value
+
+
+def _player_count(key: Any) -> int:
+    """A `targets` key: a player count as JSON writes it ("4"), or an int from Python; else -1."""
+    if is_int(key):
+        return key
+    return int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else -1
+
+
 def _die_faces(value: Any, catalog: Catalog) -> Mapping[int, tuple[str, ...]]:
     if (not isinstance(value, Mapping) or sorted(str(k) for k in value) != [str(f) for f in range(1, 7)]
-            or any(not isinstance(v, list) or len(v) < 2 or any(p not in catalog.places for p in v)
+            or any(not isinstance(v, list) or len(v) < 2 or not all(is_id(p, catalog.places) for p in v)
                    for v in value.values())):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="team_die_faces")
     return MappingProxyType({int(k): tuple(v) for k, v in value.items()})
@@ -118,7 +132,7 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
     targets = values["targets"]
     if not isinstance(targets, Mapping):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="targets")
-    targets = {_int(int(k) if str(k).isdigit() else -1, "targets (player count)", 2, 6): _int(v, "targets", 1, 100)
+    targets = {_int(_player_count(k), "targets (player count)", 2, 6): _int(v, "targets", 1, 100)
                for k, v in targets.items()}
     missing = [n for n in range(2, 7) if n not in targets]
     if missing:
@@ -128,7 +142,7 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="buy")
     offers: dict[str, BuyOffer] = {}
     for item, offer in buy.items():
-        if not isinstance(offer, Mapping) or offer.get("card") not in catalog.board_piles:
+        if not isinstance(offer, Mapping) or not is_id(offer.get("card"), catalog.board_piles):
             raise ConfigError("VAR-3", "config.house_rule_shape", house_rule=f"buy.{item}")
         offers[item] = BuyOffer(_int(offer.get("price"), f"buy.{item}.price", 0, 100), offer["card"],
                                 _int(offer.get("count", 1), f"buy.{item}.count", 1, 20))
@@ -139,9 +153,9 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
     if (not isinstance(michel_deck, Mapping) or any(k not in catalog.michel_cards for k in michel_deck)
             or sum(_int(n, "michel_deck", 0, 100) for n in michel_deck.values()) == 0):
         raise ConfigError("MICH-7", "config.house_rule_shape", house_rule="michel_deck")
-    if values["neutral_start"] not in catalog.places:
+    if not is_id(values["neutral_start"], catalog.places):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="neutral_start")
-    if values["neutral_destination"] not in ("ask", "random"):
+    if not is_id(values["neutral_destination"], ("ask", "random")):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="neutral_destination")
     if values["punishment_choice"] not in PUNISHMENT_CHOOSERS:
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="punishment_choice")
@@ -159,13 +173,13 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
         actions_per_turn=_int(values["actions_per_turn"], "actions_per_turn", 1, 10),
         solitary_actions=_int(values["solitary_actions"], "solitary_actions", 0, 10),
         max_beatings=_int(values["max_beatings"], "max_beatings", 1, 10),
-        craft_once_per_turn=bool(values["craft_once_per_turn"]),
-        team_mode=bool(values["team_mode"]),
+        craft_once_per_turn=_flag(values["craft_once_per_turn"], "craft_once_per_turn"),
+        team_mode=_flag(values["team_mode"], "team_mode"),
         buy=MappingProxyType(offers),
         sell=None if sell is None else MappingProxyType({k: _int(v, f"sell.{k}", 0, 100) for k, v in sell.items()}),
         bribe_cost=_int(values["bribe_cost"], "bribe_cost", 0, 100),
         neutral_start=values["neutral_start"],
-        neutral_move_optional=bool(values["neutral_move_optional"]),
+        neutral_move_optional=_flag(values["neutral_move_optional"], "neutral_move_optional"),
         neutral_destination=values["neutral_destination"],
         michel_deck=MappingProxyType(dict(michel_deck)),
         team_die_faces=_die_faces(values["team_die_faces"], catalog),

@@ -12,6 +12,7 @@ from .config import GameConfig, parse_config
 from .errors import ConfigError
 from .hand import UNKNOWN, Hand
 from .rng import Rng
+from .shape import is_id, is_int
 from .state import GameState, Player, TurnFlags
 
 
@@ -44,13 +45,13 @@ def new_game(config: Any, catalog: Catalog | None = None) -> GameState:
 
 
 def _count(value: Any, what: str, seat: int, high: int = 1000) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+    if not is_int(value) or not 0 <= value <= high:
         raise ConfigError("SET-2", "config.bad_start_value", what=what, seat=seat, high=high)
     return value
 
 
 def _beatings(value: Any, seat: int, most: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+    if not is_int(value) or not 0 <= value <= most:
         raise ConfigError("BEAT-1", "config.bad_beatings", seat=seat, high=most)
     return value
 
@@ -59,35 +60,36 @@ def _player(seat: int, entry: Mapping[str, Any], cfg: GameConfig, board: Board, 
             team: str | None) -> Player:
     home = board.by_role["cell_block"][0] if team is None else f"cell_block_{team}"
     place = entry.get("place", home)
-    if place not in board.places:
+    if not is_id(place, board.places):
         raise ConfigError("DI-1", "config.place_not_in_game", place=str(place), seat=seat)
     hand_cards = entry.get("hand")
     if hand_cards is None:
         hand = Hand(unknown=cfg.ruleset.starting_hand)
     else:
-        if not isinstance(hand_cards, list) or any(c not in cat.all_cards for c in hand_cards):
+        if not isinstance(hand_cards, list) or not all(is_id(c, cat.all_cards) for c in hand_cards):
             raise ConfigError("HAND-1", "config.bad_hand", seat=seat)
         hand = Hand()
         for card in hand_cards:
             hand.add(card)
     dug = entry.get("dug", [])
-    if not isinstance(dug, list) or any(t not in cat.tools for t in dug):
+    if not isinstance(dug, list) or not all(is_id(t, cat.tools) for t in dug):
         raise ConfigError("DIG-1", "config.bad_dug", seat=seat)
     tunnel = _count(entry.get("tunnel", sum(cat.tools[t] for t in dug)), "tunnel", seat)
     gang = entry.get("gang")
     ability = entry.get("ability")
-    if gang is not None and gang not in cat.gangs:
+    if gang is not None and not is_id(gang, cat.gangs):
         raise ConfigError("GANG-1", "config.bad_gang", seat=seat)
-    if ability is not None and (gang is None or ability not in cat.gangs[gang].abilities):
+    if ability is not None and (gang is None or not is_id(ability, cat.gangs[gang].abilities)):
         raise ConfigError("GANG-1", "config.bad_ability", seat=seat)
     tokens = entry.get("tokens", {})
     if not isinstance(tokens, dict) or any(t not in cat.tokens or t == "trauma" for t in tokens):
         raise ConfigError("SUP-6", "config.bad_tokens", seat=seat)
+    counts = {t: _count(n, f"tokens.{t}", seat) for t, n in tokens.items()}
     background = entry.get("background")
-    if background is not None and background not in cat.backgrounds:
+    if background is not None and not is_id(background, cat.backgrounds):
         raise ConfigError("BG", "config.bad_background", seat=seat)
     trauma = entry.get("trauma")
-    if trauma is not None and (trauma not in cat.traumas or "psychiatric_ward" not in board.places):
+    if trauma is not None and (not is_id(trauma, cat.traumas) or "psychiatric_ward" not in board.places):
         raise ConfigError("PSY-2", "config.bad_trauma", seat=seat)
     color = entry.get("color")
     if color is not None and (not isinstance(color, str) or len(color) > 20):
@@ -97,7 +99,7 @@ def _player(seat: int, entry: Mapping[str, Any], cfg: GameConfig, board: Board, 
         cigarettes=_count(entry.get("cigarettes", 0), "cigarettes", seat),
         beatings=_beatings(entry.get("beatings", 0), seat, cfg.ruleset.max_beatings),
         tunnel=tunnel, dug=list(dug), gang=gang, ability=ability, background=background,
-        tokens={t: _count(n, f"tokens.{t}", seat) for t, n in tokens.items() if n},
+        tokens={t: n for t, n in counts.items() if n},
         trauma=trauma,
     )
 
@@ -105,7 +107,7 @@ def _player(seat: int, entry: Mapping[str, Any], cfg: GameConfig, board: Board, 
 def _deal_piles(state: GameState, start: Mapping[str, Any]) -> None:
     cat = state.catalog
     discard = start.get("discard", [])
-    if not isinstance(discard, list) or any(c not in cat.search_cards and c != UNKNOWN for c in discard):
+    if not isinstance(discard, list) or not all(is_id(c, cat.search_cards) or c == UNKNOWN for c in discard):
         raise ConfigError("SUP-1", "config.bad_discard")
     state.discard = list(discard)
     held = Counter()
@@ -193,12 +195,12 @@ def _place_standees(state: GameState, cfg: GameConfig) -> None:
         raise ConfigError("MICH-1", "config.bad_neutrals")
     for name in state.neutral_names:
         state.neutrals[name] = places.get(name, neutral_start)
-        if state.neutrals[name] not in board.places:
+        if not is_id(state.neutrals[name], board.places):
             raise ConfigError("DI-1", "config.place_not_in_game", place=str(state.neutrals[name]), seat="-")
     if cfg.warden:
         home = board.first("showers") if cfg.team else board.first("cell_block")
         state.warden = cfg.start.get("warden", home)
-        if state.warden not in board.places:
+        if not is_id(state.warden, board.places):
             raise ConfigError("DI-1", "config.place_not_in_game", place=str(state.warden), seat="-")
     elif "warden" in cfg.start:
         raise ConfigError("WARD-1", "config.warden_not_in_game")

@@ -6,7 +6,7 @@ import pytest
 from storage_helpers import config, play, snap
 
 from companion.rules import ConfigError, Game, MalformedAction
-from storage import GameNotFound, KeyReused, StaleState, Store
+from storage import GameNotFound, InvalidArgument, KeyReused, StaleState, Store
 
 
 def test_create_stores_seats_and_validates_through_the_engine(store):
@@ -149,9 +149,9 @@ def test_list_games_filters_by_status_latest_first(store):
 
 def test_submitted_by_and_key_are_bounded(store):
     game_id = store.create_game(config())
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidArgument):
         store.submit(game_id, {"type": "search", "player": 0}, base_version=0, key="k" * 201)
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidArgument):
         store.undo(game_id, base_version=0, by="x" * 81)
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import flet as ft
 
+from companion.rules.shape import decode_json
+
 from ..vm.history import games_view
 from ..widgets.common import button, card, heading, icon_button, muted, tap
 from .base import Screen
@@ -84,7 +86,7 @@ class HomeScreen(Screen):
     def import_bytes(self, raw: bytes) -> None:
         tr = self.tr
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = decode_json(raw)
             game_id = self.app.store.import_game(data)
         except Exception as error:  # a bad file is the user's to fix: say what is wrong
             message = getattr(error, "message", None) or str(error)

@@ -17,6 +17,7 @@ from ..core import Ctx, applier, checker, hard, unaccounted
 from ..errors import Violation
 from ..hand import UNKNOWN
 from ..ops import check_win, to_supply
+from ..shape import is_id, is_int
 from ..state import GameState
 
 OPS = ("set", "add", "remove", "identify")
@@ -29,20 +30,20 @@ FIELD_RULES = {"cigarettes": "SUP-5", "beatings": "BEAT-1", "tunnel": "DIG-1", "
 
 
 class _Refused(Exception):
-    def __init__(self, key: str, rule: str = "ADJUST", **params: Any) -> None:
+    def __init__(self, key: str, rule: str = "ADJUST", /, **params: Any) -> None:
         self.key = key
         self.rule = rule
         self.params = params
 
 
 def _number(value: Any, high: int = 10**6, field: str = "") -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+    if not is_int(value) or not 0 <= value <= high:
         raise _Refused("adjust.bad_number", FIELD_RULES.get(field, "ADJUST"), high=high)
     return value
 
 
 def _cards(value: Any, s: GameState) -> list[str]:
-    if not isinstance(value, list) or any(c not in s.catalog.all_cards for c in value):
+    if not isinstance(value, list) or not all(is_id(c, s.catalog.all_cards) for c in value):
         raise _Refused("adjust.bad_cards")
     return value
 
@@ -67,7 +68,7 @@ def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any)
         high = s.ruleset.max_beatings if name == "beatings" else 10**6
         setattr(p, name, _number(value, high, name))
     elif name == "place" and op == "set":
-        if value not in s.board.places:
+        if not is_id(value, s.board.places):
             raise _Refused("adjust.bad_place", "DI-1", place=str(value))
         p.place = value
     elif name == "hand" and op == "identify":
@@ -112,7 +113,7 @@ def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any)
         if not value:
             del p.tokens[token]
     elif name == "gang" and op == "set":
-        if value is not None and value not in s.catalog.gangs:
+        if value is not None and not is_id(value, s.catalog.gangs):
             raise _Refused("adjust.bad_gang")
         if p.gang is not None and p.ability is not None:
             s.gang_piles[p.gang].append(p.ability)
@@ -122,14 +123,14 @@ def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any)
                 raise _Refused("adjust.gang_pile_empty", gang=value)
             p.ability = s.gang_piles[value].pop(0)
     elif name == "ability" and op == "set":
-        if p.gang is None or value not in s.gang_piles[p.gang]:
+        if p.gang is None or not is_id(value, s.gang_piles[p.gang]):
             raise _Refused("adjust.bad_ability")
         s.gang_piles[p.gang].remove(value)
         if p.ability is not None:
             s.gang_piles[p.gang].insert(0, p.ability)
         p.ability = value
     elif name == "trauma" and op == "set":
-        if value is not None and value not in s.trauma_stack:
+        if value is not None and not is_id(value, s.trauma_stack):
             raise _Refused("adjust.bad_trauma")
         if p.trauma is not None:
             s.trauma_stack.append(p.trauma)
@@ -138,7 +139,7 @@ def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any)
         p.trauma = value
         s.supplies["trauma"] = len(s.trauma_stack)
     elif name == "background" and op == "set":
-        if value is not None and value not in s.catalog.backgrounds:
+        if value is not None and not is_id(value, s.catalog.backgrounds):
             raise _Refused("adjust.bad_background")
         p.background = value
     elif name == "camouflaged" and op == "set" and isinstance(value, bool):
@@ -155,8 +156,9 @@ def _edit(s: GameState, change: Mapping[str, Any]) -> None:
     op, value = ops[0], change[ops[0]]
     parts = path.split(".")
     head = parts[0]
-    if head == "players" and len(parts) >= 3 and parts[1].isdigit() and int(parts[1]) < len(s.players):
-        _edit_player(s, int(parts[1]), parts[2:], op, value)
+    seat = parts[1] if len(parts) >= 3 else ""
+    if head == "players" and seat.isascii() and seat.isdigit() and int(seat) < len(s.players):
+        _edit_player(s, int(seat), parts[2:], op, value)
     elif head == "piles" and len(parts) == 2 and parts[1] in s.piles and op == "set":
         s.corrections[parts[1]] = s.corrections.get(parts[1], 0) + _number(value, field="piles") - s.piles[parts[1]]
         s.piles[parts[1]] = value
@@ -184,11 +186,11 @@ def _edit(s: GameState, change: Mapping[str, Any]) -> None:
     elif path == "warden" and op == "set":
         if not s.warden_module:
             raise _Refused("v.no_warden", "WARD-1")
-        if value not in s.board.places:
+        if not is_id(value, s.board.places):
             raise _Refused("adjust.bad_place", "DI-1", place=str(value))
         s.warden = value
     elif head == "neutrals" and len(parts) == 2 and parts[1] in s.neutrals and op == "set":
-        if value not in s.board.places:
+        if not is_id(value, s.board.places):
             raise _Refused("adjust.bad_place", "DI-1", place=str(value))
         s.neutrals[parts[1]] = value
     elif path == "actions_left" and op == "set":
