@@ -43,9 +43,9 @@ class Access:
         self.host_key = host_key or new_secret()
 
     def host_by_address(self, peer: Peer) -> bool:
-        if peer.via_proxy:
-            return False
-        return not self.lan or within(peer.address, self.machine)
+        if not self.lan:  # served to this machine only (the native app too): nobody else reaches it
+            return True
+        return not peer.via_proxy and within(peer.address, self.machine)
 
     def key_ok(self, key: object) -> bool:
         return valid(SECRET, key) and same_secret(self.host_key, str(key))
