@@ -45,7 +45,7 @@ class Game:
                           violations=[Violation("ENGINE", "v.internal_error", {"error": type(error).__name__},
                                                 forceable=False)])
         if answer.accepted:
-            self.log.append(action)
+            self.log.append(answer.action or action)  # resolved: its outcomes replay as they happened
         return answer
 
     def undo(self) -> Action | None:

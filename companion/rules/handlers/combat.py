@@ -391,7 +391,7 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
         discard_cards(s, ctx, seat, held, "michel")
     elif p.hand.size():
         entries = p.hand.entries()
-        discard_cards(s, ctx, seat, [entries[ctx.pick(len(entries))]], "michel")
+        discard_cards(s, ctx, seat, [ctx.choose("pick", entries)], "michel")
 
 
 @choice("michel_tool")

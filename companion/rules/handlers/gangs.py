@@ -42,8 +42,11 @@ def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:
     discard_cards(s, ctx, a.player, a.cards, "join_gang")
     leave_gang(s, ctx, a.player, "join_gang")
     pile = s.gang_piles[a.gang]
-    card = a.card if a.card in pile else pile[0]
-    pile.remove(card)
+    if a.card in pile:
+        card = a.card
+        pile.remove(card)
+    else:
+        card = ctx.take(a.gang, pile)
     p.gang, p.ability = a.gang, card
     ctx.emit("join_gang", player=a.player, gang=a.gang, ability=card)
 
