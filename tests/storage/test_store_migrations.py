@@ -11,7 +11,7 @@ from sqlalchemy import inspect, text
 from sqlmodel import SQLModel
 from storage_helpers import config, play, short_finished_game, snap
 
-from companion.rules import Game
+from companion.rules import Game, parse_config
 from storage import NewerSchema, StorageError, Store, migrations
 from storage.database import Database
 from storage.migrations import CURRENT_VERSION, prepare
@@ -19,11 +19,19 @@ from storage.migrations import CURRENT_VERSION, prepare
 
 def _write_v1(db: Database) -> dict:
     """Games as version 1 stored them: a finished game, and an unfinished one with an undo."""
-    now = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
     finished_cfg, finished_actions = short_finished_game(8)
     active_cfg = config(seed=11)
     active_actions = play(active_cfg, 12)
     games = {"f1": (finished_cfg, finished_actions, False), "a1": (active_cfg, active_actions, True)}
+    write_old_games(db, games)
+    return games
+
+
+def write_old_games(db: Database, games: dict) -> None:
+    """Entries as versions 1 to 3 wrote them: each action as submitted (its outcomes left to the
+    seed) and the configuration without the setup's draws. {id: (config, actions, undo_last)}."""
+    now = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
+    at = now.isoformat(" ") if db.is_sqlite else now
     with db.engine.begin() as conn:
         for game_id, (cfg, actions, undo_last) in games.items():
             game = Game(cfg)
@@ -34,10 +42,9 @@ def _write_v1(db: Database) -> dict:
             conn.execute(text(
                 "INSERT INTO games (id, created, updated, finished, status, ruleset, seed, config, version, winner) "
                 "VALUES (:id, :now, :now, :fin, :status, 'official', :seed, :config, :version, :winner)"),
-                {"id": game_id, "now": now.isoformat(" ") if db.is_sqlite else now,
-                 "fin": (now.isoformat(" ") if db.is_sqlite else now) if winner else None,
+                {"id": game_id, "now": at, "fin": at if winner else None,
                  "status": "finished" if winner else "active", "seed": cfg["seed"],
-                 "config": json.dumps(game.config), "version": version, "winner": winner})
+                 "config": json.dumps(parse_config(cfg).normalised), "version": version, "winner": winner})
             for p in game.state.players:
                 conn.execute(text("INSERT INTO seats (game_id, seat, name, colour, team) VALUES (:g, :s, :n, :c, :t)"),
                              {"g": game_id, "s": p.seat, "n": p.name, "c": p.color, "t": p.team})
@@ -52,8 +59,7 @@ def _write_v1(db: Database) -> dict:
                 conn.execute(text(
                     "INSERT INTO events (game_id, seq, kind, action, answer, target, submitted_by, at, undone, "
                     "idempotency_key) VALUES (:g, :seq, :kind, :action, :answer, :target, 'v1', :at, :undone, NULL)"),
-                    {"g": game_id, "at": now.isoformat(" ") if db.is_sqlite else now, **row})
-    return games
+                    {"g": game_id, "at": at, **row})
 
 
 def _write_v2(db: Database) -> dict:
@@ -64,9 +70,14 @@ def _write_v2(db: Database) -> dict:
     return games
 
 
+def _write_v3(db: Database) -> dict:
+    """Version 3 kept the same games (its new tables are for phones)."""
+    return _write_v2(db)
+
+
 # Data written by each older version, in that version's own schema. A new schema version must
 # add its writer here, so the test always migrates from every version to the current one.
-OLD_VERSIONS = {1: _write_v1, 2: _write_v2}
+OLD_VERSIONS = {1: _write_v1, 2: _write_v2, 3: _write_v3}
 
 
 def test_every_old_version_is_covered():
