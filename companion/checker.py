@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.i18n import render
-from companion.rules import Action, Answer, ConfigError, MalformedAction, new_game, parse_action, step
+from companion.rules import Action, Answer, ConfigError, Game, MalformedAction, new_game, parse_action
 from companion.rules.config import parse_config
 
 EXIT_MALFORMED = 2
@@ -85,8 +85,8 @@ def run_check(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr, lan
     except BadFile as error:
         print(error.render(lang).replace("\n", " "), file=err)
         return EXIT_MALFORMED
-    state = new_game(config)
+    game = Game(config)  # answers a recorded outcome that cannot happen as a refusal, never a traceback
     for action in actions:
-        out.write(json.dumps(answer_json(step(state, action), lang), ensure_ascii=False) + "\n")
-    out.write(json.dumps({"final": state.summary()}, ensure_ascii=False) + "\n")
+        out.write(json.dumps(answer_json(game.submit(action), lang), ensure_ascii=False) + "\n")
+    out.write(json.dumps({"final": game.summary()}, ensure_ascii=False) + "\n")
     return 0

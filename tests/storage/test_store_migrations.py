@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect, text
 from sqlmodel import SQLModel
-from storage_helpers import config, play, short_finished_game, snap
+from chance_support import GAMES, other_next64, simulated, without_rng
+from storage_helpers import config, find_roll, play, short_finished_game, snap, unresolved
 
 from companion.rules import Game, parse_config
+from companion.rules.rng import Rng
 from storage import NewerSchema, StorageError, Store, migrations
 from storage.database import Database
 from storage.migrations import CURRENT_VERSION, prepare
@@ -200,3 +202,67 @@ def test_a_newer_schema_is_refused_untouched(db_url):
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypatch, caplog):
+    """Schema 3 to 4: games in progress read back identically, now with their outcomes in the log
+    (so another generator changes nothing); a game whose answers disagree with a replay is
+    reported and left exactly as it was."""
+    old = Database(db_url)
+    prepare(old, target=3)
+    games = {f"{modules}{seed}": (cfg, actions[:150], seed % 2 == 0)
+             for modules, seed in GAMES[:4] for cfg, actions in [simulated(modules, seed)]}
+    diverged_cfg = config(seed=11)
+    diverged_actions = play(diverged_cfg, 40)
+    games["diverged"] = (diverged_cfg, diverged_actions, False)
+    write_old_games(old, games)
+    roll_at = find_roll(diverged_cfg, diverged_actions) + 1
+    with old.engine.begin() as conn:
+        answer = json.loads(conn.execute(text("SELECT answer FROM events WHERE game_id = 'diverged' AND seq = :s"),
+                                         {"s": roll_at}).scalar())
+        for event in answer["events"]:
+            if event["type"] == "roll":
+                event["die"] = 7 - event["die"]  # not what the seed rolled: the log and the replay disagree
+        conn.execute(text("UPDATE events SET answer = :a WHERE game_id = 'diverged' AND seq = :s"),
+                     {"a": json.dumps(answer), "s": roll_at})
+        before = _game_rows(conn, "diverged")
+    old.dispose()
+    expected = {game_id: without_rng(Game.replay(cfg, actions[:-1] if undo_last else actions).state)
+                for game_id, (cfg, actions, undo_last) in games.items()}
+    after_redo = {game_id: without_rng(Game.replay(cfg, actions).state)
+                  for game_id, (cfg, actions, undo_last) in games.items() if undo_last}
+
+    with caplog.at_level("WARNING", logger="storage.migrations"), Store(db_url) as store:
+        assert (store.prepared.found, store.prepared.version) == (3, CURRENT_VERSION)
+        for game_id, (cfg, actions, undo_last) in games.items():
+            if game_id == "diverged":
+                continue
+            assert without_rng(store.load(game_id).game.state) == expected[game_id], game_id
+            assert store.verify(game_id) == [], game_id
+            exported = store.export_game(game_id)
+            assert unresolved(exported["actions"]) == (actions[:-1] if undo_last else actions)
+            assert any("outcomes" in a for a in exported["actions"]) and "gang_piles" in exported["config"]["start"]
+        with store.db.engine.connect() as conn:
+            assert _game_rows(conn, "diverged") == before
+        problems = store.verify("diverged")
+        assert problems[0].startswith("the upgrade to schema version 4 left this game's log as it was: "
+                                      f"entry {roll_at} (action) replays differently")
+    assert any("game diverged" in r.getMessage() and "left as it was" in r.getMessage() for r in caplog.records)
+
+    monkeypatch.setattr(Rng, "next64", other_next64)
+    with Store(db_url) as fresh:
+        for game_id, (cfg, actions, undo_last) in games.items():
+            if game_id != "diverged":
+                table = fresh.load(game_id)
+                assert without_rng(table.game.state) == expected[game_id], game_id
+                if undo_last:  # redo reads back the outcomes the undone action had
+                    redone = fresh.redo(game_id, base_version=table.version)
+                    assert without_rng(redone.game.state) == after_redo[game_id], game_id
+
+
+def _game_rows(conn, game_id: str) -> tuple:
+    """Everything stored of one game, to tell that an upgrade left it as it was."""
+    config = conn.execute(text("SELECT config FROM games WHERE id = :g"), {"g": game_id}).scalar()
+    events = conn.execute(text("SELECT seq, kind, action, answer, undone FROM events WHERE game_id = :g ORDER BY seq"),
+                          {"g": game_id}).all()
+    return config, [tuple(e) for e in events]
