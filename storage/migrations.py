@@ -149,7 +149,7 @@ def _v4(conn: Connection) -> None:
 
 def _resolve_logs(conn: Connection) -> None:
     """Version 4 keeps every outcome in the log: write them into the games that check out."""
-    from .consistency import check_log  # the engine is only needed to read old games
+    from .consistency import check_log, dump  # the engine is only needed to read old games
 
     for game_id, version, config in conn.execute(text("SELECT id, version, config FROM games ORDER BY id")).all():
         rows = conn.execute(text("SELECT seq, kind, target, action, answer, undone FROM events WHERE game_id = :g "
@@ -170,7 +170,7 @@ def _resolve_logs(conn: Connection) -> None:
             continue
         if checked.config is not None:
             conn.execute(text("UPDATE games SET config = :c WHERE id = :g"),
-                         {"c": json.dumps(checked.config, ensure_ascii=False, separators=(",", ":")), "g": game_id})
+                         {"c": dump(checked.config), "g": game_id})
         for seq, action in checked.resolved.items():
             conn.execute(text("UPDATE events SET action = :a WHERE game_id = :g AND seq = :s"),
                          {"a": action, "g": game_id, "s": seq})

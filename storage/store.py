@@ -365,9 +365,10 @@ class Store:
     def redo(self, game_id: str, *, base_version: int, by: str | None = None) -> Table:
         """Put back the action most recently undone (only while no new action came since).
 
-        The action is applied again to the very state it was first applied to, so the seeded
-        source gives the recorded roll; if the engine's outcome differs from the recorded one
-        (the rules changed in between), nothing is written and LogDiverged says so.
+        The stored (resolved) action is applied again to the very state it was first applied to,
+        so it reads back its recorded outcomes instead of drawing new ones; if the engine's answer
+        differs from the recorded one (the rules changed in between), nothing is written and
+        LogDiverged says so.
         """
         _check_text("by", by, MAX_BY)
         try:

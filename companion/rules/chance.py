@@ -45,18 +45,18 @@ def parse_outcomes(value: Any, cat: Catalog, most: int) -> tuple[dict[str, Any],
     """The `outcomes` field of an action: a list of records of the documented shapes, nothing else."""
     if not isinstance(value, list) or len(value) > most:
         raise MalformedAction("malformed.not_list", field="outcomes")
-    return tuple(_record(r, cat) for r in value)
+    piles = {**{g: frozenset(c.abilities) for g, c in cat.gangs.items()}, "trauma": frozenset(cat.traumas),
+             "michel": frozenset(cat.michel_cards)}
+    return tuple(_record(r, cat, piles) for r in value)
 
 
-def _record(record: Any, cat: Catalog) -> dict[str, Any]:
+def _record(record: Any, cat: Catalog, piles: Mapping[str, frozenset[str]]) -> dict[str, Any]:
     kinds = [k for k in KINDS if isinstance(record, dict) and k in record]
     if len(kinds) != 1:
         raise MalformedAction("malformed.bad_outcome", value=_short(record))
     kind = kinds[0]
     keys = {kind, _SECOND.get(kind, kind)}
     value, second = record[kind], record.get(_SECOND.get(kind, ""))
-    piles = {**{g: frozenset(c.abilities) for g, c in cat.gangs.items()}, "trauma": frozenset(cat.traumas),
-             "michel": frozenset(cat.michel_cards)}
     valid = set(record) == keys and (
         (kind == "die" and isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6)
         or (kind == "pick" and isinstance(value, str) and value in cat.all_cards)

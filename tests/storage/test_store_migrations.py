@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from chance_support import GAMES, other_next64, simulated, without_rng
 from sqlalchemy import inspect, text
 from sqlmodel import SQLModel
-from chance_support import GAMES, other_next64, simulated, without_rng
 from storage_helpers import config, find_roll, play, short_finished_game, snap, unresolved
 
 from companion.rules import Game, parse_config
@@ -234,7 +234,7 @@ def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypa
 
     with caplog.at_level("WARNING", logger="storage.migrations"), Store(db_url) as store:
         assert (store.prepared.found, store.prepared.version) == (3, CURRENT_VERSION)
-        for game_id, (cfg, actions, undo_last) in games.items():
+        for game_id, (_, actions, undo_last) in games.items():
             if game_id == "diverged":
                 continue
             assert without_rng(store.load(game_id).game.state) == expected[game_id], game_id
@@ -251,7 +251,7 @@ def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypa
 
     monkeypatch.setattr(Rng, "next64", other_next64)
     with Store(db_url) as fresh:
-        for game_id, (cfg, actions, undo_last) in games.items():
+        for game_id, (_, _, undo_last) in games.items():
             if game_id != "diverged":
                 table = fresh.load(game_id)
                 assert without_rng(table.game.state) == expected[game_id], game_id
