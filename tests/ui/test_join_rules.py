@@ -9,6 +9,7 @@ from companion.app.join.service import JoinService
 from companion.app.join.sync import NotYourSeat, SeatSession
 from companion.app.join.tokens import RateLimiter
 from companion.app.vm.seat import SPECTATOR, view_for
+from companion.rules import new_game
 from storage import LinkRefused, SeatTaken
 
 GAME = {"players": [{"name": "Carmen", "hand": ["bandana", "spoon"]}, {"name": "Nicholas", "hand": ["boots"]},
@@ -65,6 +66,10 @@ def test_a_seat_sees_only_its_own_hand(store, joined) -> None:
     public = view_for(state, SPECTATOR)
     assert all(p.hand.known == {} for p in public.players)
     assert [p.hand.size() for p in public.players] == [p.hand.size() for p in state.players]
+    with_michel = new_game({**GAME, "modules": {"neutrals": 2, "places": ["psychiatric_ward"]}})
+    hidden = view_for(with_michel, 1)
+    assert {"michel_deck", "trauma_stack"} <= set(with_michel.config["start"])  # the cards to come, in order
+    assert not {"michel_deck", "trauma_stack"} & set(hidden.config["start"])
 
 
 def test_links_seats_and_tokens(store, joined) -> None:

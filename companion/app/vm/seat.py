@@ -71,6 +71,8 @@ def view_for(state: GameState, viewer: int | None) -> GameState:
     view.michel_deck = sorted(view.michel_deck)  # how many, not in which order
     view.michel_queue = []
     view.trauma_stack = sorted(view.trauma_stack)
+    start = {k: v for k, v in state.config.get("start", {}).items() if k not in ("michel_deck", "trauma_stack")}
+    view.config = {**state.config, "start": start}  # the setup's draws name the cards to come
     return view
 
 
