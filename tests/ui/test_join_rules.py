@@ -33,7 +33,7 @@ def test_a_seat_acts_only_for_itself(store, joined) -> None:
     version = store.load(game_id).version
     for action in ({"type": "search", "player": 0}, {"type": "search", "player": True},
                    {"type": "search", "player": 1, "force": True}, {"type": "adjust", "player": 1, "changes": []},
-                   ["search"]):
+                   {"type": "move", "player": 1, "outcomes": [{"die": 6}]}, ["search"]):
         with pytest.raises(NotYourSeat):
             theirs.submit(action)  # type: ignore[arg-type]
     for rewind in (theirs.undo, theirs.redo):
