@@ -34,7 +34,7 @@ class OutcomeMismatch(ValueError):
     """A recorded outcome this state cannot have (a card not in that hand, a wrong deck order)."""
 
 
-def record_key(record: Mapping[str, Any]) -> str:
+def _queue(record: Mapping[str, Any]) -> str:
     """The queue a record belongs to: its kind, and for decks and piles which one."""
     kind = next(k for k in KINDS if k in record)
     second = _SECOND.get(kind)
@@ -53,7 +53,7 @@ def parse_outcomes(value: Any, cat: Catalog, most: int) -> tuple[dict[str, Any],
 def _record(record: Any, cat: Catalog, piles: Mapping[str, frozenset[str]]) -> dict[str, Any]:
     kinds = [k for k in KINDS if isinstance(record, dict) and k in record]
     if len(kinds) != 1:
-        raise MalformedAction("malformed.bad_outcome", value=_short(record))
+        raise MalformedAction("malformed.bad_outcome", value=repr(record)[:60])
     kind = kinds[0]
     keys = {kind, _SECOND.get(kind, kind)}
     value, second = record[kind], record.get(_SECOND.get(kind, ""))
@@ -65,13 +65,8 @@ def _record(record: Any, cat: Catalog, piles: Mapping[str, frozenset[str]]) -> d
             and all(isinstance(c, str) and c in cat.michel_cards for c in value))
         or (kind == "card" and isinstance(second, str) and isinstance(value, str) and value in piles.get(second, ())))
     if not valid:
-        raise MalformedAction("malformed.bad_outcome", value=_short(record))
+        raise MalformedAction("malformed.bad_outcome", value=repr(record)[:60])
     return {k: (list(v) if isinstance(v, list) else v) for k, v in record.items()}
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def arranged(rng: Rng, items: Iterable[str], recorded: Sequence[str] | None, top_last: bool = False) -> list[str]:
@@ -103,7 +98,7 @@ class Chance:
         self.rng = rng
         self.queues: dict[str, list[Mapping[str, Any]]] = {}
         for record in recorded:
-            self.queues.setdefault(record_key(record), []).append(record)
+            self.queues.setdefault(_queue(record), []).append(record)
         self.used: list[dict[str, Any]] = []
 
     def _recorded(self, key: str) -> Mapping[str, Any] | None:

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from chance_support import GAMES, other_next64, simulated, without_rng
 
-from companion.rules import ConfigError, Game, new_game, parse_action, step
+from companion.rules import ConfigError, Game, MalformedAction, new_game, parse_action, step
 from companion.rules.handlers.neutrals import neutral_options
 from companion.rules.rng import Rng
 
@@ -115,3 +115,12 @@ def test_the_configuration_keeps_the_setup_draws_and_they_win_over_the_seed():
         Game({**first.config, "start": wrong})
     with pytest.raises(ConfigError, match="start.michel_deck must be an order"):
         Game({**cfg, "modules": {"neutrals": 0}, "start": {"michel_deck": start["michel_deck"]}})
+
+
+@pytest.mark.parametrize("record", [{"die": 7}, {"die": True}, {"die": 3, "pick": "blade"}, {"pick": ["blade"]},
+                                    {"to": "moon"}, {"order": ["no_knife"]}, {"order": "no_knife", "deck": "michel"},
+                                    {"card": "fury", "pile": "bikers"}, {"card": "fury"}, {"roll": 3}, 3])
+def test_a_record_of_another_shape_is_malformed(record):
+    with pytest.raises(MalformedAction):
+        parse_action({"type": "search", "player": 0, "outcomes": [record]})
+    assert parse_action({"type": "search", "player": 0, "outcomes": [{"card": "fury", "pile": "cartel"}]}).outcomes
