@@ -164,7 +164,8 @@ def _resolve_logs(conn: Connection) -> None:
             checked_problems = checked.problems
         if checked_problems:
             problem = "; ".join(checked_problems)
-            _log.warning("game %s: its log disagrees with a replay, so it was left as it was: %s", game_id, problem)
+            _log.warning("game %s: its log disagrees with a replay, so the upgrade left it as it was "
+                         "(dyo-companion games verify %s shows why): %s", game_id, game_id, problem)
             conn.execute(_stamp("INSERT INTO log_problems (game_id, schema_version, found, problem) "
                                 "VALUES (:g, 4, :now, :p)"), {"g": game_id, "now": _now(), "p": problem})
             continue

@@ -247,7 +247,7 @@ def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypa
         problems = store.verify("diverged")
         assert problems[0].startswith("the upgrade to schema version 4 left this game's log as it was: "
                                       f"entry {roll_at} (action) replays differently")
-    assert any("game diverged" in r.getMessage() and "left as it was" in r.getMessage() for r in caplog.records)
+    assert any("game diverged" in r.getMessage() and "left it as it was" in r.getMessage() for r in caplog.records)
 
     monkeypatch.setattr(Rng, "next64", other_next64)
     with Store(db_url) as fresh:
