@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from companion.i18n import render
-from companion.rules import Action, Answer, BadJson, ConfigError, MalformedAction, new_game, parse_action, step
+from companion.rules import Action, Answer, BadJson, ConfigError, Game, MalformedAction, new_game, parse_action
 from companion.rules.config import parse_config
 from companion.rules.shape import decode_json
 
@@ -86,8 +86,8 @@ def run_check(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr, lan
     except BadFile as error:
         print(" ".join(error.render(lang).splitlines()), file=err)  # one line, whatever the message holds
         return EXIT_MALFORMED
-    state = new_game(config)
+    game = Game(config)  # answers a recorded outcome that cannot happen as a refusal, never a traceback
     for action in actions:
-        out.write(json.dumps(answer_json(step(state, action), lang), ensure_ascii=False) + "\n")
-    out.write(json.dumps({"final": state.summary()}, ensure_ascii=False) + "\n")
+        out.write(json.dumps(answer_json(game.submit(action), lang), ensure_ascii=False) + "\n")
+    out.write(json.dumps({"final": game.summary()}, ensure_ascii=False) + "\n")
     return 0

@@ -9,6 +9,10 @@ version 1, so the path an old database takes is the path every database took.
   snapshots cache.
 - 3: playing from phones: each game's join-link secret, and the devices bound to its seats
   (only a hash of each device's token is stored).
+- 4: the log keeps what happened: every game is checked as `games verify` checks it, replaying
+  with the seed as the engine always did, then its actions are written in their resolved form
+  (with the outcomes of their chance points) and its configuration with the setup's draws. A
+  game that does not check out is left exactly as it was and recorded in `log_problems`.
 
 Opening a database: an empty one is created at the current version; a current one is used as
 it is; an older one is first backed up (SQLite: a copy of the file next to it, made with
@@ -20,6 +24,7 @@ to another program, is refused untouched.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,9 +39,10 @@ from .errors import ForeignDatabase, LogDiverged, NewerSchema
 from .log import Entry, fold
 from .models import APP
 
-CURRENT_VERSION = 3
-OUR_TABLES = ("games", "seats", "events", "snapshots", "join_links", "devices")
+CURRENT_VERSION = 4
+OUR_TABLES = ("games", "seats", "events", "snapshots", "join_links", "devices", "log_problems")
 _LOCK_KEY = 0x0D1C_0A1D  # PostgreSQL advisory lock: one migrating process at a time
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -134,7 +140,44 @@ def _v3(conn: Connection) -> None:
         conn.execute(text(statement))
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+def _v4(conn: Connection) -> None:
+    conn.execute(text("""CREATE TABLE log_problems (
+        game_id VARCHAR(36) NOT NULL PRIMARY KEY REFERENCES games (id), schema_version INTEGER NOT NULL,
+        found TIMESTAMP WITH TIME ZONE NOT NULL, problem TEXT NOT NULL)"""))
+    _resolve_logs(conn)
+
+
+def _resolve_logs(conn: Connection) -> None:
+    """Version 4 keeps every outcome in the log: write them into the games that check out."""
+    from .consistency import check_log, dump  # the engine is only needed to read old games
+
+    for game_id, version, config in conn.execute(text("SELECT id, version, config FROM games ORDER BY id")).all():
+        rows = conn.execute(text("SELECT seq, kind, target, action, answer, undone FROM events WHERE game_id = :g "
+                                 "ORDER BY seq"), {"g": game_id}).all()
+        snapshots = dict(conn.execute(text("SELECT version, state FROM snapshots WHERE game_id = :g"),
+                                      {"g": game_id}).all())
+        try:
+            checked = check_log(version, config, rows, snapshots)
+        except ValueError as error:  # a configuration the engine no longer accepts
+            checked_problems = [f"it no longer replays: {getattr(error, 'message', error)}"]
+        else:
+            checked_problems = checked.problems
+        if checked_problems:
+            problem = "; ".join(checked_problems)
+            _log.warning("game %s: its log disagrees with a replay, so the upgrade left it as it was "
+                         "(dyo-companion games verify %s shows why): %s", game_id, game_id, problem)
+            conn.execute(_stamp("INSERT INTO log_problems (game_id, schema_version, found, problem) "
+                                "VALUES (:g, 4, :now, :p)"), {"g": game_id, "now": _now(), "p": problem})
+            continue
+        if checked.config is not None:
+            conn.execute(text("UPDATE games SET config = :c WHERE id = :g"),
+                         {"c": dump(checked.config), "g": game_id})
+        for seq, action in checked.resolved.items():
+            conn.execute(text("UPDATE events SET action = :a WHERE game_id = :g AND seq = :s"),
+                         {"a": action, "g": game_id, "s": seq})
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 assert sorted(STEPS) == list(range(1, CURRENT_VERSION + 1))
 
 

@@ -67,7 +67,8 @@ class SeatRow(SQLModel, table=True):
 class EventRow(SQLModel, table=True):
     """One log entry. (game_id, seq) is the primary key: two writers cannot both append entry n.
 
-    `kind` is "action" (an accepted action and the engine's answer, dice and draws included),
+    `kind` is "action" (an accepted action, resolved: with the outcomes of its chance points, and
+    the engine's answer),
     "undo" or "redo" (naming in `target` the action entry they take back or put back). `undone`
     on an action entry mirrors the undo/redo entries so queries can pick the actions in effect.
     """
@@ -95,6 +96,17 @@ class SnapshotRow(SQLModel, table=True):
     version: int = Field(primary_key=True)
     step: int
     state: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class LogProblemRow(SQLModel, table=True):
+    """A game an upgrade found inconsistent and left exactly as it was (`games verify` shows it)."""
+
+    __tablename__ = "log_problems"
+
+    game_id: str = Field(primary_key=True, foreign_key="games.id", max_length=36)
+    schema_version: int  # the schema version whose upgrade found it
+    found: datetime
+    problem: str = Field(sa_column=Column(Text, nullable=False))
 
 
 class JoinLinkRow(SQLModel, table=True):

@@ -6,11 +6,13 @@
     sub = store.submit(game_id, {"type": "search", "player": 0}, base_version=table.version)
 
 The log is the truth (ANCHORS lessons 7, 9, 11). A game's state is never stored as the truth;
-it is the configuration replayed through the actions in effect, and the engine's seeded
-random source makes that replay give the same dice and draws every time. So:
+it is the configuration replayed through the actions in effect. The log keeps what happened:
+each action is stored resolved (with the outcomes of its chance points: dice, draws, random
+picks, shuffled orders) and the configuration keeps the setup's draws, so a replay reads every
+outcome back and the seed decides only what has not happened yet. So:
 
-- an accepted action is one transaction: append entry n+1 (action, engine answer with its
-  dice and draws, who, when, idempotency key) and advance the game's version n -> n+1; the
+- an accepted action is one transaction: append entry n+1 (the resolved action, the engine's
+  answer, who, when, idempotency key) and advance the game's version n -> n+1; the
   caller hears "accepted" only after COMMIT (see `database.py` for what COMMIT guarantees);
 - a refused or malformed action writes nothing;
 - every write names the version it was based on; any other version is `StaleState`, and the
@@ -18,8 +20,8 @@ random source makes that replay give the same dice and draws every time. So:
 - undo and redo are entries too: nothing is deleted. The version counts *every* entry, so it
   only ever grows and one version number never names two different states (after "undo, then
   another action" a phone that saw the old version is refused, not silently accepted);
-- redo re-applies the undone action to the very state it was first applied to, so the seeded
-  source reproduces the recorded roll; the store checks the events match before writing.
+- redo re-applies the undone action, resolved, to the very state it was first applied to, so
+  it reads back its recorded outcomes; the store checks the events match before writing.
 
 A small in-process cache keeps the replayed game of recently used tables, keyed by version,
 so an append does not replay the log; any version mismatch (another process wrote) falls back
@@ -44,9 +46,12 @@ from sqlalchemy import Connection, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from companion.rules import Answer, ConfigError, Game, MalformedAction, Violation, parse_action
+from companion.rules import Action, Answer, ConfigError, Game, MalformedAction, Violation, parse_action
 from companion.rules.shape import is_clean_text, is_int
 
+from .consistency import check_log
+from .consistency import dump as _dump
+from .consistency import outcome as _outcome
 from .database import Database
 from .devices import Devices
 from .errors import (
@@ -61,7 +66,7 @@ from .errors import (
 )
 from .log import Entry, Folded, fold
 from .migrations import Prepared, prepare
-from .models import EventRow, GameRow, SeatRow, SnapshotRow
+from .models import EventRow, GameRow, LogProblemRow, SeatRow, SnapshotRow
 from .statistics import GameStats, SeatStats, Statistics, seat_statistics, summarise, winner_label
 
 SNAPSHOT_EVERY = 100  # engine steps between cached snapshots (and one when a game finishes)
@@ -184,10 +189,6 @@ _SAVE_HEAD = update(GameRow).where(GameRow.id == bindparam("game_id"), GameRow.v
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def answer_from_json(data: dict[str, Any]) -> Answer:
@@ -317,14 +318,13 @@ class Store:
         wrong type or size of those or of `base_version` is InvalidArgument, before anything is read.
         """
         parsed = parse_action(action)
-        action_json = _dump(parsed.to_json())
         _check_arguments(base_version, {"submitted_by": (submitted_by, MAX_BY), "key": (key, MAX_KEY)})
         duplicate = None
         try:
             with self._writing(game_id) as (conn, head):
                 if key is not None:
                     duplicate = conn.execute(_BY_KEY, {"game_id": game_id, "key": key}).first()
-                    if duplicate is not None and duplicate.action != action_json:
+                    if duplicate is not None and not _same_action(duplicate.action, parsed):
                         raise KeyReused(f"idempotency key {key!r} of game {game_id} was used for another action "
                                         f"({duplicate.action}); nothing was applied")
                 if duplicate is None:
@@ -332,7 +332,8 @@ class Store:
                     replayed = self._take(conn, head)
                     answer = replayed.game.submit(parsed)
                     if answer.accepted:
-                        self._append(conn, head, "action", action_json, _dump(answer.to_json()),
+                        self._append(conn, head, "action", _dump(_resolved(answer, parsed).to_json()),
+                                     _dump(answer.to_json()),
                                      by=submitted_by, key=key)
                         self._advance(conn, head, replayed.game)
                         replayed.version, replayed.redo = head.version, []
@@ -375,9 +376,10 @@ class Store:
     def redo(self, game_id: str, *, base_version: int, by: str | None = None) -> Table:
         """Put back the action most recently undone (only while no new action came since).
 
-        The action is applied again to the very state it was first applied to, so the seeded
-        source gives the recorded roll; if the engine's outcome differs from the recorded one
-        (the rules changed in between), nothing is written and LogDiverged says so.
+        The stored (resolved) action is applied again to the very state it was first applied to,
+        so it reads back its recorded outcomes instead of drawing new ones; if the engine's answer
+        differs from the recorded one (the rules changed in between), nothing is written and
+        LogDiverged says so.
         """
         _check_arguments(base_version, {"by": (by, MAX_BY)})
         try:
@@ -422,7 +424,7 @@ class Store:
                 reasons = "; ".join(f"{v.rule}: {v.message}" for v in answer.violations)
                 raise BadGameFile(f"action {index} ({action.TYPE}) does not replay: the engine refuses it "
                                   f"({reasons}); nothing was imported")
-            entries.append((action, answer))
+            entries.append((_resolved(answer, action), answer))
         game_id = uuid.uuid4().hex
         now = _now()
         with self.db.transaction(write=True) as conn:
@@ -467,47 +469,26 @@ class Store:
     def verify(self, game_id: str) -> list[str]:
         """Problems found by replaying the whole log (an empty list: the stored game is consistent).
 
-        One pass over every entry, in order: entries are numbered 1..version, the undo/redo
-        entries add up and agree with the `undone` flags, every action (undone ones included)
-        and every redo gives its recorded answer again (the same dice and draws), and each
-        cached snapshot equals the state the log gives at that version.
+        The check of `consistency.check_log` (numbering, undo/redo bookkeeping, every recorded
+        answer and snapshot), plus what the log should keep and does not (an outcome left to the
+        seed) and what an upgrade reported and left as it was.
         """
         with self.db.transaction() as conn:
             head = self._head(conn, game_id)
             rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)).all()
             snapshots = dict(conn.execute(select(SnapshotRow.version, SnapshotRow.state)
                                           .where(SnapshotRow.game_id == game_id)).all())
-        problems = []
-        if [e.seq for e in rows] != list(range(1, head.version + 1)):
-            problems.append(f"entries are not numbered 1..{head.version}")
-        try:
-            folded = fold(Entry(e.seq, e.kind, e.target, e.action) for e in rows)
-        except ValueError as error:
-            return problems + [f"the undo/redo entries do not add up: {error}"]
-        flagged = {e.seq for e in rows if e.kind == "action" and e.undone}
-        if flagged != folded.undone:
-            problems.append(f"undone flags {sorted(flagged)} differ from the undo/redo entries {sorted(folded.undone)}")
-        try:
-            game = Game(json.loads(head.config))
-        except ValueError as error:  # ConfigError (the rules changed), or a damaged text
-            return problems + [f"the configuration no longer starts a game: {getattr(error, 'message', error)}"]
-        actions = {e.seq: e.action for e in rows if e.kind == "action"}
-        for e in rows:
-            if e.kind == "undo":
-                game.undo()
-                replayed = {"accepted": True, "step": game.state.step, "undone": e.target}
-            else:
-                try:
-                    replayed = json.loads(_dump(game.submit(json.loads(actions[e.target or e.seq])).to_json()))
-                except ValueError as error:  # MalformedAction (the rules changed), or a damaged text
-                    problems.append(f"entry {e.seq} ({e.kind}) is no longer a well-formed action: "
-                                    f"{getattr(error, 'message', error)}")
-                    break
-            if _outcome(replayed) != _outcome(json.loads(e.answer)):
-                problems.append(f"entry {e.seq} ({e.kind}) replays differently: recorded {e.answer}, now {replayed}")
-                break
-            if e.seq in snapshots and json.loads(_dump(game.state.snapshot())) != json.loads(snapshots[e.seq]):
-                problems.append(f"the snapshot at version {e.seq} differs from the replayed state")
+            reported = conn.execute(select(LogProblemRow.schema_version, LogProblemRow.problem)
+                                    .where(LogProblemRow.game_id == game_id)).all()
+        problems = [f"the upgrade to schema version {schema} left this game's log as it was: {problem}"
+                    for schema, problem in reported]
+        checked = check_log(head.version, head.config, rows, snapshots)
+        problems += checked.problems
+        if checked.config is not None:
+            problems.append("the configuration does not keep the setup's draws (the seed decides them on replay)")
+        if checked.resolved:
+            problems.append(f"entries {sorted(checked.resolved)} do not keep their outcomes (the seed decides them "
+                            "on replay)")
         return problems
 
     # --- internals -----------------------------------------------------------------------------
@@ -653,10 +634,17 @@ def _check_base(game_id: str, base_version: int, head: _Head) -> None:
         raise StaleState(game_id, base_version, head.version)
 
 
-def _outcome(answer: dict[str, Any]) -> dict[str, Any]:
-    """What an answer decided, without its wording (messages may be re-translated)."""
-    return {**{k: v for k, v in answer.items() if k != "violations"},
-            "violations": [v.get("rule") for v in answer.get("violations", [])]}
+def _resolved(answer: Answer, action: Action) -> Action:
+    """The accepted action as the log keeps it: with the outcomes of its chance points."""
+    return answer.action or action
+
+
+def _same_action(stored: str, action: Action) -> bool:
+    """A retry names the stored action (which also keeps the outcomes it led to)."""
+    retried, kept = action.to_json(), json.loads(stored)
+    retried.pop("outcomes", None)
+    kept.pop("outcomes", None)
+    return retried == kept
 
 
 def _game_file(data: Any) -> tuple[Any, list[Any]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .catalog import Catalog, load_catalog
+from .chance import parse_outcomes
 from .errors import MalformedAction
 from .shape import is_int, misshapen
 
@@ -28,6 +29,7 @@ class Action:
     player: int
     die: tuple[int, ...] = ()  # dice the table rolled (else the app rolls)
     michel_cards: tuple[str, ...] = ()  # Michel cards the table drew (else the app draws)
+    outcomes: tuple[Mapping[str, Any], ...] = ()  # what the app decided by chance (see chance.py)
     force: bool = False  # apply even if illegal; the violations are kept as overridden
 
     def to_json(self) -> dict[str, Any]:
@@ -315,7 +317,7 @@ class Adjust(Action):
 
 FIELD_KINDS = {
     "player": "seat", "target": "seat", "targets": "seats",
-    "die": "dice", "michel_cards": "michel_cards", "force": "bool",
+    "die": "dice", "michel_cards": "michel_cards", "outcomes": "outcomes", "force": "bool",
     "cards": "cards", "card": "card", "weapons": "cards", "discard": "cards", "weapon": "card",
     "to": "place", "tool": "tool", "gang": "gang", "ability": "ability", "recipe": "recipe",
     "neutral": "neutral", "item": "name", "effect": "effect", "choice": "choice",
@@ -326,6 +328,7 @@ FIELD_KINDS = {
 EFFECTS = ("freepass", "punishment", "move")
 CHOICES = ("beating", "discard_half", "lose_cigarettes")
 MAX_LIST = 100
+MAX_OUTCOMES = 1000  # one action can lead to many extortions, each drawing Michel cards
 
 
 def _one_of(value: Any, allowed, what: str, field: str) -> str:
@@ -380,6 +383,8 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
         return tuple(_one_of(c, cat.all_cards, "card", field) for c in _list(value, field))
     if kind == "michel_cards":
         return tuple(_one_of(c, cat.michel_cards, "michel_card", field) for c in _list(value, field))
+    if kind == "outcomes":
+        return parse_outcomes(value, cat, MAX_OUTCOMES)
     if kind == "changes":
         changes = _list(value, field)
         if not all(isinstance(c, dict) and all(_is_edit_value(v) for v in c.values()) for c in changes):

@@ -19,7 +19,7 @@ from .shape import is_id, is_int, misshapen
 
 PLAYER_START_FIELDS = ("place", "hand", "cigarettes", "beatings", "tunnel", "gang", "ability", "tokens",
                        "background", "trauma", "dug", "color")
-START_FIELDS = ("warden", "neutrals", "discard")
+START_FIELDS = ("warden", "neutrals", "discard", "gang_piles", "michel_deck", "trauma_stack")
 MAX_NAME = 40
 
 

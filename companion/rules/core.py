@@ -8,12 +8,14 @@ is answered, so a state can always be copied, compared and replayed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from .actions import Action
+from .chance import Chance
 from .errors import Violation
 from .state import GameState, Player
 
@@ -69,11 +71,13 @@ def hard(rule: str, key: str, /, **params: Any) -> Violation:
 class Ctx:
     """What one step may use and what it produces: chance outcomes and events.
 
-    Dice and Michel cards the table supplied with the action are used first, in order; after
-    them the game's seeded source decides. Every outcome is recorded as an event.
+    The one place that hands out chance. Dice and Michel cards the table supplied with the action
+    are used first, in order; then the outcomes recorded with the action (a replay reads back
+    what happened); after them the game's seeded source decides. Every outcome is an event, and
+    the app's own outcomes make the resolved action (`resolved`) that the log keeps.
     """
 
-    __slots__ = ("state", "events", "dice", "action", "arrivals")
+    __slots__ = ("state", "events", "dice", "action", "arrivals", "chance")
 
     def __init__(self, state: GameState, action: Action | None = None) -> None:
         self.state = state
@@ -81,6 +85,7 @@ class Ctx:
         self.events: list[dict[str, Any]] = []
         self.dice = list(action.die) if action is not None else []
         self.arrivals: list[tuple[str, int]] = []  # (neutral, seat): extortions to schedule (MICH-3)
+        self.chance = Chance(state.rng, action.outcomes if action is not None else ())
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append({"type": type_, **data})
@@ -89,13 +94,17 @@ class Ctx:
         if self.dice:
             value, source = self.dice.pop(0), "table"
         else:
-            value, source = self.state.rng.d6(), "app"
+            value, source = self.chance.die(), "app"
         self.emit("roll", player=who, die=value, source=source, why=why)
         return value
 
-    def pick(self, n: int) -> int:
-        """An index in [0, n) from the seeded source (random picks, automatic choices)."""
-        return self.state.rng.below(n)
+    def choose(self, kind: str, options: Sequence[str]) -> str:
+        """One of `options` at random: `pick` for a card of a hand, `to` for a destination."""
+        return self.chance.choose(kind, options)
+
+    def take(self, pile: str, cards: list[str], top_last: bool = False) -> str:
+        """The top card of a pile whose order the app decided (a Gang pile, the Trauma stack)."""
+        return self.chance.take(pile, cards, top_last)
 
     def next_michel_card(self) -> tuple[str, str]:
         """The table's drawn cards first (they serve every extortion of the move), then the app's deck."""
@@ -104,11 +113,18 @@ class Ctx:
         s = self.state
         if not s.michel_deck:
             s.michel_deck, s.michel_discard = s.michel_discard, []
-            s.rng.shuffle(s.michel_deck)
+            self.chance.shuffle("michel", s.michel_deck, top_last=True)
             self.emit("michel_reshuffle", cards=len(s.michel_deck))
-        card = s.michel_deck.pop()
+        card = self.chance.take("michel", s.michel_deck, top_last=True)
         s.michel_discard.append(card)
         return card, "app"
+
+    def resolved(self) -> Action | None:
+        """The action with the outcomes of this step filled in: what a log keeps and replays."""
+        a = self.action
+        if a is None or list(a.outcomes) == self.chance.used:
+            return a
+        return dataclasses.replace(a, outcomes=tuple(self.chance.used))
 
     def schedule_first(self, *tasks: dict[str, Any]) -> None:
         """Run these before anything already waiting on the agenda."""

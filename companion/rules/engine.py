@@ -49,6 +49,8 @@ class Answer:
     events: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, Any] | None = None
     winner: int | str | None = None
+    # The accepted action with its chance outcomes filled in (what a log keeps); not in the JSON answer.
+    action: Action | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,6 +165,9 @@ def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
     _advance(s, ctx)
     if ctx.dice:
         ctx.emit("unused_dice", die=list(ctx.dice))
+    leftover = ctx.chance.leftover()
+    if leftover:
+        ctx.emit("unused_outcomes", outcomes=[dict(r) for r in leftover])
     s.step += 1
     return ctx
 
@@ -177,5 +182,5 @@ def step(s: GameState, a: Action) -> Answer:
     return Answer(
         step=s.step, accepted=True, violations=violations, forced=bool(violations),
         offence=s.offence if s.offence is not offence_before else None,
-        events=ctx.events, pending=s.pending_json(), winner=s.winner,
+        events=ctx.events, pending=s.pending_json(), winner=s.winner, action=ctx.resolved(),
     )

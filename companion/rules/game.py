@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .actions import Action, parse_action
+from .chance import OutcomeMismatch
 from .engine import Answer, step
 from .errors import Violation
 from .setup import new_game
@@ -39,13 +40,14 @@ class Game:
             action = parse_action(action, self.state.catalog)
         try:
             answer = step(self.state, action)
-        except Exception as error:  # a bug must never corrupt a table's game
+        except Exception as error:  # a bug (or a log the engine cannot follow) must never corrupt a game
             self.state = Game.replay(self.config, self.log).state
-            return Answer(step=self.state.step, accepted=False,
-                          violations=[Violation("ENGINE", "v.internal_error", {"error": type(error).__name__},
-                                                forceable=False)])
+            refusal = (Violation("ENGINE", "v.outcome_mismatch", {"problem": str(error)}, forceable=False)
+                       if isinstance(error, OutcomeMismatch) else
+                       Violation("ENGINE", "v.internal_error", {"error": type(error).__name__}, forceable=False))
+            return Answer(step=self.state.step, accepted=False, violations=[refusal])
         if answer.accepted:
-            self.log.append(action)
+            self.log.append(answer.action or action)  # resolved: its outcomes replay as they happened
         return answer
 
     def undo(self) -> Action | None:

@@ -109,7 +109,7 @@ def steal_random(s: GameState, ctx: Ctx, victim: int, thief: int, why: str) -> s
     entries = s.players[victim].hand.entries()
     if not entries:
         return None
-    card = entries[ctx.pick(len(entries))]
+    card = ctx.choose("pick", entries)
     move_card(s, ctx, victim, thief, card, why)
     return card
 
@@ -120,7 +120,7 @@ def discard_random(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> list[
         entries = s.players[seat].hand.entries()
         if not entries:
             break
-        out += discard_cards(s, ctx, seat, [entries[ctx.pick(len(entries))]], why)
+        out += discard_cards(s, ctx, seat, [ctx.choose("pick", entries)], why)
     return out
 
 
@@ -197,7 +197,7 @@ def place_standee(s: GameState, ctx: Ctx, seat: int, place: str, why: str) -> No
     if place == "psychiatric_ward" and s.trauma_stack:
         if p.trauma is not None:
             discard_trauma(s, ctx, seat, "new_trauma")
-        p.trauma = s.trauma_stack.pop(0)
+        p.trauma = ctx.take("trauma", s.trauma_stack)
         s.supplies["trauma"] = len(s.trauma_stack)
         ctx.emit("trauma", player=seat, trauma=p.trauma, change=1, why="psychiatric_ward")
         if p.trauma == "no_join_gang":

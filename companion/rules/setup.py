@@ -8,6 +8,7 @@ from typing import Any
 
 from .board import Board, build_board
 from .catalog import Catalog, load_catalog
+from .chance import OutcomeMismatch, arranged, drawing_order
 from .config import GameConfig, parse_config
 from .errors import ConfigError
 from .hand import UNKNOWN, Hand
@@ -29,9 +30,10 @@ def new_game(config: Any, catalog: Catalog | None = None) -> GameState:
         team_mode=cfg.team, warden_module=cfg.warden, neutral_names=cat.neutrals[:cfg.neutrals],
     )
     _deal_piles(state, cfg.start)
-    _deal_gangs(state)
+    draws = _deal_gangs(state, cfg.start)
     _deal_backgrounds(state)
-    _deal_tokens(state, cfg)
+    draws.update(_deal_tokens(state, cfg))
+    state.config["start"] = {**cfg.start, **draws}  # the setup's draws: a stored game starts the same
     _place_standees(state, cfg)
     if any(p.tunnel >= state.target() for p in players) or (
             cfg.team and any(state.team_tunnel(t) >= state.target() for t in ("a", "b"))):
@@ -136,12 +138,26 @@ def _deal_piles(state: GameState, start: Mapping[str, Any]) -> None:
         raise ConfigError("SUP-1", "config.too_many", card="action", total=cat.search_deck["action"])
 
 
-def _deal_gangs(state: GameState) -> None:
+def _arranged(state: GameState, items: list[str], recorded: Any, what: str, rule: str,
+              top_last: bool = False) -> list[str]:
+    """A pile shuffled at setup, or in the order the configuration recorded (first drawn first)."""
+    if recorded is not None and not (isinstance(recorded, list) and all(isinstance(c, str) for c in recorded)):
+        raise ConfigError(rule, "config.bad_start_order", what=what)
+    try:
+        return arranged(state.rng, items, recorded, top_last)
+    except OutcomeMismatch:
+        raise ConfigError(rule, "config.bad_start_order", what=what) from None
+
+
+def _deal_gangs(state: GameState, start: Mapping[str, Any]) -> dict[str, Any]:
     cat = state.catalog
+    recorded = start.get("gang_piles")
+    if recorded is not None and not (isinstance(recorded, dict) and set(recorded) == set(cat.gangs)):
+        raise ConfigError("GANG-2", "config.bad_start_order", what="gang_piles")
     for gid in sorted(cat.gangs):
-        pile = list(cat.gangs[gid].abilities)
-        state.rng.shuffle(pile)
-        state.gang_piles[gid] = pile
+        state.gang_piles[gid] = _arranged(state, list(cat.gangs[gid].abilities),
+                                          None if recorded is None else recorded[gid], f"gang_piles.{gid}", "GANG-2")
+    draws = {"gang_piles": {gid: list(pile) for gid, pile in state.gang_piles.items()}}
     for p in state.players:
         if p.gang is None:
             continue
@@ -151,6 +167,7 @@ def _deal_gangs(state: GameState) -> None:
         if p.ability not in pile:
             raise ConfigError("GANG-2", "config.ability_taken", ability=p.ability)
         pile.remove(p.ability)
+    return draws
 
 
 def _deal_backgrounds(state: GameState) -> None:
@@ -160,8 +177,9 @@ def _deal_backgrounds(state: GameState) -> None:
     state.background_deck = state.catalog.background_deck_size - len(state.players)
 
 
-def _deal_tokens(state: GameState, cfg: GameConfig) -> None:
+def _deal_tokens(state: GameState, cfg: GameConfig) -> dict[str, Any]:
     cat = state.catalog
+    draws: dict[str, Any] = {}
     for token, spec in cat.tokens.items():
         in_game = spec["place"] in state.board.places
         held = sum(p.tokens.get(token, 0) for p in state.players)
@@ -178,13 +196,19 @@ def _deal_tokens(state: GameState, cfg: GameConfig) -> None:
                 if p.trauma not in stack:
                     raise ConfigError("PSY-2", "config.duplicate_trauma")
                 stack.remove(p.trauma)
-        state.rng.shuffle(stack)
-        state.trauma_stack = stack
+        state.trauma_stack = _arranged(state, stack, cfg.start.get("trauma_stack"), "trauma_stack", "PSY-2")
         state.supplies["trauma"] = len(stack)
+        draws["trauma_stack"] = list(state.trauma_stack)
+    elif "trauma_stack" in cfg.start:
+        raise ConfigError("PSY-2", "config.bad_start_order", what="trauma_stack")
     deck = [card for card, n in sorted(state.ruleset.michel_deck.items()) for _ in range(n)]
     if state.neutral_names:
-        state.rng.shuffle(deck)
-        state.michel_deck = deck
+        state.michel_deck = _arranged(state, deck, cfg.start.get("michel_deck"), "michel_deck", "MICH-7",
+                                      top_last=True)
+        draws["michel_deck"] = drawing_order(state.michel_deck, top_last=True)
+    elif "michel_deck" in cfg.start:
+        raise ConfigError("MICH-7", "config.bad_start_order", what="michel_deck")
+    return draws
 
 
 def _place_standees(state: GameState, cfg: GameConfig) -> None:

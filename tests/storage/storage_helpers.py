@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from companion.rules import GameState, new_game, parse_action, step
@@ -81,3 +82,8 @@ def find_roll(cfg: dict[str, Any], actions: list[dict[str, Any]]) -> int:
         if any(e["type"] == "roll" and e.get("source") == "app" for e in answer.events):
             return index
     raise AssertionError("no die was rolled in these actions")
+
+
+def unresolved(actions: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Actions as they were submitted: the log keeps them with the outcomes they led to."""
+    return [{k: v for k, v in a.items() if k != "outcomes"} for a in actions]

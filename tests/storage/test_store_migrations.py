@@ -7,11 +7,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from chance_support import GAMES, other_next64, simulated, without_rng
 from sqlalchemy import inspect, text
 from sqlmodel import SQLModel
-from storage_helpers import config, play, short_finished_game, snap
+from storage_helpers import config, find_roll, play, short_finished_game, snap, unresolved
 
-from companion.rules import Game
+from companion.rules import Game, parse_config
+from companion.rules.rng import Rng
 from storage import NewerSchema, StorageError, Store, migrations
 from storage.database import Database
 from storage.migrations import CURRENT_VERSION, prepare
@@ -19,11 +21,19 @@ from storage.migrations import CURRENT_VERSION, prepare
 
 def _write_v1(db: Database) -> dict:
     """Games as version 1 stored them: a finished game, and an unfinished one with an undo."""
-    now = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
     finished_cfg, finished_actions = short_finished_game(8)
     active_cfg = config(seed=11)
     active_actions = play(active_cfg, 12)
     games = {"f1": (finished_cfg, finished_actions, False), "a1": (active_cfg, active_actions, True)}
+    write_old_games(db, games)
+    return games
+
+
+def write_old_games(db: Database, games: dict) -> None:
+    """Entries as versions 1 to 3 wrote them: each action as submitted (its outcomes left to the
+    seed) and the configuration without the setup's draws. {id: (config, actions, undo_last)}."""
+    now = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
+    at = now.isoformat(" ") if db.is_sqlite else now
     with db.engine.begin() as conn:
         for game_id, (cfg, actions, undo_last) in games.items():
             game = Game(cfg)
@@ -34,10 +44,9 @@ def _write_v1(db: Database) -> dict:
             conn.execute(text(
                 "INSERT INTO games (id, created, updated, finished, status, ruleset, seed, config, version, winner) "
                 "VALUES (:id, :now, :now, :fin, :status, 'official', :seed, :config, :version, :winner)"),
-                {"id": game_id, "now": now.isoformat(" ") if db.is_sqlite else now,
-                 "fin": (now.isoformat(" ") if db.is_sqlite else now) if winner else None,
+                {"id": game_id, "now": at, "fin": at if winner else None,
                  "status": "finished" if winner else "active", "seed": cfg["seed"],
-                 "config": json.dumps(game.config), "version": version, "winner": winner})
+                 "config": json.dumps(parse_config(cfg).normalised), "version": version, "winner": winner})
             for p in game.state.players:
                 conn.execute(text("INSERT INTO seats (game_id, seat, name, colour, team) VALUES (:g, :s, :n, :c, :t)"),
                              {"g": game_id, "s": p.seat, "n": p.name, "c": p.color, "t": p.team})
@@ -52,8 +61,7 @@ def _write_v1(db: Database) -> dict:
                 conn.execute(text(
                     "INSERT INTO events (game_id, seq, kind, action, answer, target, submitted_by, at, undone, "
                     "idempotency_key) VALUES (:g, :seq, :kind, :action, :answer, :target, 'v1', :at, :undone, NULL)"),
-                    {"g": game_id, "at": now.isoformat(" ") if db.is_sqlite else now, **row})
-    return games
+                    {"g": game_id, "at": at, **row})
 
 
 def _write_v2(db: Database) -> dict:
@@ -64,9 +72,14 @@ def _write_v2(db: Database) -> dict:
     return games
 
 
+def _write_v3(db: Database) -> dict:
+    """Version 3 kept the same games (its new tables are for phones)."""
+    return _write_v2(db)
+
+
 # Data written by each older version, in that version's own schema. A new schema version must
 # add its writer here, so the test always migrates from every version to the current one.
-OLD_VERSIONS = {1: _write_v1, 2: _write_v2}
+OLD_VERSIONS = {1: _write_v1, 2: _write_v2, 3: _write_v3}
 
 
 def test_every_old_version_is_covered():
@@ -189,3 +202,67 @@ def test_a_newer_schema_is_refused_untouched(db_url):
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypatch, caplog):
+    """Schema 3 to 4: games in progress read back identically, now with their outcomes in the log
+    (so another generator changes nothing); a game whose answers disagree with a replay is
+    reported and left exactly as it was."""
+    old = Database(db_url)
+    prepare(old, target=3)
+    games = {f"{modules}{seed}": (cfg, actions[:150], seed % 2 == 0)
+             for modules, seed in GAMES[:4] for cfg, actions in [simulated(modules, seed)]}
+    diverged_cfg = config(seed=11)
+    diverged_actions = play(diverged_cfg, 40)
+    games["diverged"] = (diverged_cfg, diverged_actions, False)
+    write_old_games(old, games)
+    roll_at = find_roll(diverged_cfg, diverged_actions) + 1
+    with old.engine.begin() as conn:
+        answer = json.loads(conn.execute(text("SELECT answer FROM events WHERE game_id = 'diverged' AND seq = :s"),
+                                         {"s": roll_at}).scalar())
+        for event in answer["events"]:
+            if event["type"] == "roll":
+                event["die"] = 7 - event["die"]  # not what the seed rolled: the log and the replay disagree
+        conn.execute(text("UPDATE events SET answer = :a WHERE game_id = 'diverged' AND seq = :s"),
+                     {"a": json.dumps(answer), "s": roll_at})
+        before = _game_rows(conn, "diverged")
+    old.dispose()
+    expected = {game_id: without_rng(Game.replay(cfg, actions[:-1] if undo_last else actions).state)
+                for game_id, (cfg, actions, undo_last) in games.items()}
+    after_redo = {game_id: without_rng(Game.replay(cfg, actions).state)
+                  for game_id, (cfg, actions, undo_last) in games.items() if undo_last}
+
+    with caplog.at_level("WARNING", logger="storage.migrations"), Store(db_url) as store:
+        assert (store.prepared.found, store.prepared.version) == (3, CURRENT_VERSION)
+        for game_id, (_, actions, undo_last) in games.items():
+            if game_id == "diverged":
+                continue
+            assert without_rng(store.load(game_id).game.state) == expected[game_id], game_id
+            assert store.verify(game_id) == [], game_id
+            exported = store.export_game(game_id)
+            assert unresolved(exported["actions"]) == (actions[:-1] if undo_last else actions)
+            assert any("outcomes" in a for a in exported["actions"]) and "gang_piles" in exported["config"]["start"]
+        with store.db.engine.connect() as conn:
+            assert _game_rows(conn, "diverged") == before
+        problems = store.verify("diverged")
+        assert problems[0].startswith("the upgrade to schema version 4 left this game's log as it was: "
+                                      f"entry {roll_at} (action) replays differently")
+    assert any("game diverged" in r.getMessage() and "left it as it was" in r.getMessage() for r in caplog.records)
+
+    monkeypatch.setattr(Rng, "next64", other_next64)
+    with Store(db_url) as fresh:
+        for game_id, (_, _, undo_last) in games.items():
+            if game_id != "diverged":
+                table = fresh.load(game_id)
+                assert without_rng(table.game.state) == expected[game_id], game_id
+                if undo_last:  # redo reads back the outcomes the undone action had
+                    redone = fresh.redo(game_id, base_version=table.version)
+                    assert without_rng(redone.game.state) == after_redo[game_id], game_id
+
+
+def _game_rows(conn, game_id: str) -> tuple:
+    """Everything stored of one game, to tell that an upgrade left it as it was."""
+    config = conn.execute(text("SELECT config FROM games WHERE id = :g"), {"g": game_id}).scalar()
+    events = conn.execute(text("SELECT seq, kind, action, answer, undone FROM events WHERE game_id = :g ORDER BY seq"),
+                          {"g": game_id}).all()
+    return config, [tuple(e) for e in events]

@@ -9,7 +9,7 @@ from companion.app.join.service import JoinService
 from companion.app.join.sync import NotYourSeat, SeatSession
 from companion.app.join.tokens import RateLimiter
 from companion.app.vm.seat import SPECTATOR
-from companion.rules import view
+from companion.rules import new_game, view
 from storage import LinkRefused, SeatTaken
 
 GAME = {"players": [{"name": "Carmen", "hand": ["bandana", "spoon"]}, {"name": "Nicholas", "hand": ["boots"]},
@@ -33,7 +33,7 @@ def test_a_seat_acts_only_for_itself(store, joined) -> None:
     version = store.load(game_id).version
     for action in ({"type": "search", "player": 0}, {"type": "search", "player": True},
                    {"type": "search", "player": 1, "force": True}, {"type": "adjust", "player": 1, "changes": []},
-                   ["search"]):
+                   {"type": "move", "player": 1, "outcomes": [{"die": 6}]}, ["search"]):
         with pytest.raises(NotYourSeat):
             theirs.submit(action)  # type: ignore[arg-type]
     for rewind in (theirs.undo, theirs.redo):
@@ -66,6 +66,10 @@ def test_a_seat_sees_only_its_own_hand(store, joined) -> None:
     public = view(state, SPECTATOR)
     assert all(p.hand.known == {} for p in public.players)
     assert [p.hand.size() for p in public.players] == [p.hand.size() for p in state.players]
+    with_michel = new_game({**GAME, "modules": {"neutrals": 2, "places": ["psychiatric_ward"]}})
+    hidden = view(with_michel, 1)
+    assert {"michel_deck", "trauma_stack"} <= set(with_michel.config["start"])  # the cards to come, in order
+    assert "start" not in hidden.config
 
 
 def test_links_seats_and_tokens(store, joined) -> None:

@@ -6,7 +6,8 @@ through the same store as the host's, with the version the phone was looking at 
 one is refused with the fresh state) and an idempotency key made from the device, that
 version and the action: a tap retried after a network blip is the same key, so the store
 answers it with the first result instead of applying it twice. A device acts only for its
-own seat, never forces a refused action, never undoes: those are the referee's.
+own seat, never forces a refused action, never undoes, never says what the app's chance
+decided (`outcomes`): those are the referee's.
 
 Every accepted write is announced on the game's topic (`topic(game_id)`, the one the host's
 screens already use) with its events; each receiving screen reloads and shows what its own
@@ -37,7 +38,7 @@ def devices_topic(game_id: str) -> str:
 
 
 class NotYourSeat(Exception):
-    """An action for another seat, a correction, or a forced action from a phone: never sent."""
+    """An action for another seat, a correction, a forced action or chance outcomes from a phone: never sent."""
 
 
 class SeatLost(Exception):
@@ -71,7 +72,7 @@ class SeatSession(TableSession):
     def allows(self, action: Any) -> bool:
         return (self.seat is not None and isinstance(action, dict) and action.get("player") == self.seat
                 and not isinstance(action.get("player"), bool) and action.get("type") not in HOST_ONLY
-                and not action.get("force"))
+                and not action.get("force") and not action.get("outcomes"))
 
     def submit(self, action: dict[str, Any], base_version: int | None = None) -> Outcome:
         if not self.allows(action):

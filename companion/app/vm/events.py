@@ -20,7 +20,7 @@ HEADLINE = {"roll", "move", "neutral_move", "michel_card", "combat_end", "beatin
             "token", "trauma", "skip_neutral", "neutral_calm", "camouflaged", "action_card", "skill", "spy",
             "brawl", "exempt", "must_cooperate", "forced", "adjust", "adjusted", "ability", "rehabilitate",
             "leave_gang", "reroll"}
-QUIET = {"unused_dice", "reshuffle", "michel_reshuffle", "end_turn", "combat"}
+QUIET = {"unused_dice", "unused_outcomes", "reshuffle", "michel_reshuffle", "end_turn", "combat"}
 
 
 class Names:
@@ -337,6 +337,7 @@ _DESCRIBERS: dict[str, Callable] = {
     "spy": _simple("event.spy", target="target"),
     "turn": _simple("event.turn", turn="turn", actions="actions"),
     "unused_dice": lambda ev, names, tr: ("event.unused_dice", {"dice": tr.join(str(d) for d in ev.get("die") or [])}),
+    "unused_outcomes": lambda ev, names, tr: ("event.unused_outcomes", {"count": len(ev.get("outcomes") or [])}),
     "weapon": _simple("event.weapon", card="card"),
 }
 

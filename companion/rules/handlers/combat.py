@@ -414,7 +414,7 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
         lost = discard_cards(s, ctx, seat, held, "michel")
     elif p.hand.size():
         entries = p.hand.entries()
-        lost = discard_cards(s, ctx, seat, [entries[ctx.pick(len(entries))]], "michel")
+        lost = discard_cards(s, ctx, seat, [ctx.choose("pick", entries)], "michel")
     open_defeat(s, seat, None, c.neutral, beatings, lost[0] if lost else None)
 
 

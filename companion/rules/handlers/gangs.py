@@ -55,7 +55,9 @@ def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:
     pile = s.gang_piles[a.gang]
     if a.card is not None:
         see_top(pile, a.card)
-    card = pile.pop(0)
+        card = pile.pop(0)
+    else:
+        card = ctx.take(a.gang, pile)
     p.gang, p.ability = a.gang, card
     ctx.emit("join_gang", player=a.player, gang=a.gang, ability=card)
 

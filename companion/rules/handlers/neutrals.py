@@ -36,7 +36,7 @@ def apply_move_neutral(s: GameState, a: MoveNeutral, ctx: Ctx) -> None:
     elif len(options) == 1:
         neutral_arrives(s, ctx, a.neutral, options[0])
     elif s.ruleset.neutral_destination == "random":
-        neutral_arrives(s, ctx, a.neutral, options[ctx.pick(len(options))])
+        neutral_arrives(s, ctx, a.neutral, ctx.choose("to", options))
     else:
         s.pending = Pending("neutral_destination", a.player, list(options), {"neutral": a.neutral, "die": face})
 
