@@ -19,7 +19,7 @@ from itertools import chain, islice
 from time import perf_counter
 from typing import Any
 
-from companion.rules import IllegalAction, apply, invariant_problems, new_game
+from companion.rules import IllegalAction, apply, invariant_problems, new_game, step
 from companion.rules import actions as A
 from companion.rules.options import _answers
 from companion.rules.state import GameState, Player
@@ -217,6 +217,20 @@ class RandomTable:
                     break
                 index += 1
             yield weighted.pop(index)[1]()
+
+
+def random_actions(config: dict[str, Any], seed: int, most: int) -> tuple[list[dict[str, Any]], bool]:
+    """Up to `most` accepted actions of a random game (as JSON), and whether it was won: the
+    test and benchmark games, without the simulator's bookkeeping."""
+    state = new_game(config)
+    table = RandomTable(random.Random(seed), state)
+    actions: list[dict[str, Any]] = []
+    while state.winner is None and len(actions) < most:
+        for action in table.choices(state):
+            if step(state, action).accepted:
+                actions.append(action.to_json())
+                break
+    return actions, state.winner is not None
 
 
 def play_game(config: dict[str, Any], rng: random.Random, totals: Totals, check_invariants: bool = True) -> GameState:

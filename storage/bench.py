@@ -18,31 +18,18 @@ from pathlib import Path
 from typing import Any
 
 from companion.bench import percentile
-from companion.rules import new_game, step
-from companion.simulate import RandomTable, random_config
+from companion.rules import new_game
+from companion.simulate import random_actions, random_config
 
 from .store import Store
 
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Farah", "Gio", "Hana"]
 
 
-def _play(config: dict[str, Any], seed: int, most: int) -> tuple[list[dict[str, Any]], bool]:
-    """Up to `most` accepted actions of a simulated game, and whether it was won."""
-    state = new_game(config)
-    table = RandomTable(random.Random(seed), state)
-    actions: list[dict[str, Any]] = []
-    while state.winner is None and len(actions) < most:
-        for action in table.choices(state):
-            if step(state, action).accepted:
-                actions.append(action.to_json())
-                break
-    return actions, state.winner is not None
-
-
 def _game_of_at_least(count: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     for seed in range(1, 1000):
         config = random_config(random.Random(seed), 4, seed, "base")
-        actions, _ = _play(config, seed, count)
+        actions, _ = random_actions(config, seed, count)
         if len(actions) == count:
             return config, actions
     raise RuntimeError(f"no simulated game reached {count} actions")
@@ -57,7 +44,7 @@ def _short_finished_games(count: int, rng: random.Random) -> list[tuple[dict[str
         target = new_game(config).target()
         for entry, name in zip(config["players"], rng.sample(NAMES, players), strict=True):
             entry.update(name=name, tunnel=rng.randint(target - 4, target - 1))
-        actions, won = _play(config, seed, 400)
+        actions, won = random_actions(config, seed, 400)
         if won:
             games.append((config, actions))
     return games

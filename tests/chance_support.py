@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.rules import GameState, new_game, step
+from companion.rules import GameState
 from companion.rules.rng import _MASK, Rng
-from companion.simulate import RandomTable, random_config
+from companion.simulate import random_actions, random_config
 
 # Random games covering every module and every kind of chance point (with this seed list).
 GAMES = [("base", 21), ("full", 22), ("any", 23), ("any", 24), ("full", 25), ("any", 26)]
@@ -28,15 +28,7 @@ def simulated(modules: str, seed: int, count: int = 300) -> tuple[dict[str, Any]
     cfg = random_config(random.Random(seed), None, seed, modules)
     if modules == "any":
         cfg["house_rules"] = {"neutral_destination": "random"}
-    state = new_game(cfg)
-    table = RandomTable(random.Random(seed), state)
-    actions: list[dict[str, Any]] = []
-    while state.winner is None and len(actions) < count:
-        for candidate in table.choices(state):
-            if step(state, candidate).accepted:
-                actions.append(candidate.to_json())
-                break
-    return cfg, actions
+    return cfg, random_actions(cfg, seed, count)[0]
 
 
 def without_rng(state: GameState) -> dict[str, Any]:

@@ -22,6 +22,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from companion.bench import rss_mb
+
 # In the page: the pointer-down time, and the first moment the accessibility tree (built by
 # Flutter in the frame that paints it) shows what the tap should bring: a control appearing by
 # id, or a text.
@@ -78,14 +80,6 @@ def _wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 30) -> Non
                 raise RuntimeError("the app server exited") from None
             time.sleep(0.02)
     raise RuntimeError("the app server did not answer in time")
-
-
-def _rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status", encoding="utf-8") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[str, str, str]]:
@@ -185,7 +179,7 @@ async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[st
                          "(no target)"))
             rows.append((f"memory of the server process with one game ({viewport_name} run, resident set after "
                          "those taps)",
-                         f"{_rss_mb(proc.pid):.0f} MB", "< 200 MB"))
+                         f"{rss_mb(proc.pid):.0f} MB", "< 200 MB"))
             _ = screen_text
         finally:
             proc.send_signal(signal.SIGTERM)

@@ -98,6 +98,24 @@ class AppServer:
         self.thread.join(timeout=10)
 
 
+def serving(proc: Any, url: str, what: str, timeout: float = 30) -> Any:
+    """`proc` once `url` answers 200; AssertionError (with what it printed) if it exits or never does."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as answer:
+                if answer.status == 200:
+                    return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError(f"{what} exited: {proc.stdout.read() if proc.stdout else ''}") from None
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(f"{what} served nothing in {timeout:.0f} s")
+
+
 async def open_page(browser: Any, url: str, viewport: dict[str, int], *, dark: bool = False,
                     text_scale: float = 1.0, locale: str = "en-US", context: Any = None) -> Any:
     """The app open at `url` in a new browser context (a device of its own: its own storage; the

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion.rules import GameState, new_game, parse_action, step
-from companion.simulate import RandomTable
+from companion.simulate import RandomTable, random_actions
 
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Farah"]
 COLOURS = ["red", "blue", "yellow", "green", "purple", "white"]
@@ -43,15 +43,7 @@ def next_action(state: GameState, rng: random.Random) -> dict[str, Any] | None:
 
 def play(cfg: dict[str, Any], count: int, seed: int = 1) -> list[dict[str, Any]]:
     """Up to `count` accepted actions of a random game (fewer if it is won first)."""
-    state = new_game(cfg)
-    table = RandomTable(random.Random(seed), state)
-    actions: list[dict[str, Any]] = []
-    while state.winner is None and len(actions) < count:
-        for candidate in table.choices(state):
-            if step(state, candidate).accepted:
-                actions.append(candidate.to_json())
-                break
-    return actions
+    return random_actions(cfg, seed, count)[0]
 
 
 def short_finished_game(seed: int, players: int = 3, most: int = 400,

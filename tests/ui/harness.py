@@ -18,6 +18,7 @@ from companion.app.browser import (  # noqa: F401
     pictured_on_failure,
     require_chromium,
     screen_text,
+    serving,
     set_text_scale,
     shot,
     wait_text,

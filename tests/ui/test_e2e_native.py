@@ -14,8 +14,6 @@ import asyncio
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.async_api import async_playwright
@@ -30,6 +28,7 @@ from .harness import (
     open_page,
     pictured_on_failure,
     require_chromium,
+    serving,
     shot,
     wait_text,
 )
@@ -53,18 +52,7 @@ def start_native(env: dict[str, str], port: int) -> subprocess.Popen:
     """`python main.py` from the repository root, as the packaged app's host runs the entry."""
     proc = subprocess.Popen([sys.executable, "main.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as answer:
-                if answer.status == 200:
-                    return proc
-        except OSError:
-            if proc.poll() is not None:
-                raise AssertionError(f"main.py exited: {proc.stdout.read()}") from None
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError(f"main.py served nothing in 30 s: {proc.stdout.read() if proc.poll() is not None else ''}")
+    return serving(proc, f"http://127.0.0.1:{port}/", "main.py")
 
 
 def our_files(folder: Path) -> list[str]:

@@ -8,8 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.async_api import async_playwright
@@ -25,6 +23,7 @@ from .harness import (
     open_page,
     pictured_on_failure,
     screen_text,
+    serving,
     shot,
     wait_text,
 )
@@ -41,18 +40,7 @@ def start_server(port: int, db: str, settings: Path) -> subprocess.Popen:
     env = dict(os.environ, COMPANION_SETTINGS=str(settings), PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--db", db],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            if proc.poll() is not None:
-                raise AssertionError(f"the server exited: {proc.stdout.read()}") from None
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the server did not start in 30 s")
+    return serving(proc, f"http://127.0.0.1:{port}/api/health", "the server")
 
 
 def stop_server(proc: subprocess.Popen) -> None:

@@ -33,6 +33,8 @@ from flet.messaging.connection import Connection
 from flet.messaging.protocol import configure_encode_object_for_msgpack
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from companion.bench import rss_mb
+
 _ENCODE = configure_encode_object_for_msgpack(BaseControl)
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 GAME = {"players": [{"name": n} for n in NAMES], "modules": {"warden": True}, "seed": 21}
@@ -81,14 +83,6 @@ WATCH_JS = """() => {
 }"""
 EXPECT_JS = """(e) => { window.__expect = e; window.__textAt = null; window.__frame = null; window.__drawn = null;
                       window.__seen = null; }"""
-
-
-def _rss_mb() -> float:
-    with open("/proc/self/status", encoding="utf-8") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 # --- latency, in chromium ----------------------------------------------------------------------
@@ -284,7 +278,7 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
         lost += sum(1 for app in apps if app.screen.session.version != version)
         if done == 100:  # warmed up: caches, fonts, the first screens built
             gc.collect()
-            start_rss = _rss_mb()
+            start_rss = rss_mb()
         if full.winner is not None or store.load(game_id).game.state.winner is not None:
             for app in apps:
                 app.screen.leave()
@@ -293,7 +287,7 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
             apps = await seat_all(game_id)
     seconds = time.perf_counter() - started
     gc.collect()
-    growth = _rss_mb() - (start_rss or _rss_mb())
+    growth = rss_mb() - (start_rss or rss_mb())
     store.close()
     return {"actions": done, "seconds": seconds, "growth": growth, "lost": lost}
 

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.bench import rss_mb
+
 from ..shell import KEYLESS_SESSION_SECONDS, SESSION_SECONDS
 from ..wire import WireClient
 from .screens import TOKEN_PREF
@@ -27,14 +29,6 @@ SESSIONS = 600
 STORM_SECONDS = 60
 EVICTION_SLACK = 15  # Flet looks for expired sessions every 10 s
 GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Fran")], "seed": 9}
-
-
-def _rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status", encoding="utf-8") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def _serve(folder: Path, port: int) -> subprocess.Popen:
@@ -96,15 +90,15 @@ def _measure(folder: Path) -> dict[str, Any]:
     try:
         asyncio.run(_one(url, 0, f"/play/{game_id}", {TOKEN_PREF.format(game=game_id): tokens[0]}, "my-hand"))
         time.sleep(2)
-        before = _rss_mb(proc.pid)
+        before = rss_mb(proc.pid)
         started = time.monotonic()
         shown = asyncio.run(_storm(url, game_id, tokens))
         storm_seconds = time.monotonic() - started
-        peak = _rss_mb(proc.pid)
+        peak = rss_mb(proc.pid)
         time.sleep(KEYLESS_SESSION_SECONDS + EVICTION_SLACK)
-        keyless_gone = _rss_mb(proc.pid)
+        keyless_gone = rss_mb(proc.pid)
         time.sleep(max(0.0, SESSION_SECONDS + EVICTION_SLACK - (time.monotonic() - started - storm_seconds)))
-        all_gone = _rss_mb(proc.pid)
+        all_gone = rss_mb(proc.pid)
     finally:
         proc.terminate()
         try:
