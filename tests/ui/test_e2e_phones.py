@@ -181,7 +181,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 # Dana's phone wakes up, reconnects by itself and catches up.
                 phones[3].asleep = False
                 await wait_text(phones[3], "Reconnected: this is the table now.", 30000)
-                for news in ("Nicholas's turn", "Dana · turn 8", "Carmen, in the Solitary Confinement"):
+                for news in ("Nicholas's turn", "Dana · turn 8", "Carmen, in Solitary Confinement"):
                     await wait_text(phones[3], news, 10000)
                 assert len(phones[3].links) == 2
 

@@ -170,9 +170,9 @@ class SetupScreen(Screen):
                                                label_of=lambda t, n=name: tr("ui.start_place_choice", player=n,
                                                                              place=t))]
         starting = f.value("starting_hand")
-        unknown = st.unknown if st.unknown is not None else max(0, starting - sum(st.known.values()))
+        unknown = st.unentered(starting)
         rows.append(muted(tr("ui.start_hand"), 12))
-        for cardid, n in sorted(st.known.items()):
+        for cardid, n in ((c, st.known[c]) for c in hand_cards() if st.known.get(c)):
             label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
             rows.append(ft.Row([ft.Text(tr.name("card", cardid), size=14, expand=True),
                                 stepper(n, lambda v, s=seat, c=cardid: self._start_card(s, c, v), low=0, high=20,
@@ -217,8 +217,13 @@ class SetupScreen(Screen):
                 self.problem_box.content.controls.append(
                     muted(tr.rule(problems[0].rule), 12))
         else:
-            self.problem_box.content = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN),
-                                               ft.Text(tr("ui.setup_ready"), size=14)])
+            notes = [ft.Semantics(identifier="setup-hand-note", container=True, live_region=True,
+                                  content=ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, color=ft.Colors.ORANGE),
+                                                  ft.Text(note, size=14, expand=True)]))
+                     for note in self.form.hand_notes(tr)]
+            self.problem_box.content = ft.Column(notes + [ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN),
+                                                                  ft.Text(tr("ui.setup_ready"), size=14)])],
+                                                 spacing=6, tight=True)
         self.start_box.content = button(tr("ui.start_game"), None if problems else self._start_game,
                                         icon=ft.Icons.PLAY_ARROW, identifier="setup-start-button")
         if update:
@@ -305,11 +310,7 @@ class SetupScreen(Screen):
         self._rerender()
 
     def _start_card(self, seat: int, card_id: str, n: int) -> None:
-        known = self.form.players[seat].start.known
-        if n <= 0:
-            known.pop(card_id, None)
-        else:
-            known[card_id] = n
+        self.form.players[seat].start.set_card(card_id, n, self.form.value("starting_hand"))
         self._rerender()
 
     def _open_adding(self, seat: int) -> None:
@@ -318,11 +319,7 @@ class SetupScreen(Screen):
 
     def _add_card(self, seat: int, card_id: str) -> None:
         st = self.form.players[seat].start
-        if st.unknown is None:
-            st.unknown = max(0, self.form.value("starting_hand") - sum(st.known.values()))
-        st.known[card_id] = st.known.get(card_id, 0) + 1
-        if st.unknown > 0:  # a card the player now names was one of the unentered ones
-            st.unknown -= 1
+        st.set_card(card_id, st.known.get(card_id, 0) + 1, self.form.value("starting_hand"))
         self.adding[seat] = False
         self._rerender()
 

@@ -20,7 +20,7 @@ from ..vm.log import recent_lines
 from ..vm.pending import AnswerVM, pending_view
 from ..vm.reactions import reactions_view
 from ..vm.table import build_table, names_of
-from ..vm.undo import undo_view
+from ..vm.undo import redo_view, undo_view
 from ..widgets import panels
 from ..widgets.board import BoardMap
 from ..widgets.common import Chip, Memo, button, card, heading, icon_button, muted, paint
@@ -58,7 +58,6 @@ class TableScreen(Screen):
         self.result: list[str] = []
         self.result_die: int | None = None
         self.result_die_rolls = False
-        self.highlight: set[str] = set()
         self.busy = False
         self.roller: RollingDie | None = None
         self.memo = Memo(keep=2)
@@ -85,6 +84,12 @@ class TableScreen(Screen):
             return self.tr("ui.game_missing_title")
         s = self.session.state
         return self.tr("ui.table_title", turn=s.turn, player=s.players[s.active].name)
+
+    def title_template(self) -> tuple[str, dict[str, Any]] | None:
+        if self.missing:
+            return None
+        s = self.session.state
+        return "ui.table_title", {"turn": s.turn, "player": s.players[s.active].name}
 
     def back_route(self) -> str | None:
         return "/"
@@ -156,7 +161,8 @@ class TableScreen(Screen):
         out = self._frame(narrow)
         physical = self.app.settings.physical_dice
         pend = self.pending_for(s, physical)
-        highlight = set(self.highlight) | set(pend.highlight if pend is not None else [])
+        # Only an open destination decision lights Places up: a finished move leaves the map plain.
+        highlight = set(pend.highlight if pend is not None else [])
         table = build_table(s, tr, highlight, viewer=self.viewer)
         reactions = self.reactions_for(s)
         self._fill_status(table)
@@ -317,9 +323,11 @@ class TableScreen(Screen):
         """One app bar for the screen's life: a turn changes its title and buttons, not the bar."""
         if getattr(self, "_appbar", None) is None:
             self._appbar = super().appbar()
-            self._title = self._appbar.title
+            self._title_shown = self.title()
         else:
-            self._title.value = self.title()
+            if self.title() != self._title_shown:
+                self._title_shown = self.title()
+                self._appbar.title = self.title_control()
             actions = self.actions()
             if _buttons_key(actions) != _buttons_key(self._appbar.actions[:-1]):  # else keep the controls sent
                 self._appbar.actions = actions + [ft.Container(width=6)]
@@ -342,7 +350,7 @@ class TableScreen(Screen):
         parts = [self._menu, self._menu_col, self._react_slot, self._pad_box, self._piles]
         head_before = [_signature(c) for c in head]
         before = [_signature(c) for c in parts]
-        title_before = (self._appbar.title.value, tuple(map(id, self._appbar.actions or [])))
+        title_before = (id(self._appbar.title), tuple(map(id, self._appbar.actions or [])))
         self.appbar()
         self.body()
         rest: list[ft.Control] = []
@@ -352,7 +360,7 @@ class TableScreen(Screen):
             if _signature(control) != old:
                 rest.append(control)
         rest += self._board_dirty + self._players_dirty  # Places and cards updated in place
-        if (self._appbar.title.value, tuple(map(id, self._appbar.actions or []))) != title_before:
+        if (id(self._appbar.title), tuple(map(id, self._appbar.actions or []))) != title_before:
             rest.append(self._appbar)
         try:
             if self._head_dirty or [_signature(c) for c in head] != head_before:
@@ -578,9 +586,6 @@ class TableScreen(Screen):
         rolls = [ev for ev in outcome.events if ev.get("type") == "roll"]
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = bool(rolls) and rolls[-1].get("source") != "table"
-        self.highlight = set()
-        if rolls and rolls[-1].get("why") in ("move", "neutral") and s.pending is None:
-            self.highlight = set(s.board.faces.get(self.result_die, ()))
         self._notify(outcome.events)
         if outcome.winner is not None or s.winner is not None:
             self.game_won()
@@ -600,7 +605,6 @@ class TableScreen(Screen):
     def clear_result(self, e: Any = None) -> None:
         self.result = []
         self.result_die = None
-        self.highlight = set()
         self.refresh()
 
     # --- undo / redo ---------------------------------------------------------------------------
@@ -619,10 +623,16 @@ class TableScreen(Screen):
             self._rewind("undo", vm.last)
 
     def redo(self) -> None:
-        if not self.session.can_redo:
-            self.app.toast(self.tr("ui.nothing_to_redo"))
+        tr = self.tr
+        vm = redo_view(self.session.events(), self.session.state, tr)
+        if not self.session.can_redo or not vm.can_redo:
+            self.app.toast(tr("ui.nothing_to_redo"))
             return
-        self._rewind("redo", "")
+        if vm.confirm:
+            self.app.confirm(tr("ui.redo_confirm_title", what=vm.last), vm.confirm, tr("ui.redo"),
+                             lambda: self._rewind("redo", vm.last), danger=True)
+        else:
+            self._rewind("redo", vm.last)
 
     def _rewind(self, which: str, what: str) -> None:
         tr = self.tr
@@ -634,8 +644,7 @@ class TableScreen(Screen):
         else:
             self._reset()
             self.result_die = None
-            self.highlight = set()
-            self.result = [tr("ui.undone", what=what)] if which == "undo" else [tr("ui.redone")]
+            self.result = [tr("ui.undone" if which == "undo" else "ui.redone", what=what)]
             self._notify()
         self._show()
 
@@ -679,7 +688,6 @@ class TableScreen(Screen):
         rolls = [ev for ev in events if ev.get("type") == "roll"]
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = False
-        self.highlight = set()
         if not self._frame_on_page():
             self._show()
             return

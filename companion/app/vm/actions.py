@@ -501,8 +501,7 @@ class Composer:
 
     def _search_card_choices(self) -> list[ChoiceVM]:
         cat = self.state.catalog
-        cards = [c for c in cat.search_deck if c != "action"] + [c for c in cat.action_cards]
-        return [ChoiceVM(c, self.tr.name("card", c)) for c in cards]
+        return [ChoiceVM(c, self.tr.name("card", c)) for c in cat.card_order if cat.is_search_card(c)]
 
     # --- words -------------------------------------------------------------------------------
 

@@ -34,12 +34,30 @@ class StartState:
     tunnel: int = 0
     gang: str | None = None
 
+    def unentered(self, starting_hand: int) -> int:
+        """The hand's cards nobody named (by default the starting hand less the named ones)."""
+        return self.unknown if self.unknown is not None else max(0, starting_hand - sum(self.known.values()))
+
+    def hand_size(self, starting_hand: int) -> int:
+        return sum(self.known.values()) + self.unentered(starting_hand)
+
+    def set_card(self, card: str, count: int, starting_hand: int) -> None:
+        """Name `count` copies of `card`: a card named is one of the unentered ones while any
+        are left (the hand grows only beyond them), and a card un-named goes back to them."""
+        unknown = self.unentered(starting_hand)
+        change = max(0, count) - self.known.get(card, 0)
+        self.unknown = unknown - min(change, unknown) if change > 0 else unknown - change
+        if count > 0:
+            self.known[card] = count
+        else:
+            self.known.pop(card, None)
+
     def to_config(self, starting_hand: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.place:
             out["place"] = self.place
         if self.known or self.unknown is not None:
-            unknown = self.unknown if self.unknown is not None else max(0, starting_hand - sum(self.known.values()))
+            unknown = self.unentered(starting_hand)
             hand = [c for c, n in sorted(self.known.items()) for _ in range(n)]
             out["hand"] = hand + ["unknown"] * unknown
         for name in ("cigarettes", "beatings", "tunnel"):
@@ -170,6 +188,17 @@ class SetupForm:
             out["teams"] = {t: [s for s, p in enumerate(self.players) if p.team == t] for t in ("a", "b")}
         return out
 
+    def hand_notes(self, tr: Tr) -> list[str]:
+        """Hands entered larger or smaller than the starting hand: allowed, but said."""
+        starting = self.value("starting_hand")
+        out = []
+        for seat, p in enumerate(self.players):
+            size = p.start.hand_size(starting)
+            if size != starting:
+                name = p.name.strip() or tr("ui.player_default_name", number=seat + 1)
+                out.append(tr("ui.start_hand_differs", player=name, count=size, starting=starting))
+        return out
+
     def problems(self, tr: Tr) -> list[ProblemVM]:
         """Why this game cannot start, in the engine's words (empty: it can)."""
         out = []
@@ -215,6 +244,4 @@ def start_places(form: SetupForm) -> list[str]:
 
 def hand_cards() -> list[str]:
     """Cards a starting hand may list: the board's Tools and Knives, then the Search cards."""
-    cat = load_catalog()
-    search = [c for c in cat.search_deck if c != "action"]
-    return list(cat.board_piles) + search + list(cat.action_cards)
+    return list(load_catalog().card_order)

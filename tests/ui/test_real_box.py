@@ -1,0 +1,150 @@
+"""Playing beside the real box, without a browser: the regressions of issue 14 and the view
+models of the score strip, the action list, the Warden warning and the winning confirmation."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from types import SimpleNamespace
+
+import flet as ft
+
+from companion.app.screens.history import line_color
+from companion.app.vm.actions import action_menu
+from companion.app.vm.correct import card_choices
+from companion.app.vm.history import history_view
+from companion.app.vm.setup import SetupForm, hand_cards
+from companion.app.vm.text import Tr
+from companion.app.vm.undo import redo_view
+from companion.rules import new_game, parse_action, step
+
+from .conftest import make_store
+from .test_app_offline import new_app
+
+TR = Tr("en")
+
+
+async def host_app(store, folder: Path, width: int = 390):
+    """The app as the host machine's browser has it (the console, not the neutral page)."""
+    app = await new_app(store, folder, width)
+    app.host = True
+    return app
+
+
+def reasons_of(state, kind: str) -> list[str]:
+    menu = action_menu(state, state.active, TR)
+    return [r.message for a in menu if a.type == kind for r in a.reasons]
+
+
+class TestBugs:
+    def test_a_finished_move_leaves_no_place_highlighted(self, tmp_path: Path) -> None:
+        """A Simple move whose die leaves one destination ends at once: neither of the die's
+        Places stays lit (nor labelled a destination) on the map."""
+        store = make_store(tmp_path)
+        game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3})
+
+        async def run() -> None:
+            app = await host_app(store, tmp_path)
+            app.show(f"/game/{game}")
+            table = app.screen
+            table.submit({"type": "move", "player": 0, "die": [1]})  # 1: Cell Block or Cafeteria, from Cell Block
+            assert store.load(game).game.state.players[0].place == "cafeteria"
+            lit = [t.vm.ident for t in table._map.tiles if t.vm is not None and t.vm.highlighted]
+            assert lit == [] and not any(t.control.selected for t in table._map.tiles)
+
+        asyncio.run(run())
+
+    def test_naming_a_starting_card_replaces_an_unentered_one(self) -> None:
+        form = SetupForm.default(2)
+        form.in_progress = True
+        start = form.players[0].start
+        start.set_card("knife", 1, 3)
+        assert (start.known, start.unentered(3), start.hand_size(3)) == ({"knife": 1}, 2, 3)
+        start.set_card("knife", 3, 3)
+        assert start.hand_size(3) == 3 and start.unentered(3) == 0 and form.hand_notes(TR) == []
+        start.set_card("knife", 4, 3)  # nothing left unentered: now the hand grows, and the form says so
+        assert start.hand_size(3) == 4
+        assert form.hand_notes(TR) == ["Player 1 holds 4 cards; the starting hand is 3."]
+        start.set_card("knife", 2, 3)  # un-named cards go back to the unentered ones
+        assert start.hand_size(3) == 4 and start.unentered(3) == 2
+
+    def test_refusals_say_what_is_true(self) -> None:
+        alone = new_game({"players": [{"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]},
+                                      {"name": "Nicholas"}, {"name": "Yellow"}], "seed": 3})
+        assert reasons_of(alone, "join_gang") == [
+            "Joining a Gang takes the Accessories its card asks for, all different."]
+        assert reasons_of(alone, "extort") == ["Nobody else is in the Cafeteria with you.",
+                                               "Carmen has no Weapon in hand."]
+        company = new_game({"players": [{"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]},
+                                        {"name": "Nicholas", "place": "cafeteria"}], "seed": 3})
+        assert reasons_of(company, "extort") == ["Carmen has no Weapon in hand."]
+
+    def test_redo_asks_like_undo_and_names_what_it_puts_back(self) -> None:
+        s = new_game({"players": [{"name": "A"}, {"name": "B"}]})
+        rolled = [{"seq": 1, "kind": "action", "action": {"type": "move", "player": 0, "die": [4]},
+                   "answer": {"events": [{"type": "roll", "die": 4}]}, "undone": True},
+                  {"seq": 2, "kind": "undo", "target": 1, "action": {"type": "undo", "target": 1}, "answer": {}}]
+        vm = redo_view(rolled, s, TR)
+        assert vm.can_redo and "rolled dice" in vm.confirm and vm.last
+        own = [{"seq": 1, "kind": "action", "action": {"type": "search", "player": 0}, "answer": {"events": []},
+                "undone": True}, {"seq": 2, "kind": "undo", "target": 1, "answer": {}}]
+        vm = redo_view(own, s, TR)
+        assert vm.can_redo and vm.confirm is None and "Search" in vm.last
+        other = [{"seq": 1, "kind": "action", "action": {"type": "search", "player": 1}, "answer": {"events": []},
+                  "undone": True}, {"seq": 2, "kind": "undo", "target": 1, "answer": {}}]
+        assert "B's action" in redo_view(other, s, TR).confirm
+        redone = own + [{"seq": 3, "kind": "redo", "target": 1, "answer": {}}]
+        assert not redo_view(redone, s, TR).can_redo
+
+    def test_history_lines_wear_the_players_colours(self) -> None:
+        seat = lambda name, colour: SimpleNamespace(name=name, colour=colour, tunnel=3,  # noqa: E731
+                                                     beatings_taken=1)
+        stats = SimpleNamespace(players=[SimpleNamespace(name=n, games=1, wins=0, tunnel=3, beatings_taken=1,
+                                                         beatings_given=0, extortions_won=0, extortions_lost=0)
+                                         for n in ("Carmen", "Nicholas")],
+                                games=[SimpleNamespace(seats=[seat("Carmen", "yellow"), seat("Nicholas", "yellow")]),
+                                       SimpleNamespace(seats=[seat("Carmen", "green"), seat("Nicholas", "yellow")])])
+        vm = history_view(stats, TR)
+        assert [(s.name, s.color) for s in vm.tunnel] == [("Carmen", "green"), ("Nicholas", "yellow")]
+        assert [s.color for s in vm.beatings] == ["green", "yellow"]
+        assert line_color("green") == ft.Colors.GREEN_700
+
+    def test_places_take_their_own_article(self) -> None:
+        assert TR("ui.player_at", place="solitary") == "in Solitary Confinement"
+        assert TR("ui.player_at", place="Solitary Confinement") == "in Solitary Confinement"  # a name passed
+        assert TR("ui.group_place", place="cafeteria") == "Here in the Cafeteria"
+        assert TR.params("v.not_adjacent", {"to": "cafeteria", "place": "solitary"}) == \
+            "The Cafeteria is not adjacent to Solitary Confinement."
+        assert Tr("it")("event.move", player="Carmen", **{"from": "solitary"}, to="showers", why="") == \
+            "Carmen si sposta da Isolamento a Docce."
+
+    def test_one_card_order_in_setup_and_corrections(self) -> None:
+        s = new_game({"players": [{"name": "A", "hand": ["spoon", "blade", "knife"]}, {"name": "B"}]})
+        order = list(s.catalog.card_order)
+        assert hand_cards() == order == card_choices(s, "add", 0)
+        assert card_choices(s, "identify", 0) == [c for c in order if s.catalog.is_search_card(c)]
+        assert card_choices(s, "remove", 0) == ["spoon", "knife", "blade"]
+
+    def test_the_phone_title_keeps_the_turn_number(self, tmp_path: Path) -> None:
+        store = make_store(tmp_path)
+        game = store.create_game({"players": [{"name": "Maximiliana Alessandra"}, {"name": "Nicholas"}]})
+
+        async def run() -> None:
+            app = await host_app(store, tmp_path)
+            app.show(f"/game/{game}")
+            title = app.screen.appbar().title
+            texts = title.content.controls
+            assert title.label == "Turn 1 · Maximiliana Alessandra"
+            assert texts[0].value == "Turn 1 · " and texts[0].no_wrap and not texts[0].expand
+            assert texts[1].value == "Maximiliana Alessandra" and texts[1].overflow == ft.TextOverflow.ELLIPSIS
+            assert texts[1].expand
+
+        asyncio.run(run())
+
+
+def test_engine_messages_are_played_through() -> None:
+    """The engine answers a real extortion without a Weapon with the new reason too."""
+    s = new_game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}]})
+    answer = step(s, parse_action({"type": "extort", "player": 0, "target": 1, "tool": "spoon",
+                                   "weapons": ["knife"]}))
+    assert [v.key for v in answer.violations] == ["v.no_weapon"]
