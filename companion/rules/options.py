@@ -15,7 +15,7 @@ from companion.i18n import DEFAULT_LANGUAGE, catalog, placeholders
 
 from . import actions as A
 from .core import judging
-from .engine import check
+from .engine import check, step
 from .errors import Violation
 from .state import GameState, Player
 
@@ -284,3 +284,20 @@ def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
         else:
             option.violations = _general(option.violations, refused.get(option.type, []))
     return list(grouped.values())
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What recording an action would do, as the engine answers it on a copy of the game."""
+
+    accepted: bool
+    offence: str | None  # the rule of the Warden offence it would be (WARD-2), else None
+    winner: int | str | None  # the seat (or team) it would make win, else None
+
+
+def preview(s: GameState, a: A.Action) -> Preview:
+    """A dry run of `a`: the same seeded chance, on a copy, so the game itself is untouched and
+    the app can warn before an offence or a win without knowing the rules that cause them."""
+    answer = step(s.copy(), a)
+    offence = answer.offence["rule"] if answer.accepted and answer.offence else None
+    return Preview(answer.accepted, offence, answer.winner if answer.accepted else None)

@@ -133,6 +133,7 @@ async def play_a_round(walk: Walk, game_id: str) -> None:
     cooperates; each turn ends with the neutrals' question; back to Carmen."""
     page, tr = walk.page, walk.tr
     await walk.visit(f"/game/{game_id}", tr("ui.headline_turn", player="Carmen", count=2), "table")
+    await click_id(page, "menu-refused")  # what is not possible now is folded away
     await click_id(page, "action-craft")  # no Craft in the Cell Block: the referee's flag
     await ident(page, "flag-rule-CRAFT-1").wait_for(state="attached", timeout=10000)
     await wait_text(page, tr.rule("CRAFT-1"))

@@ -10,10 +10,11 @@ from types import SimpleNamespace
 import flet as ft
 
 from companion.app.screens.history import line_color
-from companion.app.vm.actions import action_menu
+from companion.app.vm.actions import action_menu, confirm_view, end_turn_vm, menu_view
 from companion.app.vm.correct import card_choices
 from companion.app.vm.history import history_view
 from companion.app.vm.setup import SetupForm, hand_cards
+from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
 from companion.rules import new_game, parse_action, step
@@ -148,3 +149,105 @@ def test_engine_messages_are_played_through() -> None:
     answer = step(s, parse_action({"type": "extort", "player": 0, "target": 1, "tool": "spoon",
                                    "weapons": ["knife"]}))
     assert [v.key for v in answer.violations] == ["v.no_weapon"]
+
+
+class TestScoreStrip:
+    def test_each_player_with_tunnel_beatings_cigarettes_and_whose_turn(self) -> None:
+        s = new_game({"players": [{"name": "Carmen", "tunnel": 3, "beatings": 1, "cigarettes": 4},
+                                  {"name": "Nicholas"}], "seed": 3})
+        scores = score_strip(build_table(s, TR), TR)
+        carmen, nicholas = scores
+        assert (carmen.tunnel, carmen.beatings, carmen.hurt, carmen.cigarettes, carmen.turn) == \
+            (f"3/{s.target()}", "1", True, "4", True)
+        assert carmen.label.startswith("Their turn. Carmen: Tunnel 3 of") and not nicholas.turn
+        fa = score_strip(build_table(s, Tr("fa")), Tr("fa"))[0]
+        assert fa.cigarettes == "۴"
+
+    def test_every_table_screen_shows_it_and_a_tap_finds_the_board(self, tmp_path: Path) -> None:
+        store = make_store(tmp_path)
+        game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+        async def run() -> None:
+            for width in (390, 1280):
+                app = await host_app(store, tmp_path, width)
+                app.show(f"/game/{game}")
+                table = app.screen
+                chips = table._strip.row.controls
+                assert [c.identifier for c in chips] == ["score-0", "score-1"] and chips[0].selected
+                assert chips[0].content.height >= 48
+                table.show_player(1)
+                assert table._players.cards[1].control.key.value == "player-1"
+
+        asyncio.run(run())
+
+
+class TestActionList:
+    def test_legal_first_the_rest_folded_and_end_turn_leads_when_done(self) -> None:
+        s = new_game({"players": [{"name": "Carmen", "beatings": 1}, {"name": "Nicholas"}], "seed": 3})
+        menu = menu_view(action_menu(s, 0, TR), end_turn_vm(s, 0, TR))
+        assert menu.legal and all(a.enabled for a in menu.legal) and not menu.end_first
+        assert "craft" in [a.type for a in menu.refused] and all(a.reasons for a in menu.refused)
+        s.actions_left = 0
+        menu = menu_view(action_menu(s, 0, TR), end_turn_vm(s, 0, TR))
+        assert menu.end_first and not [a for a in menu.legal if a.group != "free"]
+
+    def test_an_offence_is_flagged_in_the_menu_and_asked_before_recording(self) -> None:
+        s = new_game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}],
+                      "modules": {"warden": True}})
+        assert s.warden == s.players[0].place
+        warned = {a.type: a.warning for a in action_menu(s, 0, TR) if a.enabled}
+        assert warned["dig"] == "WARD-2" and warned["search"] == ""
+        ask = confirm_view(s, {"type": "dig", "player": 0, "tool": "spoon"}, TR)
+        assert ask.title == "Warden here: WARD-2" and "Warden offence (WARD-2)" in ask.text
+        assert confirm_view(s, {"type": "search", "player": 0}, TR) is None
+        assert s.players[0].tunnel == 0 and s.step == 0  # the dry run left the game alone
+
+    def test_a_winning_action_is_asked_first(self) -> None:
+        s = new_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]})
+        ask = confirm_view(s, {"type": "dig", "player": 0, "tool": "spoon"}, TR)
+        assert ask.title == "This Dig wins the game for Carmen" and s.winner is None
+
+
+class TestWinning:
+    def test_the_win_screen_undoes_the_last_action_and_home_lists_finished_games(self, tmp_path: Path) -> None:
+        store = make_store(tmp_path)
+        won = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]},
+                                             {"name": "Nicholas"}]})
+
+        async def run() -> None:
+            app = await host_app(store, tmp_path)
+            asked = []
+            app.confirm = lambda title, text, yes, on_yes, **kw: asked.append((title, yes, on_yes))
+            app.show(f"/game/{won}")
+            app.screen.submit_checked({"type": "dig", "player": 0, "tool": "spoon"})
+            assert store.load(won).game.state.winner is None  # asked first
+            (title, yes, record), = asked
+            assert (title, yes) == ("This Dig wins the game for Carmen", "Record it")
+            record()
+            assert store.load(won).game.state.winner == 0
+            app.show("/")
+            assert f"finished-{won}" in _identifiers(app.page)
+            app.show(f"/game/{won}/win")
+            assert "win-undo" in _identifiers(app.page)
+            app.screen._undo()
+            assert store.load(won).game.state.winner is None and type(app.screen).__name__ == "TableScreen"
+
+        asyncio.run(run())
+
+
+def _identifiers(page: ft.Page) -> set[str]:
+    """Every semantics identifier on the page (the tests' handles)."""
+    found: set[str] = set()
+
+    def walk(control: object) -> None:
+        if isinstance(control, ft.Semantics) and control.identifier:
+            found.add(control.identifier)
+        for name in ("controls", "content", "actions"):
+            child = getattr(control, name, None)
+            for c in child if isinstance(child, list) else [child]:
+                if isinstance(c, ft.Control):
+                    walk(c)
+
+    for view in page.views:
+        walk(view)
+    return found

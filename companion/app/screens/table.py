@@ -15,17 +15,17 @@ from typing import Any
 import flet as ft
 
 from ..session import Outcome, TableSession
-from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, end_turn_vm
+from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, confirm_view, end_turn_vm
 from ..vm.log import recent_lines
 from ..vm.pending import AnswerVM, pending_view
 from ..vm.reactions import reactions_view
-from ..vm.table import build_table, names_of
+from ..vm.table import build_table, names_of, score_strip
 from ..vm.undo import redo_view, undo_view
 from ..widgets import panels
 from ..widgets.board import BoardMap
 from ..widgets.common import Chip, Memo, button, card, heading, icon_button, muted, paint
 from ..widgets.die import RollingDie, die_face
-from ..widgets.players import PlayersPanel, piles_row
+from ..widgets.players import PlayersPanel, ScoreStrip, piles_row
 from .base import Screen
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,7 @@ class TableScreen(Screen):
         self._rest_scheduled = False
         self._news_waiting = False  # a headline was sent, the rest of the table not yet
         self.bg_open: int | None = None  # whose combat Backgrounds are listed
+        self.refused_open = False  # the actions not possible now are folded away
         self.topic = f"game:{game_id}"
         try:
             app.page.pubsub.subscribe_topic(self.topic, self._remote_change)
@@ -166,6 +167,8 @@ class TableScreen(Screen):
         table = build_table(s, tr, highlight, viewer=self.viewer)
         reactions = self.reactions_for(s)
         self._fill_status(table)
+        if self._strip.set(score_strip(table, tr)):
+            self._head_dirty = True
         alert = panels.offence_alert(self, reactions, tr)
         self._alert_slot.content = alert
         self._alert_slot.visible = alert is not None
@@ -264,7 +267,9 @@ class TableScreen(Screen):
         self._pad_box = ft.Container(height=0)
         # What answers a tap (the banner, an alert, what happened, the decision or composer) is one
         # part, sent as one patch so the browser draws it in one frame.
-        self._head = ft.Column([self._status, self._alert_slot, self._result_slot, self._main_slot], spacing=10)
+        self._strip = ScoreStrip(self.tr, self.show_player)
+        self._head = ft.Column([self._strip.control, self._status, self._alert_slot, self._result_slot,
+                                self._main_slot], spacing=10)
         self._side_parts = [self._head, self._menu, self._react_slot, self._pad_box]
         self._side = ft.Column(spacing=10)
         if narrow:
@@ -436,6 +441,11 @@ class TableScreen(Screen):
                 return reasons(option.violations, self.tr)
         return []
 
+    def toggle_refused(self) -> None:
+        """Open or fold the actions that are not possible now."""
+        self.refused_open = not self.refused_open
+        self.refresh()
+
     def explain_refused(self, a: ActionVM) -> None:
         """A disabled action was tapped: show the flag with each rule, and the override."""
         on_force = (lambda: self.start_action(a.type, force=True)) if a.forceable and self.may_force else None
@@ -504,7 +514,15 @@ class TableScreen(Screen):
         composer = self.composer
         if composer is None:
             return
-        self.submit(composer.action())
+        self.submit_checked(composer.action())
+
+    def submit_checked(self, action: dict[str, Any]) -> None:
+        """Record `action`, asking once first when the engine says it wins or is an offence."""
+        ask = confirm_view(self.session.state, action, self.tr)
+        if ask is None:
+            self.submit(action)
+            return
+        self.app.confirm(ask.title, ask.text, self.tr("ui.confirm_record"), lambda: self.submit(action))
 
     # --- pending decisions and reactions --------------------------------------------------------
 
@@ -543,6 +561,17 @@ class TableScreen(Screen):
     def open_backgrounds(self, seat: int | None) -> None:
         self.bg_open = seat
         self.refresh()
+
+    def show_player(self, seat: int) -> None:
+        """A score was tapped: bring that player's board into view."""
+        column = self._single if self.app.narrow else self._left
+        self.app.run_later(self._scroll_to_player, column, seat)
+
+    async def _scroll_to_player(self, column: ft.Column, seat: int) -> None:
+        try:
+            await column.scroll_to(scroll_key=f"player-{seat}", duration=300)
+        except Exception:  # the layout changed meanwhile: nothing to scroll
+            return
 
     def open_rule(self, rule: str) -> None:
         self.app.go("/rules", rule=rule, back=f"/game/{self.game_id}")
@@ -691,7 +720,9 @@ class TableScreen(Screen):
         if not self._frame_on_page():
             self._show()
             return
-        self._fill_status(build_table(self.session.state, self.tr, set(), viewer=self.viewer))
+        table = build_table(self.session.state, self.tr, set(), viewer=self.viewer)
+        self._fill_status(table)
+        self._strip.set(score_strip(table, self.tr))
         self._fill_result()
         self.memo.cycle()
         self._head_dirty = False

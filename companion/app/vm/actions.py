@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.rules import GameState, check
 from companion.rules.actions import ACTION_TYPES, Action
-from companion.rules.options import ActionOption, action_options, candidates
+from companion.rules.options import ActionOption, action_options, candidates, preview
 
 from .text import Tr
 
@@ -63,6 +63,7 @@ class ActionVM:
     reasons: list[ReasonVM] = field(default_factory=list)
     hint: str = ""
     details: bool = False  # a tap records it at once; a second button also asks the optional inputs
+    warning: str = ""  # the rule of the Warden offence doing it now would be (the engine's dry run)
 
     @property
     def rules(self) -> list[str]:
@@ -118,11 +119,65 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
         out.append(ActionVM(
             type=kind, label=tr.name("action", kind), group=group, enabled=option.available,
             cost=cost_label(state, kind, option, tr), reasons=reasons(option.violations, tr),
-            hint=hint(state, seat, kind, tr), details=kind in QUICK and option.available))
+            hint=hint(state, seat, kind, tr), details=kind in QUICK and option.available,
+            warning=offence_warning(state, option)))
     order = {k: i for i, k in enumerate(BASIC + FREE_ORDER)}
     groups = {"place": 0, "basic": 1, "free": 2}
     out.sort(key=lambda a: (groups[a.group], order.get(a.type, 50), a.label))
     return out
+
+
+def offence_warning(state: GameState, option: ActionOption) -> str:
+    """The rule a legal action would break under the Warden's eyes ("" when none): an offence
+    depends on the action and the Place, not on its details, so any legal candidate tells."""
+    if state.warden is None or not option.legal:
+        return ""
+    return preview(state, option.legal[0]).offence or ""
+
+
+@dataclass
+class MenuVM:
+    """The turn's menu as the table reads it: what can be done first, the rest folded away."""
+
+    legal: list[ActionVM]
+    refused: list[ActionVM]  # shown under "Not possible now (N)", each with its rule
+    end_turn: ActionVM | None
+    end_first: bool  # only free actions are left: ending the turn is the one prominent action
+
+
+def menu_view(actions: list[ActionVM], end_turn: ActionVM | None) -> MenuVM:
+    legal = [a for a in actions if a.enabled]
+    done = not any(a.group != "free" for a in legal)
+    return MenuVM(legal, [a for a in actions if not a.enabled], end_turn, end_turn is not None and done)
+
+
+@dataclass
+class ConfirmVM:
+    title: str
+    text: str
+
+
+def confirm_view(state: GameState, action: dict[str, Any], tr: Tr) -> ConfirmVM | None:
+    """Ask once before recording an action that wins the game or is a Warden offence; the
+    engine says which by a dry run on a copy of the game."""
+    from companion.rules import parse_action
+    try:
+        parsed = parse_action(action, state.catalog)
+    except Exception:  # malformed: the engine's refusal will say why when it is submitted
+        return None
+    seen = preview(state, parsed)
+    label = tr.name("action", parsed.TYPE)
+    texts = []
+    title = ""
+    if seen.winner is not None:
+        winner = tr(f"ui.team_{seen.winner}") if isinstance(seen.winner, str) else state.players[seen.winner].name
+        title = tr("ui.confirm_win_title", action_label=label, player=winner)
+        texts.append(tr("ui.confirm_win_text"))
+    if seen.offence:
+        place = state.players[parsed.player].place
+        title = title or tr("ui.warden_here", rule=seen.offence)
+        texts.append(tr("ui.confirm_offence_text", action_label=label, place=place, rule=seen.offence))
+    return ConfirmVM(title, " ".join(texts)) if title else None
 
 
 def end_turn_vm(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None) -> ActionVM | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import flet as ft
 
-from ..vm.actions import ActionVM, StepVM
+from ..vm.actions import ActionVM, StepVM, menu_view
 from ..vm.pending import AnswerVM, PendingVM
 from ..vm.reactions import ReactionsVM
 from ..vm.text import Tr
@@ -30,31 +30,49 @@ def action_menu(ctl: Any, actions: list[ActionVM], end_turn: ActionVM | None, tr
 
 def action_menu_rows(ctl: Any, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str,
                      memo: Any = None) -> list[ft.Control]:
+    """Legal actions first (by group); the refused ones folded under "Not possible now (N)",
+    open while `ctl.refused_open`; End the turn leads when only free actions are left."""
+    def kept(key: Any, build: Any) -> ft.Control:
+        return memo.get(key, build) if memo is not None else build()
+
+    menu = menu_view(actions, end_turn)
     rows: list[ft.Control] = []
     group = None
-    for a in actions:
+    for a in menu.legal:
         if a.group != group:
             group = a.group
             title = tr(GROUP_TITLES[group], place=place)
-            rows.append(memo.get(("group", title), lambda t=title: muted(t, 12)) if memo is not None
-                        else muted(title, 12))
-        rows.append(memo.get(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)) if memo is not None
-                    else _action_tile(ctl, a, tr))
-    if end_turn is not None:
+            rows.append(kept(("group", title), lambda t=title: muted(t, 12)))
+        rows.append(kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)))
+    if menu.end_turn is not None:
+        end_turn = menu.end_turn
         label = end_turn.label + (f" — {end_turn.hint}" if end_turn.hint else "")
-        done = not any(a.enabled and a.group != "free" for a in actions)
-        key = ("end_turn", label, done)
+        done = menu.end_first
 
         def build() -> ft.Control:
             return button(label, lambda e: ctl.start_action("end_turn"), icon=ft.Icons.DONE_ALL,
                           style="filled" if done else "tonal", identifier="action-end_turn")
-        end = memo.get(key, build) if memo is not None else build()
+        end = kept(("end_turn", label, done), build)
         if done:  # nothing left to do but free actions: ending the turn comes first
             rows.insert(0, end)
         else:
-            gap = memo.get(("end_gap",), lambda: ft.Container(height=4)) if memo is not None else ft.Container(height=4)
-            rows += [gap, end]
+            rows += [kept(("end_gap",), lambda: ft.Container(height=4)), end]
+    if menu.refused:
+        opened = bool(getattr(ctl, "refused_open", False))
+        count = len(menu.refused)
+        rows.append(kept(("refused", count, opened), lambda: _fold(ctl, tr, count, opened)))
+        if opened:
+            rows += [kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)) for a in menu.refused]
     return rows
+
+
+def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
+    icon = ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE
+    return tap(ft.Row([ft.Icon(icon, color=ft.Colors.ON_SURFACE_VARIANT),
+                       ft.Text(tr("ui.not_possible_now", count=count), size=14, color=ft.Colors.ON_SURFACE_VARIANT,
+                               expand=True)], spacing=8),
+               lambda e: ctl.toggle_refused(), tr("ui.not_possible_label", count=count), identifier="menu-refused",
+               selected=opened, padding=ft.Padding.symmetric(horizontal=10, vertical=12), height=48)
 
 
 def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
@@ -66,6 +84,11 @@ def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
             lines.append(muted(a.hint, 12))
         label = tr("ui.action_label", action_label=a.label, cost=a.cost, hint=a.hint) if a.hint else \
             tr("ui.action_label_plain", action_label=a.label, cost=a.cost)
+        if a.warning:
+            warning = tr("ui.warden_here", rule=a.warning)
+            lines.append(pill(warning, icon=ft.Icons.LOCAL_POLICE, bgcolor=DANGER, color=ft.Colors.WHITE, size=11,
+                              bold=True))
+            label = f"{label} {warning}"
         main = tap(ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8),
                    lambda e, k=a.type: ctl.start_action(k, quick=a.details), label, identifier=f"action-{a.type}",
                    bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=10, vertical=9),
