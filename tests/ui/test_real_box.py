@@ -13,7 +13,7 @@ from companion.app.screens.history import line_color
 from companion.app.vm.actions import action_menu, confirm_view, end_turn_vm, menu_view
 from companion.app.vm.correct import card_choices
 from companion.app.vm.history import history_view
-from companion.app.vm.setup import SetupForm, hand_cards
+from companion.app.vm.setup import SetupForm, hand_cards, hand_total
 from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
@@ -251,3 +251,21 @@ def _identifiers(page: ft.Page) -> set[str]:
     for view in page.views:
         walk(view)
     return found
+
+
+class TestStartingHands:
+    def test_hands_are_part_of_every_setup_with_a_running_total(self) -> None:
+        form = SetupForm.default(2)
+        assert not form.in_progress
+        assert "knife" not in hand_cards(False) and "blade" in hand_cards(False) and "knife" in hand_cards(True)
+        assert hand_total(form, 0, TR).line == "3 of 3 cards: 0 named, 3 unentered"
+        form.players[0].start.set_card("blade", 1, 3)
+        form.players[0].start.place = "showers"  # only a game in progress says where a player stands
+        config = form.config(TR)
+        assert config["players"][0]["hand"] == ["blade", "unknown", "unknown"]
+        assert "place" not in config["players"][0] and "hand" not in config["players"][1]
+        assert hand_total(form, 0, TR).line == "3 of 3 cards: 1 named, 2 unentered"
+        game = new_game(config)
+        assert game.players[0].hand.known == {"blade": 1} and game.players[0].hand.unknown == 2
+        form.house["starting_hand"] = 4  # a preset's (or the table's) own number is the total's
+        assert hand_total(form, 0, TR).starting == 4

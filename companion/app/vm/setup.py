@@ -52,14 +52,18 @@ class StartState:
         else:
             self.known.pop(card, None)
 
+    def hand_config(self, starting_hand: int) -> dict[str, Any]:
+        """The starting hand, when the table entered anything of it (else the engine deals it)."""
+        if not self.known and self.unknown is None:
+            return {}
+        hand = [c for c, n in sorted(self.known.items()) for _ in range(n)]
+        return {"hand": hand + ["unknown"] * self.unentered(starting_hand)}
+
     def to_config(self, starting_hand: int) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+        """Everything a game already in progress starts from: the hand and the rest of the seat."""
+        out: dict[str, Any] = self.hand_config(starting_hand)
         if self.place:
             out["place"] = self.place
-        if self.known or self.unknown is not None:
-            unknown = self.unentered(starting_hand)
-            hand = [c for c, n in sorted(self.known.items()) for _ in range(n)]
-            out["hand"] = hand + ["unknown"] * unknown
         for name in ("cigarettes", "beatings", "tunnel"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
@@ -168,8 +172,8 @@ class SetupForm:
             if p.name.strip():
                 entry["name"] = p.name.strip()
             entry["color"] = p.color
-            if self.in_progress:
-                entry.update(p.start.to_config(starting_hand))
+            # Starting hands are part of every setup; the rest of a seat only of a game in progress.
+            entry.update(p.start.to_config(starting_hand) if self.in_progress else p.start.hand_config(starting_hand))
             players.append(entry)
         for seat, entry in enumerate(players):  # the names the form shows as hints
             entry.setdefault("name", (tr or Tr())("ui.player_default_name", number=seat + 1))
@@ -242,6 +246,27 @@ def start_places(form: SetupForm) -> list[str]:
     return list(board.places)
 
 
-def hand_cards() -> list[str]:
-    """Cards a starting hand may list: the board's Tools and Knives, then the Search cards."""
-    return list(load_catalog().card_order)
+def hand_cards(in_progress: bool = True) -> list[str]:
+    """Cards a hand may list, in the catalog's order: a fresh game's starting hand is drawn from
+    the Search deck; a game in progress may also hold the board's Tools and Knives."""
+    cat = load_catalog()
+    return [c for c in cat.card_order if in_progress or cat.is_search_card(c)]
+
+
+@dataclass(frozen=True)
+class HandTotalVM:
+    size: int
+    starting: int
+    named: int
+    unentered: int
+    line: str  # "3 of 3 cards: 1 named, 2 unentered"
+
+
+def hand_total(form: SetupForm, seat: int, tr: Tr) -> HandTotalVM:
+    """A seat's starting hand as entered so far, against the starting hand size."""
+    starting = form.value("starting_hand")
+    st = form.players[seat].start
+    named, unentered = sum(st.known.values()), st.unentered(starting)
+    size = named + unentered
+    return HandTotalVM(size, starting, named, unentered,
+                       tr("ui.start_hand_total", count=size, starting=starting, named=named, unentered=unentered))

@@ -14,7 +14,7 @@ from ..vm.actions import ActionVM, StepVM, menu_view
 from ..vm.pending import AnswerVM, PendingVM
 from ..vm.reactions import ReactionsVM
 from ..vm.text import Tr
-from .common import DANGER, card, heading, icon_button, muted, paint, pill, stepper, tap
+from .common import DANGER, card, heading, icon_button, muted, paint, pill, stepper, tall, tap
 from .common import flat_button as button
 from .die import die_face
 
@@ -144,7 +144,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
         items = []
         for _i, c in enumerate(step.choices):
             if c.enabled:
-                items.append(tap(ft.Text(c.label, size=15, weight=ft.FontWeight.W_600),
+                items.append(tap(tall(ft.Text(c.label, size=15, weight=ft.FontWeight.W_600), 10),
                                  lambda e, v=c.value: ctl.answer(step.field, v), c.label,
                                  identifier=f"choice-{step.field}-{_ident(c.value)}",
                                  bgcolor=ft.Colors.SECONDARY_CONTAINER,
@@ -158,7 +158,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
                                                 expand=True)], spacing=4))
                 label = tr("ui.choice_refused_label", choice=c.label,
                            reasons=" ".join(f"{r.rule}: {r.message}" for r in c.reasons))
-                items.append(tap(ft.Column(text, spacing=2, tight=True),
+                items.append(tap(tall(ft.Column(text, spacing=2, tight=True), 8),
                                  lambda e, ch=c: ctl.explain_choice(ch), label,
                                  identifier=f"choice-{step.field}-{_ident(c.value)}",
                                  border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
@@ -216,12 +216,12 @@ def _card_entry(ctl: Any, step: StepVM, tr: Tr, chosen: list[Any]) -> ft.Control
         text = labels.get(value, str(value)) if n == 1 else tr("ui.times", count=n, what=labels.get(value, str(value)))
         rest = list(chosen)
         rest.remove(value)
-        entered.append(tap(ft.Row([ft.Text(text, size=14, weight=ft.FontWeight.W_600),
-                                   ft.Icon(ft.Icons.CLOSE, size=16)], spacing=4, tight=True),
+        entered.append(tap(tall(ft.Row([ft.Text(text, size=14, weight=ft.FontWeight.W_600),
+                                        ft.Icon(ft.Icons.CLOSE, size=16)], spacing=4, tight=True), 6),
                            lambda e, r=rest: ctl.set_draft(step.field, r), tr("ui.remove_card", card=text),
                            identifier=f"entered-{step.field}-{_ident(value)}", bgcolor=ft.Colors.TERTIARY_CONTAINER,
                            padding=ft.Padding.symmetric(horizontal=10, vertical=6), radius=16))
-    chips = [tap(ft.Text(c.label, size=14),
+    chips = [tap(tall(ft.Text(c.label, size=14), 7),
                  None if full else (lambda e, v=c.value: ctl.set_draft(step.field, chosen + [v])),
                  tr("ui.add_card", card=c.label), identifier=f"add-{step.field}-{_ident(c.value)}",
                  bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=ft.Padding.symmetric(horizontal=10, vertical=7),
