@@ -13,6 +13,7 @@ from companion.app.screens.history import line_color
 from companion.app.vm.actions import action_menu, confirm_view, end_turn_vm, menu_view
 from companion.app.vm.correct import card_choices
 from companion.app.vm.history import history_view
+from companion.app.vm.pending import pending_view
 from companion.app.vm.setup import SetupForm, hand_cards, hand_total
 from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
@@ -269,3 +270,46 @@ class TestStartingHands:
         assert game.players[0].hand.known == {"blade": 1} and game.players[0].hand.unknown == 2
         form.house["starting_hand"] = 4  # a preset's (or the table's) own number is the total's
         assert hand_total(form, 0, TR).starting == 4
+
+
+class TestRealDie:
+    def test_the_move_pad_records_a_whole_move_in_one_tap(self) -> None:
+        s = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3})
+        move = next(a for a in action_menu(s, 0, TR, physical_dice=True) if a.type == "move")
+        faces = {f.face: [t.ident for t in f.targets] for f in move.pad.faces}
+        assert faces[1] == ["pad-move-1-cafeteria"]  # Cell Block or Cafeteria, from the Cell Block: forced
+        assert faces[4] == ["pad-move-4-cafeteria", "pad-move-4-recreational_area"]
+        one = move.pad.faces[0].targets[0].action
+        assert one == {"type": "move", "player": 0, "die": [1], "to": "cafeteria"}
+        answer = step(s, parse_action(one))
+        assert answer.accepted and s.players[0].place == "cafeteria" and s.pending is None
+        assert all(a.pad is None for a in action_menu(s, 0, TR))  # the app's own die: no pad
+
+    def test_a_neutral_moves_in_one_step_after_a_turn(self) -> None:
+        ask = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3,
+                        "modules": {"neutrals": 2}})
+        step(ask, parse_action({"type": "end_turn", "player": 0}))
+        assert ask.pending.kind == "neutral_move"
+        vm = pending_view(ask, TR, physical_dice=True)
+        assert [p.who for p in vm.pads] == list(ask.neutral_names)
+        assert [a.action["type"] for a in vm.answers] == ["skip_neutral"]
+        target = vm.pads[0].faces[3].targets[-1]
+        assert target.action["to"] and step(ask, parse_action(target.action)).accepted
+        assert ask.neutrals[vm.pads[0].who] == target.action["to"]
+        chance = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3,
+                           "modules": {"neutrals": 1}, "house_rules": {"neutral_destination": "random"}})
+        step(chance, parse_action({"type": "end_turn", "player": 0}))
+        pad = pending_view(chance, TR, physical_dice=True).pads[0]
+        two = next(f for f in pad.faces if f.targets[0].ident.endswith("-any"))
+        assert "to" not in two.targets[0].action and "by chance" in two.targets[0].label
+
+    def test_settings_open_from_the_table(self, tmp_path: Path) -> None:
+        store = make_store(tmp_path)
+        game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+        async def run() -> None:
+            app = await host_app(store, tmp_path)
+            app.show(f"/game/{game}")
+            assert "nav-settings" in [c.identifier for c in app.screen.actions()]
+
+        asyncio.run(run())

@@ -110,6 +110,8 @@ class TableScreen(Screen):
                         identifier="nav-correct"),
             icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"),
                         lambda e: self.app.go("/rules", back=f"/game/{self.game_id}"), identifier="nav-rules"),
+            icon_button(ft.Icons.SETTINGS, tr("ui.settings"),
+                        lambda e: self.app.go("/settings", back=f"/game/{self.game_id}"), identifier="nav-settings"),
         ]
         if self.app.services.joinable:  # the table view holds the join QR code: only where phones can reach us
             actions.append(icon_button(ft.Icons.QR_CODE_2, tr("join.table_view"),
@@ -190,7 +192,7 @@ class TableScreen(Screen):
         if self._menu.visible:
             from companion.rules import action_options
             options = action_options(s, seat)  # once for the menu and End turn
-            menu = action_menu(s, seat, tr, options)
+            menu = action_menu(s, seat, tr, options, physical_dice=physical)
             self._menu_col.controls = panels.action_menu_rows(self, menu, end_turn_vm(s, seat, tr, options), tr,
                                                               tr.name("place", s.players[seat].place), self.memo)
         react = panels.reactions_panel(self, reactions, tr, self.bg_open, names_of(s))

@@ -19,6 +19,7 @@ from companion.rules import GameState, check
 from companion.rules.actions import ACTION_TYPES, Action
 from companion.rules.options import ActionOption, action_options, candidates, preview
 
+from .dice import move_pad
 from .text import Tr
 
 # Actions that cost no action of the turn.
@@ -64,6 +65,7 @@ class ActionVM:
     hint: str = ""
     details: bool = False  # a tap records it at once; a second button also asks the optional inputs
     warning: str = ""  # the rule of the Warden offence doing it now would be (the engine's dry run)
+    pad: Any = None  # a real die: the faces with their Places, one tap per move (vm/dice.py)
 
     @property
     def rules(self) -> list[str]:
@@ -91,8 +93,10 @@ def _exists(state: GameState, kind: str) -> bool:
     return True
 
 
-def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None) -> list[ActionVM]:
-    """The turn's actions for `seat` (the active player), in menu order, each with its state."""
+def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None,
+                physical_dice: bool = False) -> list[ActionVM]:
+    """The turn's actions for `seat` (the active player), in menu order, each with its state;
+    with a real die, a legal Simple move carries its die pad."""
     if state.winner is not None or state.pending is not None or seat != state.active:
         return []
     p = state.players[seat]
@@ -120,7 +124,8 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
             type=kind, label=tr.name("action", kind), group=group, enabled=option.available,
             cost=cost_label(state, kind, option, tr), reasons=reasons(option.violations, tr),
             hint=hint(state, seat, kind, tr), details=kind in QUICK and option.available,
-            warning=offence_warning(state, option)))
+            warning=offence_warning(state, option),
+            pad=move_pad(state, seat, tr) if physical_dice and kind == "move" and option.available else None))
     order = {k: i for i, k in enumerate(BASIC + FREE_ORDER)}
     groups = {"place": 0, "basic": 1, "free": 2}
     out.sort(key=lambda a: (groups[a.group], order.get(a.type, 50), a.label))

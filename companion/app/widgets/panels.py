@@ -11,6 +11,7 @@ from typing import Any
 import flet as ft
 
 from ..vm.actions import ActionVM, StepVM, menu_view
+from ..vm.dice import PadVM
 from ..vm.pending import AnswerVM, PendingVM
 from ..vm.reactions import ReactionsVM
 from ..vm.text import Tr
@@ -44,6 +45,8 @@ def action_menu_rows(ctl: Any, actions: list[ActionVM], end_turn: ActionVM | Non
             title = tr(GROUP_TITLES[group], place=place)
             rows.append(kept(("group", title), lambda t=title: muted(t, 12)))
         rows.append(kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)))
+        if a.pad is not None:
+            rows.append(kept(("pad", repr(a.pad)), lambda pad=a.pad: die_pad(ctl, pad, tr)))
     if menu.end_turn is not None:
         end_turn = menu.end_turn
         label = end_turn.label + (f" — {end_turn.hint}" if end_turn.hint else "")
@@ -247,6 +250,22 @@ def die_entry(on_value: Any, tr: Tr, entered: list[int], count: int) -> ft.Contr
     return ft.Column(rows, spacing=6, tight=True)
 
 
+def die_pad(ctl: Any, pad: PadVM, tr: Tr) -> ft.Control:
+    """Each face with the Places it leads to: the table taps the face it rolled and where to go."""
+    rows: list[ft.Control] = [muted(pad.title, 13)]
+    for face in pad.faces:
+        targets = [tap(tall(ft.Text(t.label, size=14, weight=ft.FontWeight.W_600), 6),
+                       lambda e, act=t.action: ctl.submit_checked(act), tr("ui.pad_target", value=face.face,
+                                                                          place=t.label),
+                       identifier=t.ident, bgcolor=ft.Colors.SECONDARY_CONTAINER,
+                       padding=ft.Padding.symmetric(horizontal=10, vertical=6), radius=16) for t in face.targets]
+        rows.append(ft.Row([ft.Semantics(label=tr("ui.die_shows", value=face.face), content=die_face(face.face, 36)),
+                            *targets], wrap=True, spacing=6, run_spacing=6,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    return ft.Semantics(identifier=f"pad-{pad.who}", container=True,
+                        content=ft.Column(rows, spacing=4, tight=True))
+
+
 def _ident(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "+".join(str(v) for v in value) or "none"
@@ -297,6 +316,7 @@ def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pic
                             button(tr("ui.discard_these"), (lambda e: ctl.submit_pick()) if ok else None,
                                    identifier="pick-done", icon=ft.Icons.DELETE_SWEEP)], wrap=True, spacing=10))
     else:
+        rows += [die_pad(ctl, pad, tr) for pad in vm.pads]
         buttons = [_answer_button(ctl, a, tr) for a in vm.answers]
         rows.append(ft.Row(buttons, wrap=True, spacing=10, run_spacing=10))
         if vm.helpers:
