@@ -293,11 +293,14 @@ class Preview:
     accepted: bool
     offence: str | None  # the rule of the Warden offence it would be (WARD-2), else None
     winner: int | str | None  # the seat (or team) it would make win, else None
+    michel_draws: int = 0  # Michel cards it would draw from the deck (the table did not list them)
 
 
 def preview(s: GameState, a: A.Action) -> Preview:
     """A dry run of `a`: the same seeded chance, on a copy, so the game itself is untouched and
     the app can warn before an offence or a win without knowing the rules that cause them."""
     answer = step(s.copy(), a)
-    offence = answer.offence["rule"] if answer.accepted and answer.offence else None
-    return Preview(answer.accepted, offence, answer.winner if answer.accepted else None)
+    if not answer.accepted:
+        return Preview(False, None, None)
+    drawn = sum(1 for ev in answer.events if ev.get("type") == "michel_card" and ev.get("source") != "table")
+    return Preview(True, answer.offence["rule"] if answer.offence else None, answer.winner, drawn)

@@ -40,8 +40,10 @@ def test_warden_offence_is_flagged_and_reported(server, store) -> None:
             async with pictured_on_failure(page, "warden-phone"):
                 await wait_text(page, "Carmen's turn", 30000)
                 # Dig in the Cell Block, where the Warden stands: legal, but an offence (WARD-2). Her
-                # only Tool is a Spoon, so the Dig asks nothing.
+                # only Tool is a Spoon, so the Dig asks nothing but, once, whether to do it under her eyes.
                 await click_id(page, "action-dig")
+                await wait_text(page, "Warden here: WARD-2")
+                await click_id(page, "confirm-yes")
                 await ident(page, "offence-alert").wait_for(state="attached", timeout=10000)
                 alert = await ident(page, "offence-alert").get_attribute("aria-label")
                 assert "WARD-2" in alert and "Carmen" in alert and "Dig" in alert and "Cell Block" in alert, alert

@@ -12,6 +12,7 @@ import flet as ft
 from companion.app.screens.history import line_color
 from companion.app.vm.actions import action_menu, confirm_view, end_turn_vm, menu_view
 from companion.app.vm.correct import card_choices
+from companion.app.vm.dice import michel_ask, michel_draws
 from companion.app.vm.history import history_view
 from companion.app.vm.pending import pending_view
 from companion.app.vm.setup import SetupForm, hand_cards, hand_total
@@ -20,7 +21,7 @@ from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
 from companion.rules import new_game, parse_action, step
 
-from .conftest import make_store
+from .conftest import make_store, write_settings
 from .test_app_offline import new_app
 
 TR = Tr("en")
@@ -311,5 +312,36 @@ class TestRealDie:
             app = await host_app(store, tmp_path)
             app.show(f"/game/{game}")
             assert "nav-settings" in [c.identifier for c in app.screen.actions()]
+
+        asyncio.run(run())
+
+
+class TestRealMichelCards:
+    CONFIG = {"players": [{"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]}, {"name": "Nicholas"}],
+              "modules": {"neutrals": 1}, "seed": 3}
+
+    def test_the_table_says_which_card_came_up(self, tmp_path: Path) -> None:
+        store = make_store(tmp_path)
+        write_settings(tmp_path / "settings.json", michel_mode="physical")
+        game = store.create_game(self.CONFIG)
+        store.submit(game, {"type": "end_turn", "player": 0}, base_version=store.load(game).version)
+        move = {"type": "move_neutral", "player": 0, "neutral": "michel", "die": [1], "to": "cafeteria"}
+        state = store.load(game).game.state
+        assert michel_draws(state, move) == 1 and michel_draws(state, dict(move, michel_cards=["no_knife"])) == 0
+        ask = michel_ask(state, move, 1, [], TR)
+        assert [c for c, _ in ask.cards] == list(state.catalog.michel_cards) and ask.prompt == ""
+
+        async def run() -> None:
+            app = await host_app(store, tmp_path)
+            assert app.settings.physical_michel
+            app.show(f"/game/{game}")
+            table = app.screen
+            table.submit_checked(move)
+            assert table.michel_for == (move, 1) and store.load(game).version == 1  # nothing recorded yet
+            table.pick_michel("knife_spoon")
+            entry = store.events(game)[-1]
+            assert entry.action["michel_cards"] == ["knife_spoon"]
+            drawn = [ev for ev in entry.answer["events"] if ev["type"] == "michel_card"]
+            assert [(ev["card"], ev["source"]) for ev in drawn] == [("knife_spoon", "table")]
 
         asyncio.run(run())

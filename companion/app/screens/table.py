@@ -16,6 +16,7 @@ import flet as ft
 
 from ..session import Outcome, TableSession
 from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, confirm_view, end_turn_vm
+from ..vm.dice import michel_ask, michel_draws
 from ..vm.log import recent_lines
 from ..vm.pending import AnswerVM, pending_view
 from ..vm.reactions import reactions_view
@@ -66,6 +67,8 @@ class TableScreen(Screen):
         self._news_waiting = False  # a headline was sent, the rest of the table not yet
         self.bg_open: int | None = None  # whose combat Backgrounds are listed
         self.refused_open = False  # the actions not possible now are folded away
+        self.michel_for: tuple[dict[str, Any], int] | None = None  # an action waiting for the real Michel cards
+        self.michel_drawn: list[str] = []
         self.topic = f"game:{game_id}"
         try:
             app.page.pubsub.subscribe_topic(self.topic, self._remote_change)
@@ -176,7 +179,10 @@ class TableScreen(Screen):
         self._alert_slot.visible = alert is not None
         self._fill_result()
         main = None
-        if pend is not None:
+        if self.michel_for is not None:
+            action, count = self.michel_for
+            main = panels.michel_panel(self, michel_ask(s, action, count, self.michel_drawn, tr), tr)
+        elif pend is not None:
             main = panels.pending_panel(self, pend, tr, self.die_for, self.pick)
         elif self.composer is not None:
             step = self.composer.step()
@@ -504,7 +510,20 @@ class TableScreen(Screen):
         self.composer = None
         self.draft = {}
         self.die_for = None
+        self.michel_for = None
         self._show()
+
+    def pick_michel(self, card: str) -> None:
+        """The table says which Michel card came up; with all of them, the action is recorded."""
+        if self.michel_for is None:
+            return
+        action, count = self.michel_for
+        self.michel_drawn.append(card)
+        if len(self.michel_drawn) < count:
+            self._show()
+            return
+        self.michel_for = None
+        self.submit_checked(dict(action, michel_cards=list(self.michel_drawn)))
 
     def _continue(self) -> None:
         if self.composer is not None and self.composer.step() is None:
@@ -519,7 +538,14 @@ class TableScreen(Screen):
         self.submit_checked(composer.action())
 
     def submit_checked(self, action: dict[str, Any]) -> None:
-        """Record `action`, asking once first when the engine says it wins or is an offence."""
+        """Record `action`, asking first which real Michel cards came up (when the table draws
+        them) and, once, whether to go on when the engine says it wins or is an offence."""
+        if self.app.settings.physical_michel and self.michel_for is None:
+            count = michel_draws(self.session.state, action)
+            if count:
+                self.michel_for, self.michel_drawn = (action, count), []
+                self._show()
+                return
         ask = confirm_view(self.session.state, action, self.tr)
         if ask is None:
             self.submit(action)
@@ -533,11 +559,11 @@ class TableScreen(Screen):
             self.die_for = a
             self._show()
             return
-        self.submit(a.action)
+        self.submit_checked(a.action)
 
     def answer_with_die(self, a: AnswerVM, value: int) -> None:
         self.die_for = None
-        self.submit(dict(a.action, die=[value]))
+        self.submit_checked(dict(a.action, die=[value]))
 
     def cancel_die(self) -> None:
         self.die_for = None
@@ -548,7 +574,7 @@ class TableScreen(Screen):
         s = self.session.state
         if s.pending is not None and s.pending.kind in ("destination", "neutral_destination") \
                 and place in s.pending.options:
-            self.submit({"type": "choose", "player": s.pending.player, "option": place})
+            self.submit_checked({"type": "choose", "player": s.pending.player, "option": place})
 
     def set_pick(self, card: str, count: int) -> None:
         self.pick = [c for c in self.pick if c != card] + [card] * max(0, count)
@@ -628,6 +654,7 @@ class TableScreen(Screen):
 
     def _reset(self) -> None:
         self.bg_open = None
+        self.michel_for = None
         self.composer = None
         self.draft = {}
         self.die_for = None

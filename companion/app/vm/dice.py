@@ -1,4 +1,5 @@
-"""Die pads for a table that rolls a real die: one tap records a whole move.
+"""Chance from the box: die pads for a table that rolls a real die (one tap records a whole
+move) and the Michel cards a table that draws the real ones says came up.
 
 Each face of the die is shown with the Places it leads to, as the engine answers it
 (`destinations_for`, `neutral_options`); a Place tapped records the move with that face and
@@ -11,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState
+from companion.rules import GameState, parse_action
 from companion.rules.handlers.movement import destinations_for
 from companion.rules.handlers.neutrals import neutral_options
+from companion.rules.options import preview
 
 from .text import Tr
 
@@ -75,3 +77,31 @@ def neutral_pads(state: GameState, seat: int, tr: Tr) -> list[PadVM]:
         pads.append(PadVM(neutral, tr("ui.pad_neutral", neutral=name,
                                       place=tr.name("place", state.neutrals[neutral])), tuple(faces)))
     return pads
+
+
+@dataclass(frozen=True)
+class MichelAskVM:
+    """Which Michel card the table drew, for an action that draws `count` of them."""
+
+    action: dict[str, Any]
+    count: int
+    drawn: tuple[str, ...]  # entered so far
+    cards: tuple[tuple[str, str], ...]  # (card kind, name): the deck's kinds, in the catalog's order
+    prompt: str
+
+
+def michel_draws(state: GameState, action: dict[str, Any]) -> int:
+    """How many Michel cards recording `action` would draw from the deck (the engine's dry run)."""
+    if action.get("michel_cards"):
+        return 0
+    try:
+        parsed = parse_action(action, state.catalog)
+    except Exception:  # malformed: its refusal is the engine's to give
+        return 0
+    return preview(state, parsed).michel_draws
+
+
+def michel_ask(state: GameState, action: dict[str, Any], count: int, drawn: list[str], tr: Tr) -> MichelAskVM:
+    cards = tuple((card, tr.name("michel_card", card)) for card in state.catalog.michel_cards)
+    prompt = tr("ui.michel_ask_count", number=len(drawn) + 1, count=count) if count > 1 else ""
+    return MichelAskVM(action, count, tuple(drawn), cards, prompt)

@@ -11,7 +11,7 @@ from typing import Any
 import flet as ft
 
 from ..vm.actions import ActionVM, StepVM, menu_view
-from ..vm.dice import PadVM
+from ..vm.dice import MichelAskVM, PadVM
 from ..vm.pending import AnswerVM, PendingVM
 from ..vm.reactions import ReactionsVM
 from ..vm.text import Tr
@@ -264,6 +264,21 @@ def die_pad(ctl: Any, pad: PadVM, tr: Tr) -> ft.Control:
                            vertical_alignment=ft.CrossAxisAlignment.CENTER))
     return ft.Semantics(identifier=f"pad-{pad.who}", container=True,
                         content=ft.Column(rows, spacing=4, tight=True))
+
+
+def michel_panel(ctl: Any, vm: MichelAskVM, tr: Tr) -> ft.Control:
+    """The real Michel deck's card kinds: the table taps the one it drew."""
+    chips = [tap(tall(ft.Text(name, size=15, weight=ft.FontWeight.W_600), 10), lambda e, c=card: ctl.pick_michel(c),
+                 tr("ui.michel_ask_card", card=name), identifier=f"michel-{card}",
+                 bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=14, vertical=10))
+             for card, name in vm.cards]
+    rows: list[ft.Control] = [heading(tr("ui.michel_ask_title"), 18)]
+    if vm.prompt:
+        rows.append(muted(vm.prompt, 13))
+    rows += [ft.Row(chips, wrap=True, spacing=8, run_spacing=8),
+             button(tr("ui.cancel"), lambda e: ctl.cancel_action(), style="text", identifier="michel-cancel")]
+    return card(ft.Column(rows, spacing=10, tight=True), identifier="michel-ask", bgcolor=ft.Colors.SURFACE_CONTAINER,
+                border=ft.Border.all(2, ft.Colors.PRIMARY))
 
 
 def _ident(value: Any) -> str:
