@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import flet as ft
 
 from companion.app.screens.history import line_color
-from companion.app.vm.actions import action_menu, confirm_view, end_turn_vm, menu_view
+from companion.app.vm.actions import Composer, action_menu, confirm_view, end_turn_vm, menu_view
 from companion.app.vm.correct import card_choices
 from companion.app.vm.dice import michel_ask, michel_draws
 from companion.app.vm.history import history_view
@@ -345,3 +345,31 @@ class TestRealMichelCards:
             assert [(ev["card"], ev["source"]) for ev in drawn] == [("knife_spoon", "table")]
 
         asyncio.run(run())
+
+
+class TestCardsDrawnInOneStep:
+    def test_a_new_background_is_named_or_left_unentered(self) -> None:
+        config = {"players": [{"name": "Carmen", "place": "library"}, {"name": "Nicholas"}],
+                  "modules": {"places": ["library"]}}
+        s = new_game(config)
+        composer = Composer(s, 0, "rehabilitate", TR)
+        ask = composer.step()
+        assert (ask.field, ask.kind, ask.optional) == ("card", "one", True)
+        assert all(c.enabled for c in ask.choices) and len(ask.choices) == len(s.catalog.backgrounds)
+        named = ask.choices[0].value
+        composer.answer("card", named)
+        assert step(s, parse_action(composer.action())).accepted and s.players[0].background == named
+        s = new_game(config)
+        composer = Composer(s, 0, "rehabilitate", TR)
+        composer.answer("card", None)  # "Leave it unentered"
+        assert composer.done and step(s, parse_action(composer.action())).accepted
+        assert s.players[0].has_background and s.players[0].background is None
+
+    def test_the_gang_card_taken_may_stay_unentered(self) -> None:
+        s = new_game({"players": [{"name": "Carmen", "place": "recreational_area",
+                                   "hand": ["boots", "ring", "bandana", "cap", "golden_chain", "silver_watch"]},
+                                  {"name": "Nicholas"}]})
+        composer = Composer(s, 0, "join_gang", TR)
+        while (ask := composer.step()) is not None and ask.field != "card":
+            composer.answer(ask.field, ask.default if ask.default is not None else ask.choices[0].value)
+        assert ask is not None and ask.optional

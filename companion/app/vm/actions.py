@@ -458,9 +458,13 @@ class Composer:
                                 self._accessory_choices(p, gang.accessories), required, required,
                                 tuple(chosen.cards), exact=required))
             pile = s.gang_piles.get(chosen.gang, [])
-            if len(pile) > 1:
+            if len(pile) > 1:  # the card taken, named in one step or left unentered
                 steps.append(StepVM("card", "one", tr("ui.ask_gang_card"),
-                                    [ChoiceVM(a, tr.name("ability", a)) for a in pile], default=pile[0]))
+                                    [ChoiceVM(a, tr.name("ability", a)) for a in pile], default=pile[0],
+                                    optional=True))
+        elif kind == "rehabilitate" and chosen is not None:
+            steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(),
+                                optional=True))
         elif kind == "extort" and chosen is not None:
             weapons = self._weapon_types(p)
             need = len(chosen.weapons)
@@ -558,6 +562,15 @@ class Composer:
     def _accessory_choices(self, p: Any, allowed: Iterable[str]) -> list[ChoiceVM]:
         return [ChoiceVM(c, self._card_label(p, c), bool(p.hand.count(c) or p.hand.unknown), limit=1)
                 for c in sorted(allowed)]
+
+    def _background_choices(self) -> list[ChoiceVM]:
+        """The Backgrounds the new card may be: those the engine accepts (none already seen)."""
+        from companion.rules.actions import Rehabilitate
+        out = []
+        for card in self.state.catalog.backgrounds:
+            refused = check(self.state, Rehabilitate(player=self.seat, card=card))
+            out.append(ChoiceVM(card, self.tr.name("background", card), not refused, reasons(refused, self.tr)))
+        return out
 
     def _search_card_choices(self) -> list[ChoiceVM]:
         cat = self.state.catalog

@@ -166,6 +166,9 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
                                  identifier=f"choice-{step.field}-{_ident(c.value)}",
                                  border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
                                  padding=ft.Padding.symmetric(horizontal=12, vertical=8)))
+        if step.optional:  # the card drawn may stay unentered, like any card nobody named
+            items.append(button(tr("ui.leave_unentered"), lambda e: ctl.answer(step.field, None), style="outlined",
+                                identifier=f"skip-{step.field}"))
         return ft.Row(items, wrap=True, spacing=8, run_spacing=8)
     if step.kind == "die":
         return die_entry(lambda v: ctl.answer_die(step, v), tr, draft.get("die_progress", []), step.exact or 1)
