@@ -86,12 +86,6 @@ class TableViewScreen(DeviceTable):
         s = self.session.state
         return self.tr("ui.table_title", turn=s.turn, player=s.players[s.active].name)
 
-    def title_template(self) -> tuple[str, dict[str, Any]] | None:
-        if self.missing:
-            return None
-        s = self.session.state
-        return "ui.table_title", {"turn": s.turn, "player": s.players[s.active].name}
-
     def back_route(self) -> str | None:
         return f"/game/{self.game_id}" if self.has_extra else None
 

@@ -86,8 +86,8 @@ class TableScreen(Screen):
     def title(self) -> str:
         if self.missing:
             return self.tr("ui.game_missing_title")
-        s = self.session.state
-        return self.tr("ui.table_title", turn=s.turn, player=s.players[s.active].name)
+        key, params = self.title_template()
+        return self.tr(key, **params)
 
     def title_template(self) -> tuple[str, dict[str, Any]] | None:
         if self.missing:

@@ -71,11 +71,11 @@ def action_menu_rows(ctl: Any, actions: list[ActionVM], end_turn: ActionVM | Non
 
 def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
     icon = ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE
-    return tap(ft.Row([ft.Icon(icon, color=ft.Colors.ON_SURFACE_VARIANT),
-                       ft.Text(tr("ui.not_possible_now", count=count), size=14, color=ft.Colors.ON_SURFACE_VARIANT,
-                               expand=True)], spacing=8),
-               lambda e: ctl.toggle_refused(), tr("ui.not_possible_label", count=count), identifier="menu-refused",
-               selected=opened, padding=ft.Padding.symmetric(horizontal=10, vertical=12), height=48)
+    row = ft.Row([ft.Icon(icon, color=ft.Colors.ON_SURFACE_VARIANT),
+                  ft.Text(tr("ui.not_possible_now", count=count), size=14, color=ft.Colors.ON_SURFACE_VARIANT,
+                          expand=True)], spacing=8, expand=True)
+    return tap(tall(row, 10), lambda e: ctl.toggle_refused(), tr("ui.not_possible_label", count=count),
+               identifier="menu-refused", selected=opened, padding=ft.Padding.symmetric(horizontal=10, vertical=10))
 
 
 def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
