@@ -29,9 +29,7 @@ TR = Tr("en")
 
 async def host_app(store, folder: Path, width: int = 390):
     """The app as the host machine's browser has it (the console, not the neutral page)."""
-    app = await new_app(store, folder, width)
-    app.host = True
-    return app
+    return await new_app(store, folder, width)
 
 
 def reasons_of(state, kind: str) -> list[str]:
