@@ -161,6 +161,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 # Carmen digs where the Warden stands: an offence. Nicholas and Yellow report it at
                 # the same moment from their phones: exactly one report is recorded.
                 await click_id(phones[0], "action-dig")
+                await click_id(phones[0], "confirm-yes")  # her phone warns her once: WARD-2
                 for phone in phones[1:3]:
                     await ident(phone, "report-" + str(phones.index(phone))).wait_for(state="attached",
                                                                                       timeout=10000)
