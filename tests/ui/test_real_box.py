@@ -139,6 +139,9 @@ class TestBugs:
             assert texts[0].value == "Turn 1 · " and texts[0].no_wrap and not texts[0].expand
             assert texts[1].value == "Maximiliana Alessandra" and texts[1].overflow == ft.TextOverflow.ELLIPSIS
             assert texts[1].expand
+            bar = [c.identifier for c in app.screen.appbar().actions if isinstance(c, ft.Semantics)]
+            assert bar == ["nav-undo", "nav-redo"]  # the rest of the buttons sit on top of the table
+            assert "nav-settings" in [c.identifier for c in app.screen._tools.controls]
 
         asyncio.run(run())
 

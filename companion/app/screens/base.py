@@ -49,6 +49,10 @@ class Screen:
     def actions(self) -> list[ft.Control]:
         return []
 
+    def bar_actions(self) -> list[ft.Control]:
+        """The buttons the app bar holds (a narrow screen may keep some in its body instead)."""
+        return self.actions()
+
     def appbar(self) -> ft.AppBar:
         back = self.back_route()
         leading = None
@@ -56,7 +60,7 @@ class Screen:
             leading = icon_button(ft.Icons.ARROW_BACK, self.tr("ui.back"), lambda e: self.app.go(back),
                                   identifier="nav-back")
         return ft.AppBar(leading=leading, title=self.title_control(),
-                         actions=self.actions() + [ft.Container(width=6)],
+                         actions=self.bar_actions() + [ft.Container(width=6)],
                          bgcolor=ft.Colors.SURFACE_CONTAINER, automatically_imply_leading=False)
 
     def content(self) -> ft.Control:

@@ -31,6 +31,7 @@ from .base import Screen
 
 log = logging.getLogger(__name__)
 REST_DELAY = 0.012  # about a frame: the browser starts drawing the tap's answer before the rest arrives
+NARROW_BAR = 2  # buttons a phone's app bar keeps (Undo, Redo)
 
 
 class TableScreen(Screen):
@@ -122,6 +123,15 @@ class TableScreen(Screen):
                                        identifier="nav-table-view"))
         return actions
 
+    def bar_actions(self) -> list[ft.Control]:
+        """On a phone the bar keeps Undo and Redo; the other buttons go in a row on top of the
+        table, so the title keeps room for the turn number and the player's name."""
+        actions = self.actions()
+        return actions[:NARROW_BAR] if self.app.narrow and len(actions) > NARROW_BAR + 1 else actions
+
+    def _body_actions(self) -> list[ft.Control]:
+        return self.actions()[len(self.bar_actions()):]
+
     def resized(self, old: float, new: float) -> bool:
         def bucket(w: float) -> int:
             return 0 if w < 720 else 1 if w < 1100 else 2
@@ -174,6 +184,11 @@ class TableScreen(Screen):
         self._fill_status(table)
         if self._strip.set(score_strip(table, tr)):
             self._head_dirty = True
+        tools = self._body_actions()
+        if _buttons_key(tools) != _buttons_key(self._tools.controls):  # else keep the controls sent
+            self._tools.controls = tools
+            self._head_dirty = True
+        self._tools.visible = bool(tools)
         alert = panels.offence_alert(self, reactions, tr)
         self._alert_slot.content = alert
         self._alert_slot.visible = alert is not None
@@ -276,7 +291,8 @@ class TableScreen(Screen):
         # What answers a tap (the banner, an alert, what happened, the decision or composer) is one
         # part, sent as one patch so the browser draws it in one frame.
         self._strip = ScoreStrip(self.tr, self.show_player)
-        self._head = ft.Column([self._strip.control, self._status, self._alert_slot, self._result_slot,
+        self._tools = ft.Row(spacing=0, wrap=True, alignment=ft.MainAxisAlignment.END)  # a phone's other buttons
+        self._head = ft.Column([self._tools, self._strip.control, self._status, self._alert_slot, self._result_slot,
                                 self._main_slot], spacing=10)
         self._side_parts = [self._head, self._menu, self._react_slot, self._pad_box]
         self._side = ft.Column(spacing=10)
@@ -341,7 +357,7 @@ class TableScreen(Screen):
             if self.title() != self._title_shown:
                 self._title_shown = self.title()
                 self._appbar.title = self.title_control()
-            actions = self.actions()
+            actions = self.bar_actions()
             if _buttons_key(actions) != _buttons_key(self._appbar.actions[:-1]):  # else keep the controls sent
                 self._appbar.actions = actions + [ft.Container(width=6)]
         return self._appbar

@@ -92,7 +92,8 @@ def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
             lines.append(pill(warning, icon=ft.Icons.LOCAL_POLICE, bgcolor=DANGER, color=ft.Colors.WHITE, size=11,
                               bold=True))
             label = f"{label} {warning}"
-        main = tap(ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8),
+        row = ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8, expand=True)
+        main = tap(tall(row, 9),
                    lambda e, k=a.type: ctl.start_action(k, quick=a.details), label, identifier=f"action-{a.type}",
                    bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=10, vertical=9),
                    expand=True)
@@ -112,8 +113,8 @@ def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
                      pill(a.cost, size=11)], spacing=6), *reason_row]
     label = tr("ui.action_refused_label", action_label=a.label,
                reasons=" ".join(f"{r.rule}: {r.message}" for r in a.reasons))
-    return tap(ft.Row([ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ON_SURFACE_VARIANT, size=22),
-                       ft.Column(lines, spacing=3, expand=True, tight=True)], spacing=8),
+    return tap(tall(ft.Row([ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ON_SURFACE_VARIANT, size=22),
+                            ft.Column(lines, spacing=3, expand=True, tight=True)], spacing=8, expand=True), 9),
                lambda e, act=a: ctl.explain_refused(act), label, identifier=f"action-{a.type}",
                border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
                padding=ft.Padding.symmetric(horizontal=10, vertical=9))
