@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, PHONE, click_id, ident, launch_browser, open_page, pictured_on_failure, wait_text
+from .harness import LAPTOP, PHONE, click_id, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
 from .test_e2e_example_round import fill_name
 
 TUTORIAL = Path(__file__).resolve().parents[1] / "scenarios" / "tutorial.json"
@@ -85,6 +85,7 @@ def test_the_tutorial_round_with_a_real_die_in_at_most_14_taps(server, store) ->
             tap = Taps(page)
             async with pictured_on_failure(page, "real-box-tutorial"):
                 await set_up_the_tutorial(page)
+                await shot(page, "real-box-die-pad")
                 await play_the_round(tap)
             await browser.close()
         print(f"tutorial round: {tap.count} taps")
@@ -135,6 +136,7 @@ def test_offence_warning_winning_dig_undo_and_the_phone_strip(server, store) -> 
             phone = await open_page(browser, server.url + f"/game/{offence}", PHONE)
             async with pictured_on_failure(phone, "real-box-phone-strip"):
                 await wait_text(phone, "Nicholas: Tunnel 0 of", 30000)
+                await shot(phone, "real-box-phone-strip")
                 carmen = ident(phone, "score-0")
                 strip = await carmen.get_attribute("aria-label") or await carmen.inner_text()
                 assert strip.startswith("Their turn. Carmen: Tunnel 1 of")  # she dug under the Warden
