@@ -183,7 +183,7 @@ def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft
 
 
 def _score_chip(s: ScoreVM, on_tap: Any) -> ft.Control:
-    fill, ink = paint(s.color)
+    fill = paint(s.color)[0]
     parts: list[ft.Control] = [
         standee(s.name[:1].upper(), s.color, s.name, size=26, active=s.turn),
         ft.Icon(ft.Icons.HARDWARE, size=16), ft.Text(s.tunnel, size=14, weight=ft.FontWeight.BOLD),
