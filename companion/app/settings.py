@@ -1,4 +1,4 @@
-"""The table's settings: theme, dice, neutral destinations; kept in a small JSON file.
+"""The table's settings: theme, dice, neutral destinations, Michel's cards; kept in a small JSON file.
 
 The file lives beside the database in the user's data folder (or where `COMPANION_SETTINGS`
 points); a missing or damaged file just means the defaults. The language is not here: it is
@@ -16,6 +16,7 @@ ENV = "COMPANION_SETTINGS"
 THEMES = ("system", "light", "dark")
 DIE_MODES = ("app", "physical")
 NEUTRAL_MODES = ("ask", "automatic")
+MICHEL_MODES = ("app", "physical")
 
 
 @dataclass
@@ -23,17 +24,23 @@ class Settings:
     theme: str = "system"
     die_mode: str = "app"  # the app rolls, or the table rolls and enters the result
     neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
+    michel_mode: str = "app"  # the app draws Michel's cards, or the table draws the real ones and says which
 
     def valid(self) -> Settings:
         return Settings(
             theme=self.theme if self.theme in THEMES else "system",
             die_mode=self.die_mode if self.die_mode in DIE_MODES else "app",
             neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
+            michel_mode=self.michel_mode if self.michel_mode in MICHEL_MODES else "app",
         )
 
     @property
     def physical_dice(self) -> bool:
         return self.die_mode == "physical"
+
+    @property
+    def physical_michel(self) -> bool:
+        return self.michel_mode == "physical"
 
 
 def default_path() -> Path:

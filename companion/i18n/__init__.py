@@ -77,10 +77,35 @@ def _space(param: str) -> str | None:
     return NAME_SPACES.get(param) or NAME_SPACES.get(_SUFFIX.sub("", param))
 
 
+class _Name(str):
+    """A game id's name that also knows how running text refers to it (`{place:the}`)."""
+
+    the: str
+
+
+@cache
+def _idents(space: str, lang: str) -> Mapping[str, str]:
+    """Names back to ids, for a caller that passed a name already translated."""
+    prefix = f"{space}."
+    return {shown: key[len(prefix):] for key, shown in catalog(lang).items() if key.startswith(prefix)}
+
+
+def _named(space: str, value: str, lang: str) -> str:
+    if f"{space}.{value}" in catalog(DEFAULT_LANGUAGE):
+        shown, ident = name(space, value, lang), value
+    else:
+        shown, ident = value, _idents(space, lang).get(value)
+    out = _Name(shown)
+    out.the = catalog(lang).get(f"the.{space}.{ident}", shown)
+    return out
+
+
 def _value(param: str, value: Any, lang: str) -> Any:
     if isinstance(value, (list, tuple)):
         return text("list.separator", lang).join(str(_value(param, v, lang)) for v in value)
     space = _space(param)
+    if isinstance(space, str) and isinstance(value, str):
+        return _named(space, value, lang)
     if space is not None and isinstance(value, str):
         return name(space, value, lang)
     return value
@@ -92,9 +117,13 @@ class _Params(dict):
 
 
 class _Formatter(string.Formatter):
-    """`{n:Beating|Beatings}` picks the singular form when n is 1 (a plural choice in the catalog)."""
+    """`{n:Beating|Beatings}` picks the singular form when n is 1 (a plural choice in the catalog);
+    `{place:the}` is the name as running text says it ("the Cafeteria", "Solitary Confinement")."""
 
     def format_field(self, value: Any, spec: str) -> str:
+        if spec in ("the", "The"):
+            shown = getattr(value, "the", str(value))
+            return shown[:1].upper() + shown[1:] if spec == "The" else shown
         if "|" in spec:
             one, many = spec.split("|", 1)
             return one if value == 1 else many

@@ -98,6 +98,12 @@ class Catalog:
         """Search-deck cards (named Action cards included) are the only ones a hand can hold unseen."""
         return card in self.search_cards
 
+    @property
+    def card_order(self) -> tuple[str, ...]:
+        """Every card a hand can hold, in the catalog's order: the board's Tools and Knives, the
+        Search deck's cards, then the named Action cards (one order for every list a screen shows)."""
+        return tuple(self.board_piles) + tuple(c for c in self.search_deck if c != "action") + tuple(self.action_cards)
+
 
 def _public(data: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if not k.startswith("_")}

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from companion.i18n import DEFAULT_LANGUAGE, catalog, placeholders
+
 from . import actions as A
 from .core import judging
-from .engine import check
+from .engine import check, step
 from .errors import Violation
 from .state import GameState, Player
 
@@ -238,18 +240,69 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
         return [a for a in candidates(s, seat) if not check(s, a)]
 
 
+def _general(chosen: list[Violation], refused: list[list[Violation]]) -> list[Violation]:
+    """The representative's reasons, said of every choice when every choice fails alike.
+
+    A type is refused as a whole when each candidate (each Gang, each target...) is refused; a
+    reason naming one of them ("Joining the Bikers takes...", "Nicholas is not here") is then
+    said without it, with the catalog's general wording (`<key>.any`) and the parameters that
+    every candidate shares.
+    """
+    if len(refused) < 2:
+        return chosen
+    out = []
+    for v in chosen:
+        alike = [next((w for w in found if (w.rule, w.key) == (v.rule, v.key)), None) for found in refused]
+        general = f"{v.key}.any"
+        if any(w is None for w in alike) or general not in catalog(DEFAULT_LANGUAGE) or \
+                all(w.params == v.params for w in alike if w is not None):
+            out.append(v)
+            continue
+        shared = {k: x for k, x in v.params.items() if all(w is not None and w.params.get(k) == x for w in alike)}
+        if not placeholders(catalog(DEFAULT_LANGUAGE)[general]) <= set(shared):
+            out.append(v)
+            continue
+        out.append(Violation(v.rule, general, shared, v.forceable))
+    return out
+
+
 def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
     """Every action type worth showing now, legal or not, with the reason when it is not."""
     grouped: dict[str, ActionOption] = {}
+    refused: dict[str, list[list[Violation]]] = {}
     with judging(s):
         for a in candidates(s, seat):
             option = grouped.setdefault(a.TYPE, ActionOption(a.TYPE))
             found = check(s, a)
             if not found:
                 option.legal.append(a)
-            elif not option.violations or len(found) < len(option.violations):
+                continue
+            refused.setdefault(a.TYPE, []).append(found)
+            if not option.violations or len(found) < len(option.violations):
                 option.violations = found  # the candidate closest to legal explains best
     for option in grouped.values():
         if option.legal:
             option.violations = []
+        else:
+            option.violations = _general(option.violations, refused.get(option.type, []))
     return list(grouped.values())
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What recording an action would do, as the engine answers it on a copy of the game."""
+
+    accepted: bool
+    offence: str | None  # the rule of the Warden offence it would be (WARD-2), else None
+    winner: int | str | None  # the seat (or team) it would make win, else None
+    michel_draws: int = 0  # Michel cards it would draw from the deck (the table did not list them)
+
+
+def preview(s: GameState, a: A.Action) -> Preview:
+    """A dry run of `a`: the same seeded chance, on a copy, so the game itself is untouched and
+    the app can warn before an offence or a win without knowing the rules that cause them."""
+    answer = step(s.copy(), a)
+    if not answer.accepted:
+        return Preview(False, None, None)
+    drawn = sum(1 for ev in answer.events if ev.get("type") == "michel_card" and ev.get("source") != "table")
+    return Preview(True, answer.offence["rule"] if answer.offence else None, answer.winner, drawn)

@@ -132,7 +132,7 @@ class TestSol1:
         """Starting the turn in Solitary: no Search."""
         state = start(player_fields={0: {"place": "solitary"}})
         answer = breaks(state, "SOL-1", type="search", player=0)
-        assert answer.violations[0].message == "No Search in the Solitary Confinement."
+        assert answer.violations[0].message == "No Search in Solitary Confinement."
 
     def test_breaks_extort_and_craft(self):
         state = start(hands={0: ["knife", "links", "blade"], 1: ["spoon"]},

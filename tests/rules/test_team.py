@@ -126,7 +126,7 @@ class TestTeam4:
     def test_breaks_teammate_elsewhere(self):
         state = start(4, modules=TEAM, hands={0: ["rare"]}, player_fields={2: {"place": "cafeteria"}})
         answer = breaks(state, "TEAM-4", type="exchange", player=0, to=2, cards=["rare"])
-        assert answer.violations[0].message == "Yellow is not in the Cell Block A with you."
+        assert answer.violations[0].message == "Yellow is not in Cell Block A with you."
 
     def test_breaks_without_team_mode(self):
         state = start(4, hands={0: ["rare"]})

@@ -327,7 +327,7 @@ class TestWard7:
         """Back on turn, Yellow cannot Search in Solitary Confinement."""
         state = self._reported()
         answer = breaks(state, "SOL-1", type="search", player=2)
-        assert answer.violations[0].message == "No Search in the Solitary Confinement."
+        assert answer.violations[0].message == "No Search in Solitary Confinement."
 
     def test_breaks_second_action(self):
         state = self._reported()

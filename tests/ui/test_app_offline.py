@@ -51,6 +51,7 @@ async def new_app(store, folder: Path, width: int = 390) -> App:
     app.session_keepalive = session  # the page holds its session only weakly
     app.width = width
     app.start()
+    app.host = True  # a fake connection has no address: the host's screens, as on the host machine
     return app
 
 
@@ -182,6 +183,7 @@ def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
         app = await new_app(store, tmp_path, 1280)
         app.show(f"/game/{game}")
         table = app.screen
+        app.confirm = lambda title, text, yes, on_yes, **kw: on_yes()  # "Warden here: WARD-2": dig anyway
         table.start_action("dig")
         table.submit({"type": "report", "player": 1})
         state = store.load(game).game.state

@@ -133,6 +133,7 @@ async def play_a_round(walk: Walk, game_id: str) -> None:
     cooperates; each turn ends with the neutrals' question; back to Carmen."""
     page, tr = walk.page, walk.tr
     await walk.visit(f"/game/{game_id}", tr("ui.headline_turn", player="Carmen", count=2), "table")
+    await click_id(page, "menu-refused")  # what is not possible now is folded away
     await click_id(page, "action-craft")  # no Craft in the Cell Block: the referee's flag
     await ident(page, "flag-rule-CRAFT-1").wait_for(state="attached", timeout=10000)
     await wait_text(page, tr.rule("CRAFT-1"))
@@ -142,12 +143,16 @@ async def play_a_round(walk: Walk, game_id: str) -> None:
     await wait_text(page, tr("ui.ask.tool"))
     await walk.note("composer", picture=True)
     await click_id(page, "compose-cancel")
-    await click_id(page, "action-dig")  # legal, but under the Warden's eyes (WARD-2)
+    await click_id(page, "action-dig")  # legal, but under the Warden's eyes (WARD-2): asked once first
+    await wait_text(page, tr("ui.warden_here", rule="WARD-2"))
+    await walk.note("warden-warning", picture=True)
+    await click_id(page, "confirm-yes")
     await ident(page, "offence-alert").wait_for(state="attached", timeout=10000)
     await walk.note("warden-alert", picture=True)
     await click_id(page, "action-extort")
     await click_id(page, "choice-tool-spoon")
     await click_id(page, "done-weapons")
+    await click_id(page, "confirm-yes")  # an extortion under the Warden's eyes is an offence too
     await wait_text(page, tr("ui.pending.extortion_answer", attacker="Carmen", player="Nicholas", tool="spoon"))
     await walk.note("pending", picture=True)
     await click_id(page, "answer-cooperate")

@@ -161,6 +161,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 # Carmen digs where the Warden stands: an offence. Nicholas and Yellow report it at
                 # the same moment from their phones: exactly one report is recorded.
                 await click_id(phones[0], "action-dig")
+                await click_id(phones[0], "confirm-yes")  # her phone warns her once: WARD-2
                 for phone in phones[1:3]:
                     await ident(phone, "report-" + str(phones.index(phone))).wait_for(state="attached",
                                                                                       timeout=10000)
@@ -181,7 +182,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 # Dana's phone wakes up, reconnects by itself and catches up.
                 phones[3].asleep = False
                 await wait_text(phones[3], "Reconnected: this is the table now.", 30000)
-                for news in ("Nicholas's turn", "Dana · turn 8", "Carmen, in the Solitary Confinement"):
+                for news in ("Nicholas's turn", "Dana · turn 8", "Carmen, in Solitary Confinement"):
                     await wait_text(phones[3], news, 10000)
                 assert len(phones[3].links) == 2
 

@@ -40,8 +40,10 @@ def test_warden_offence_is_flagged_and_reported(server, store) -> None:
             async with pictured_on_failure(page, "warden-phone"):
                 await wait_text(page, "Carmen's turn", 30000)
                 # Dig in the Cell Block, where the Warden stands: legal, but an offence (WARD-2). Her
-                # only Tool is a Spoon, so the Dig asks nothing.
+                # only Tool is a Spoon, so the Dig asks nothing but, once, whether to do it under her eyes.
                 await click_id(page, "action-dig")
+                await wait_text(page, "Warden here: WARD-2")
+                await click_id(page, "confirm-yes")
                 await ident(page, "offence-alert").wait_for(state="attached", timeout=10000)
                 alert = await ident(page, "offence-alert").get_attribute("aria-label")
                 assert "WARD-2" in alert and "Carmen" in alert and "Dig" in alert and "Cell Block" in alert, alert
@@ -96,9 +98,15 @@ def test_undo_asks_before_a_die_roll_and_redo_restores(server, store, settings_p
                 await click_id(page, "confirm-yes")
                 await wait_text(page, "Undone: Carmen: Simple move")
                 assert store.load(game_id).game.state.step == 0
-                for _ in range(3):
+                # Redo asks the same before putting the roll back, and names what it redid.
+                await click_id(page, "nav-redo")
+                await ident(page, "confirm-yes").wait_for(state="attached", timeout=10000)
+                assert "rolled dice" in await screen_text(page)
+                await click_id(page, "confirm-yes")
+                await wait_text(page, "Redone: Carmen: Simple move")
+                for what in ("Choose", "Search"):  # her own steps, no dice: at once
                     await click_id(page, "nav-redo")
-                    await wait_text(page, "Redone")
+                    await wait_text(page, f"Redone: Carmen: {what}")
                 state = store.load(game_id).game.state
                 assert state.players[0].place == "recreational_area" and state.players[0].hand.size() == 5
                 await click_id(page, "nav-log")

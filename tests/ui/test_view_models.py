@@ -269,7 +269,8 @@ class TestPending:
                                                        "Move Michelle (now in the Showers)",
                                                        "Leave them where they are"]
         assert not any(a.needs_die for a in app_rolls.answers)
-        assert pending_view(s, TR, physical_dice=True).answers[0].needs_die == 1
+        real = pending_view(s, TR, physical_dice=True)  # a real die: each neutral's pad, face and Place in one tap
+        assert [p.who for p in real.pads] == ["michel", "michelle"] and len(real.answers) == 1
 
     def test_destination_highlights_the_places(self):
         s = new_game({"players": [{"name": "A"}, {"name": "B"}]})

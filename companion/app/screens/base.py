@@ -21,11 +21,37 @@ class Screen:
     def title(self) -> str:
         return self.tr(self.title_key)
 
+    def title_template(self) -> tuple[str, dict[str, Any]] | None:
+        """A title naming a player, as (key, params with "player"): a narrow bar shortens the
+        name and keeps the rest (the turn number) whole."""
+        return None
+
+    def title_control(self) -> ft.Control:
+        template = self.title_template()
+        if template is not None and self.tr(template[0], **template[1]) != self.title():
+            template = None  # a screen titled otherwise than the template it inherits
+        if template is None:
+            return ft.Text(self.title(), size=19, weight=ft.FontWeight.W_600)
+        key, params = template
+        mark = "\u0000"
+        before, _, after = self.tr(key, **dict(params, player=mark)).partition(mark)
+        parts = [ft.Text(before, no_wrap=True),
+                 ft.Text(params["player"], no_wrap=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
+                 ft.Text(after, no_wrap=True)]
+        for part in parts:
+            part.size, part.weight = 19, ft.FontWeight.W_600
+        return ft.Semantics(label=self.title(), container=True, exclude_semantics=True,
+                            content=ft.Row([p for p in parts if p.value.strip()], spacing=0))
+
     def back_route(self) -> str | None:
         return self.query.get("back") or "/"
 
     def actions(self) -> list[ft.Control]:
         return []
+
+    def bar_actions(self) -> list[ft.Control]:
+        """The buttons the app bar holds (a narrow screen may keep some in its body instead)."""
+        return self.actions()
 
     def appbar(self) -> ft.AppBar:
         back = self.back_route()
@@ -33,8 +59,8 @@ class Screen:
         if back is not None:
             leading = icon_button(ft.Icons.ARROW_BACK, self.tr("ui.back"), lambda e: self.app.go(back),
                                   identifier="nav-back")
-        return ft.AppBar(leading=leading, title=ft.Text(self.title(), size=19, weight=ft.FontWeight.W_600),
-                         actions=self.actions() + [ft.Container(width=6)],
+        return ft.AppBar(leading=leading, title=self.title_control(),
+                         actions=self.bar_actions() + [ft.Container(width=6)],
                          bgcolor=ft.Colors.SURFACE_CONTAINER, automatically_imply_leading=False)
 
     def content(self) -> ft.Control:

@@ -10,12 +10,15 @@ from __future__ import annotations
 import flet as ft
 
 from ..vm.history import HistoryVM, SeriesVM, games_view, history_view
-from ..widgets.common import card, heading, icon_button, muted, pill
+from ..widgets.common import card, heading, icon_button, muted, paint, pill
 from .base import Screen
 from .home import export_game
 
-SERIES_COLORS = [ft.Colors.DEEP_ORANGE, ft.Colors.BLUE, ft.Colors.GREEN, ft.Colors.PURPLE, ft.Colors.AMBER,
-                 ft.Colors.TEAL, ft.Colors.PINK, ft.Colors.BROWN, ft.Colors.INDIGO, ft.Colors.LIME]
+
+def line_color(color: str) -> str:
+    """A player's colour as a chart line (a white standee's line is drawn grey, to show on white)."""
+    fill = paint(color)[0]
+    return ft.Colors.GREY_500 if fill == ft.Colors.WHITE else fill
 
 
 class HistoryScreen(Screen):
@@ -70,7 +73,7 @@ class HistoryScreen(Screen):
         data = []
         legend = []
         for s in series:
-            color = SERIES_COLORS[s.color_index % len(SERIES_COLORS)]
+            color = line_color(s.color)
             data.append(fch.LineChartData(
                 points=[fch.LineChartDataPoint(at(x), y, tooltip=tr("ui.chart_point", player=s.name, game=x, value=y))
                         for x, y in s.points],

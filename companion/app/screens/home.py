@@ -30,8 +30,9 @@ class HomeScreen(Screen):
         tr = self.tr
         try:
             active = games_view(self.app.store.list_games("active"), tr)
+            finished = games_view(self.app.store.list_games("finished"), tr)
         except Exception as error:  # the database may be unreachable: say so, keep the rest usable
-            active = []
+            active, finished = [], []
             self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
         hero = card(ft.Column([
             ft.Row([ft.Icon(ft.Icons.HARDWARE, size=40, color=ft.Colors.PRIMARY),
@@ -54,6 +55,16 @@ class HomeScreen(Screen):
                                 self._export, gid, title), identifier=f"export-{g.game_id}"),
                 button(tr("ui.resume"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"), icon=ft.Icons.PLAY_ARROW,
                        identifier=f"resume-{g.game_id}", tooltip=tr("ui.resume_named", game=g.title)),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=False), padding=10))
+        if finished:
+            rows += [ft.Container(height=8), heading(tr("ui.finished_title"), 18)]
+        for g in sorted(finished, key=lambda g: g.when, reverse=True):
+            rows.append(card(ft.Row([
+                ft.Column([ft.Text(g.title, size=16, weight=ft.FontWeight.W_600), muted(f"{g.when} · {g.detail}")],
+                          spacing=2, expand=True),
+                button(tr("ui.see_standings"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
+                       icon=ft.Icons.EMOJI_EVENTS, style="outlined", identifier=f"finished-{g.game_id}",
+                       tooltip=tr("ui.see_standings_named", game=g.title)),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=False), padding=10))
         rows += [ft.Container(height=8), heading(tr("ui.more_title"), 18),
                  ft.ResponsiveRow([

@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from ..locale import choose_language
-from ..settings import DIE_MODES, NEUTRAL_MODES, THEMES
+from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, THEMES
 from ..vm.text import Tr, available_languages
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
@@ -38,6 +38,9 @@ class SettingsScreen(Screen):
             self._section(tr("ui.setting_dice"), tr("ui.setting_dice_hint"),
                           choice_chips([(m, tr(f"ui.dice_{m}")) for m in DIE_MODES], s.die_mode,
                                        lambda v: self._set(die_mode=v), prefix="dice")),
+            self._section(tr("ui.setting_michel"), tr("ui.setting_michel_hint"),
+                          choice_chips([(m, tr(f"ui.michel_{m}")) for m in MICHEL_MODES], s.michel_mode,
+                                       lambda v: self._set(michel_mode=v), prefix="michel")),
             self._section(tr("ui.setting_neutrals"), tr("ui.setting_neutrals_hint"),
                           choice_chips([(m, tr(f"ui.neutrals_mode_{m}")) for m in NEUTRAL_MODES],
                                        s.neutral_destinations, lambda v: self._set(neutral_destinations=v),

@@ -15,7 +15,16 @@ import flet as ft
 from companion.rules import load_catalog
 from companion.rules.ruleset import PRESETS, PUNISHMENT_CHOOSERS
 
-from ..vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places, hand_cards, start_places
+from ..vm.setup import (
+    HOUSE_NUMBERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SetupForm,
+    dig_in_places,
+    hand_cards,
+    hand_total,
+    start_places,
+)
 from ..vm.table import COLORS
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
 from .base import Screen
@@ -51,7 +60,7 @@ class SetupScreen(Screen):
 
     def content(self) -> ft.Control:
         f = self.form
-        sections = [self._players(), self._rules(), self._modules(), self._progress()]
+        sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress()]
         self._refresh_problems(update=False)
         sections.append(card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True),
                              identifier="setup-start"))
@@ -172,25 +181,6 @@ class SetupScreen(Screen):
                                                prefix=f"start-place-{seat}",
                                                label_of=lambda t, n=name: tr("ui.start_place_choice", player=n,
                                                                              place=t))]
-        starting = f.value("starting_hand")
-        unknown = st.unknown if st.unknown is not None else max(0, starting - sum(st.known.values()))
-        rows.append(muted(tr("ui.start_hand"), 12))
-        for cardid, n in sorted(st.known.items()):
-            label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
-            rows.append(ft.Row([ft.Text(tr.name("card", cardid), size=14, expand=True),
-                                stepper(n, lambda v, s=seat, c=cardid: self._start_card(s, c, v), low=0, high=20,
-                                        label=label, fmt=tr.num, prefix=f"start-card-{seat}-{cardid}")]))
-        rows.append(ft.Row([ft.Text(tr("ui.start_unknown"), size=14, expand=True),
-                            stepper(unknown, lambda v, s=seat: self._start(s, "unknown", v), low=0, high=20,
-                                    label=tr("ui.start_unknown_of", player=name), fmt=tr.num,
-                                    prefix=f"start-unknown-{seat}")]))
-        if self.adding.get(seat):
-            cards = [(c, tr.name("card", c)) for c in hand_cards()]
-            rows.append(choice_chips(cards, None, lambda v, s=seat: self._add_card(s, v), prefix=f"start-add-{seat}",
-                                     label_of=lambda t, n=name: tr("ui.start_add_card", player=n, card=t)))
-        else:
-            rows.append(button(tr("ui.start_add_cards"), lambda e, s=seat: self._open_adding(s), style="text",
-                               icon=ft.Icons.ADD, identifier=f"start-open-add-{seat}"))
         for field_name, high in (("cigarettes", 200), ("beatings", 2), ("tunnel", 99)):
             label = tr(f"ui.start_{field_name}")
             rows.append(ft.Row([ft.Text(label, size=14, expand=True),
@@ -203,6 +193,46 @@ class SetupScreen(Screen):
                                  prefix=f"start-gang-{seat}",
                                  label_of=lambda t, n=name: tr("ui.start_gang_choice", player=n, gang=t)))
         return card(ft.Column(rows, spacing=6, tight=True), identifier=f"start-{seat}",
+                    bgcolor=ft.Colors.SURFACE_CONTAINER)
+
+    def _hands(self) -> ft.Control:
+        """Every seat's starting hand, in every setup: named Search cards or unentered ones,
+        with the running total against the starting hand size."""
+        tr = self.tr
+        rows: list[ft.Control] = [heading(tr("ui.hands_title"), 17), muted(tr("ui.hands_hint"), 12)]
+        rows += [self._hand_editor(seat) for seat in range(len(self.form.players))]
+        return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-hands")
+
+    def _hand_editor(self, seat: int) -> ft.Control:
+        tr = self.tr
+        f = self.form
+        st = f.players[seat].start
+        name = f.players[seat].name.strip() or tr("ui.player_default_name", number=seat + 1)
+        total = hand_total(f, seat, tr)
+        cards = hand_cards(f.in_progress)
+        rows: list[ft.Control] = [ft.Row([ft.Text(name, size=15, weight=ft.FontWeight.BOLD, expand=True),
+                                          ft.Semantics(identifier=f"start-total-{seat}", container=True,
+                                                       content=pill(total.line, size=12, bold=True,
+                                                                    bgcolor=None if total.size == total.starting
+                                                                    else ft.Colors.TERTIARY_CONTAINER))],
+                                         wrap=True)]
+        for cardid, n in ((c, st.known[c]) for c in cards if st.known.get(c)):
+            label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
+            rows.append(ft.Row([ft.Text(tr.name("card", cardid), size=14, expand=True),
+                                stepper(n, lambda v, s=seat, c=cardid: self._start_card(s, c, v), low=0, high=20,
+                                        label=label, fmt=tr.num, prefix=f"start-card-{seat}-{cardid}")]))
+        rows.append(ft.Row([ft.Text(tr("ui.start_unknown"), size=14, expand=True),
+                            stepper(total.unentered, lambda v, s=seat: self._start(s, "unknown", v), low=0, high=20,
+                                    label=tr("ui.start_unknown_of", player=name), fmt=tr.num,
+                                    prefix=f"start-unknown-{seat}")]))
+        if self.adding.get(seat):
+            rows.append(choice_chips([(c, tr.name("card", c)) for c in cards], None,
+                                     lambda v, s=seat: self._add_card(s, v), prefix=f"start-add-{seat}",
+                                     label_of=lambda t, n=name: tr("ui.start_add_card", player=n, card=t)))
+        else:
+            rows.append(button(tr("ui.start_add_cards"), lambda e, s=seat: self._open_adding(s), style="text",
+                               icon=ft.Icons.ADD, identifier=f"start-open-add-{seat}"))
+        return card(ft.Column(rows, spacing=6, tight=True), identifier=f"start-hand-{seat}",
                     bgcolor=ft.Colors.SURFACE_CONTAINER)
 
     def _refresh_problems(self, update: bool = True) -> None:
@@ -220,8 +250,13 @@ class SetupScreen(Screen):
                 self.problem_box.content.controls.append(
                     muted(tr.rule(problems[0].rule), 12))
         else:
-            self.problem_box.content = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN),
-                                               ft.Text(tr("ui.setup_ready"), size=14)])
+            notes = [ft.Semantics(identifier="setup-hand-note", container=True, live_region=True,
+                                  content=ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, color=ft.Colors.ORANGE),
+                                                  ft.Text(note, size=14, expand=True)]))
+                     for note in self.form.hand_notes(tr)]
+            self.problem_box.content = ft.Column(notes + [ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN),
+                                                                  ft.Text(tr("ui.setup_ready"), size=14)])],
+                                                 spacing=6, tight=True)
         self.start_box.content = button(tr("ui.start_game"), None if problems else self._start_game,
                                         icon=ft.Icons.PLAY_ARROW, identifier="setup-start-button")
         if update:
@@ -312,11 +347,7 @@ class SetupScreen(Screen):
         self._rerender()
 
     def _start_card(self, seat: int, card_id: str, n: int) -> None:
-        known = self.form.players[seat].start.known
-        if n <= 0:
-            known.pop(card_id, None)
-        else:
-            known[card_id] = n
+        self.form.players[seat].start.set_card(card_id, n, self.form.value("starting_hand"))
         self._rerender()
 
     def _open_adding(self, seat: int) -> None:
@@ -325,11 +356,7 @@ class SetupScreen(Screen):
 
     def _add_card(self, seat: int, card_id: str) -> None:
         st = self.form.players[seat].start
-        if st.unknown is None:
-            st.unknown = max(0, self.form.value("starting_hand") - sum(st.known.values()))
-        st.known[card_id] = st.known.get(card_id, 0) + 1
-        if st.unknown > 0:  # a card the player now names was one of the unentered ones
-            st.unknown -= 1
+        st.set_card(card_id, st.known.get(card_id, 0) + 1, self.form.value("starting_hand"))
         self.adding[seat] = False
         self._rerender()
 

@@ -15,21 +15,23 @@ from typing import Any
 import flet as ft
 
 from ..session import Outcome, TableSession
-from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, end_turn_vm
+from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, confirm_view, end_turn_vm
+from ..vm.dice import michel_ask, michel_draws
 from ..vm.log import recent_lines
 from ..vm.pending import AnswerVM, pending_view
 from ..vm.reactions import reactions_view
-from ..vm.table import build_table, names_of
-from ..vm.undo import undo_view
+from ..vm.table import build_table, names_of, score_strip
+from ..vm.undo import redo_view, undo_view
 from ..widgets import panels
 from ..widgets.board import BoardMap
 from ..widgets.common import Chip, Memo, button, card, heading, icon_button, muted, paint
 from ..widgets.die import RollingDie, die_face
-from ..widgets.players import PlayersPanel, piles_row
+from ..widgets.players import PlayersPanel, ScoreStrip, piles_row
 from .base import Screen
 
 log = logging.getLogger(__name__)
 REST_DELAY = 0.012  # about a frame: the browser starts drawing the tap's answer before the rest arrives
+NARROW_BAR = 2  # buttons a phone's app bar keeps (Undo, Redo)
 
 
 class TableScreen(Screen):
@@ -58,7 +60,6 @@ class TableScreen(Screen):
         self.result: list[str] = []
         self.result_die: int | None = None
         self.result_die_rolls = False
-        self.highlight: set[str] = set()
         self.busy = False
         self.roller: RollingDie | None = None
         self.memo = Memo(keep=2)
@@ -66,6 +67,9 @@ class TableScreen(Screen):
         self._rest_scheduled = False
         self._news_waiting = False  # a headline was sent, the rest of the table not yet
         self.bg_open: int | None = None  # whose combat Backgrounds are listed
+        self.refused_open = False  # the actions not possible now are folded away
+        self.michel_for: tuple[dict[str, Any], int] | None = None  # an action waiting for the real Michel cards
+        self.michel_drawn: list[str] = []
         self.topic = f"game:{game_id}"
         try:
             app.page.pubsub.subscribe_topic(self.topic, self._remote_change)
@@ -83,8 +87,14 @@ class TableScreen(Screen):
     def title(self) -> str:
         if self.missing:
             return self.tr("ui.game_missing_title")
+        key, params = self.title_template()
+        return self.tr(key, **params)
+
+    def title_template(self) -> tuple[str, dict[str, Any]] | None:
+        if self.missing:
+            return None
         s = self.session.state
-        return self.tr("ui.table_title", turn=s.turn, player=s.players[s.active].name)
+        return "ui.table_title", {"turn": s.turn, "player": s.players[s.active].name}
 
     def back_route(self) -> str | None:
         return "/"
@@ -104,12 +114,23 @@ class TableScreen(Screen):
                         identifier="nav-correct"),
             icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"),
                         lambda e: self.app.go("/rules", back=f"/game/{self.game_id}"), identifier="nav-rules"),
+            icon_button(ft.Icons.SETTINGS, tr("ui.settings"),
+                        lambda e: self.app.go("/settings", back=f"/game/{self.game_id}"), identifier="nav-settings"),
         ]
         if self.app.services.joinable:  # the table view holds the join QR code: only where phones can reach us
             actions.append(icon_button(ft.Icons.QR_CODE_2, tr("join.table_view"),
                                        lambda e: self.app.go(f"/game/{self.game_id}/table"),
                                        identifier="nav-table-view"))
         return actions
+
+    def bar_actions(self) -> list[ft.Control]:
+        """On a phone the bar keeps Undo and Redo; the other buttons go in a row on top of the
+        table, so the title keeps room for the turn number and the player's name."""
+        actions = self.actions()
+        return actions[:NARROW_BAR] if self.app.narrow and len(actions) > NARROW_BAR + 1 else actions
+
+    def _body_actions(self) -> list[ft.Control]:
+        return self.actions()[len(self.bar_actions()):]
 
     def resized(self, old: float, new: float) -> bool:
         def bucket(w: float) -> int:
@@ -156,16 +177,27 @@ class TableScreen(Screen):
         out = self._frame(narrow)
         physical = self.app.settings.physical_dice
         pend = self.pending_for(s, physical)
-        highlight = set(self.highlight) | set(pend.highlight if pend is not None else [])
+        # Only an open destination decision lights Places up: a finished move leaves the map plain.
+        highlight = set(pend.highlight if pend is not None else [])
         table = build_table(s, tr, highlight, viewer=self.viewer)
         reactions = self.reactions_for(s)
         self._fill_status(table)
+        if self._strip.set(score_strip(table, tr)):
+            self._head_dirty = True
+        tools = self._body_actions()
+        if _buttons_key(tools) != _buttons_key(self._tools.controls):  # else keep the controls sent
+            self._tools.controls = tools
+            self._head_dirty = True
+        self._tools.visible = bool(tools)
         alert = panels.offence_alert(self, reactions, tr)
         self._alert_slot.content = alert
         self._alert_slot.visible = alert is not None
         self._fill_result()
         main = None
-        if pend is not None:
+        if self.michel_for is not None:
+            action, count = self.michel_for
+            main = panels.michel_panel(self, michel_ask(s, action, count, self.michel_drawn, tr), tr)
+        elif pend is not None:
             main = panels.pending_panel(self, pend, tr, self.die_for, self.pick)
         elif self.composer is not None:
             step = self.composer.step()
@@ -181,7 +213,7 @@ class TableScreen(Screen):
         if self._menu.visible:
             from companion.rules import action_options
             options = action_options(s, seat)  # once for the menu and End turn
-            menu = action_menu(s, seat, tr, options)
+            menu = action_menu(s, seat, tr, options, physical_dice=physical)
             self._menu_col.controls = panels.action_menu_rows(self, menu, end_turn_vm(s, seat, tr, options), tr,
                                                               tr.name("place", s.players[seat].place), self.memo)
         react = panels.reactions_panel(self, reactions, tr, self.bg_open, names_of(s))
@@ -258,7 +290,10 @@ class TableScreen(Screen):
         self._pad_box = ft.Container(height=0)
         # What answers a tap (the banner, an alert, what happened, the decision or composer) is one
         # part, sent as one patch so the browser draws it in one frame.
-        self._head = ft.Column([self._status, self._alert_slot, self._result_slot, self._main_slot], spacing=10)
+        self._strip = ScoreStrip(self.tr, self.show_player)
+        self._tools = ft.Row(spacing=0, wrap=True, alignment=ft.MainAxisAlignment.END)  # a phone's other buttons
+        self._head = ft.Column([self._tools, self._strip.control, self._status, self._alert_slot, self._result_slot,
+                                self._main_slot], spacing=10)
         self._side_parts = [self._head, self._menu, self._react_slot, self._pad_box]
         self._side = ft.Column(spacing=10)
         if narrow:
@@ -317,10 +352,12 @@ class TableScreen(Screen):
         """One app bar for the screen's life: a turn changes its title and buttons, not the bar."""
         if getattr(self, "_appbar", None) is None:
             self._appbar = super().appbar()
-            self._title = self._appbar.title
+            self._title_shown = self.title()
         else:
-            self._title.value = self.title()
-            actions = self.actions()
+            if self.title() != self._title_shown:
+                self._title_shown = self.title()
+                self._appbar.title = self.title_control()
+            actions = self.bar_actions()
             if _buttons_key(actions) != _buttons_key(self._appbar.actions[:-1]):  # else keep the controls sent
                 self._appbar.actions = actions + [ft.Container(width=6)]
         return self._appbar
@@ -342,7 +379,7 @@ class TableScreen(Screen):
         parts = [self._menu, self._menu_col, self._react_slot, self._pad_box, self._piles]
         head_before = [_signature(c) for c in head]
         before = [_signature(c) for c in parts]
-        title_before = (self._appbar.title.value, tuple(map(id, self._appbar.actions or [])))
+        title_before = (id(self._appbar.title), tuple(map(id, self._appbar.actions or [])))
         self.appbar()
         self.body()
         rest: list[ft.Control] = []
@@ -352,7 +389,7 @@ class TableScreen(Screen):
             if _signature(control) != old:
                 rest.append(control)
         rest += self._board_dirty + self._players_dirty  # Places and cards updated in place
-        if (self._appbar.title.value, tuple(map(id, self._appbar.actions or []))) != title_before:
+        if (id(self._appbar.title), tuple(map(id, self._appbar.actions or []))) != title_before:
             rest.append(self._appbar)
         try:
             if self._head_dirty or [_signature(c) for c in head] != head_before:
@@ -428,6 +465,11 @@ class TableScreen(Screen):
                 return reasons(option.violations, self.tr)
         return []
 
+    def toggle_refused(self) -> None:
+        """Open or fold the actions that are not possible now."""
+        self.refused_open = not self.refused_open
+        self.refresh()
+
     def explain_refused(self, a: ActionVM) -> None:
         """A disabled action was tapped: show the flag with each rule, and the override."""
         on_force = (lambda: self.start_action(a.type, force=True)) if a.forceable and self.may_force else None
@@ -484,7 +526,20 @@ class TableScreen(Screen):
         self.composer = None
         self.draft = {}
         self.die_for = None
+        self.michel_for = None
         self._show()
+
+    def pick_michel(self, card: str) -> None:
+        """The table says which Michel card came up; with all of them, the action is recorded."""
+        if self.michel_for is None:
+            return
+        action, count = self.michel_for
+        self.michel_drawn.append(card)
+        if len(self.michel_drawn) < count:
+            self._show()
+            return
+        self.michel_for = None
+        self.submit_checked(dict(action, michel_cards=list(self.michel_drawn)))
 
     def _continue(self) -> None:
         if self.composer is not None and self.composer.step() is None:
@@ -496,7 +551,22 @@ class TableScreen(Screen):
         composer = self.composer
         if composer is None:
             return
-        self.submit(composer.action())
+        self.submit_checked(composer.action())
+
+    def submit_checked(self, action: dict[str, Any]) -> None:
+        """Record `action`, asking first which real Michel cards came up (when the table draws
+        them) and, once, whether to go on when the engine says it wins or is an offence."""
+        if self.app.settings.physical_michel and self.michel_for is None:
+            count = michel_draws(self.session.state, action)
+            if count:
+                self.michel_for, self.michel_drawn = (action, count), []
+                self._show()
+                return
+        ask = confirm_view(self.session.state, action, self.tr)
+        if ask is None:
+            self.submit(action)
+            return
+        self.app.confirm(ask.title, ask.text, self.tr("ui.confirm_record"), lambda: self.submit(action))
 
     # --- pending decisions and reactions --------------------------------------------------------
 
@@ -505,11 +575,11 @@ class TableScreen(Screen):
             self.die_for = a
             self._show()
             return
-        self.submit(a.action)
+        self.submit_checked(a.action)
 
     def answer_with_die(self, a: AnswerVM, value: int) -> None:
         self.die_for = None
-        self.submit(dict(a.action, die=[value]))
+        self.submit_checked(dict(a.action, die=[value]))
 
     def cancel_die(self) -> None:
         self.die_for = None
@@ -520,7 +590,7 @@ class TableScreen(Screen):
         s = self.session.state
         if s.pending is not None and s.pending.kind in ("destination", "neutral_destination") \
                 and place in s.pending.options:
-            self.submit({"type": "choose", "player": s.pending.player, "option": place})
+            self.submit_checked({"type": "choose", "player": s.pending.player, "option": place})
 
     def set_pick(self, card: str, count: int) -> None:
         self.pick = [c for c in self.pick if c != card] + [card] * max(0, count)
@@ -535,6 +605,17 @@ class TableScreen(Screen):
     def open_backgrounds(self, seat: int | None) -> None:
         self.bg_open = seat
         self.refresh()
+
+    def show_player(self, seat: int) -> None:
+        """A score was tapped: bring that player's board into view."""
+        column = self._single if self.app.narrow else self._left
+        self.app.run_later(self._scroll_to_player, column, seat)
+
+    async def _scroll_to_player(self, column: ft.Column, seat: int) -> None:
+        try:
+            await column.scroll_to(scroll_key=f"player-{seat}", duration=300)
+        except Exception:  # the layout changed meanwhile: nothing to scroll
+            return
 
     def open_rule(self, rule: str) -> None:
         self.app.go("/rules", rule=rule, back=f"/game/{self.game_id}")
@@ -578,9 +659,6 @@ class TableScreen(Screen):
         rolls = [ev for ev in outcome.events if ev.get("type") == "roll"]
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = bool(rolls) and rolls[-1].get("source") != "table"
-        self.highlight = set()
-        if rolls and rolls[-1].get("why") in ("move", "neutral") and s.pending is None:
-            self.highlight = set(s.board.faces.get(self.result_die, ()))
         self._notify(outcome.events)
         if outcome.winner is not None or s.winner is not None:
             self.game_won()
@@ -592,6 +670,7 @@ class TableScreen(Screen):
 
     def _reset(self) -> None:
         self.bg_open = None
+        self.michel_for = None
         self.composer = None
         self.draft = {}
         self.die_for = None
@@ -600,7 +679,6 @@ class TableScreen(Screen):
     def clear_result(self, e: Any = None) -> None:
         self.result = []
         self.result_die = None
-        self.highlight = set()
         self.refresh()
 
     # --- undo / redo ---------------------------------------------------------------------------
@@ -619,10 +697,16 @@ class TableScreen(Screen):
             self._rewind("undo", vm.last)
 
     def redo(self) -> None:
-        if not self.session.can_redo:
-            self.app.toast(self.tr("ui.nothing_to_redo"))
+        tr = self.tr
+        vm = redo_view(self.session.events(), self.session.state, tr)
+        if not self.session.can_redo or not vm.can_redo:
+            self.app.toast(tr("ui.nothing_to_redo"))
             return
-        self._rewind("redo", "")
+        if vm.confirm:
+            self.app.confirm(tr("ui.redo_confirm_title", what=vm.last), vm.confirm, tr("ui.redo"),
+                             lambda: self._rewind("redo", vm.last), danger=True)
+        else:
+            self._rewind("redo", vm.last)
 
     def _rewind(self, which: str, what: str) -> None:
         tr = self.tr
@@ -634,8 +718,7 @@ class TableScreen(Screen):
         else:
             self._reset()
             self.result_die = None
-            self.highlight = set()
-            self.result = [tr("ui.undone", what=what)] if which == "undo" else [tr("ui.redone")]
+            self.result = [tr("ui.undone" if which == "undo" else "ui.redone", what=what)]
             self._notify()
         self._show()
 
@@ -679,11 +762,12 @@ class TableScreen(Screen):
         rolls = [ev for ev in events if ev.get("type") == "roll"]
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = False
-        self.highlight = set()
         if not self._frame_on_page():
             self._show()
             return
-        self._fill_status(build_table(self.session.state, self.tr, set(), viewer=self.viewer))
+        table = build_table(self.session.state, self.tr, set(), viewer=self.viewer)
+        self._fill_status(table)
+        self._strip.set(score_strip(table, self.tr))
         self._fill_result()
         self.memo.cycle()
         self._head_dirty = False

@@ -6,6 +6,7 @@ from typing import Any
 
 import flet as ft
 
+from ..vm.undo import undo_view
 from ..vm.win import win_view
 from ..widgets.common import button, card, heading, muted, pill, standee
 from .base import GameScreen
@@ -56,6 +57,10 @@ class WinScreen(GameScreen):
                                     cigarettes=st.cigarettes, place=st.place), 13)], spacing=2, expand=True),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER), identifier=f"standing-{st.rank}-{st.name}",
                 label=tr("ui.standing_label", rank=st.rank, player=st.name, tunnel=st.tunnel)))
+        undo = undo_view(self.session.events(), self.session.state, tr, self.session.can_redo)
+        if undo.can_undo:  # the winning action was entered by mistake: take it back, play on
+            rows.append(button(tr("ui.win_undo", what=undo.last), self._undo, icon=ft.Icons.UNDO, style="tonal",
+                               identifier="win-undo"))
         rows.append(ft.Row([
             button(tr("ui.home"), lambda e: self.app.go("/"), icon=ft.Icons.HOME, identifier="win-home"),
             button(tr("ui.history"), lambda e: self.app.go("/history"), icon=ft.Icons.INSIGHTS, style="outlined",
@@ -67,3 +72,11 @@ class WinScreen(GameScreen):
                    style="outlined", identifier="win-export"),
         ], wrap=True, spacing=10, run_spacing=10))
         return ft.Column(rows, spacing=10)
+
+    def _undo(self, e: Any = None) -> None:
+        outcome = self.session.undo()
+        if outcome.stale or outcome.error:
+            self.app.toast(self.tr("ui.stale") if outcome.stale else outcome.error)
+            self.app.render()
+            return
+        self.app.go(f"/game/{self.game_id}")

@@ -17,8 +17,9 @@ from typing import Any
 
 from companion.rules import GameState, check
 from companion.rules.actions import ACTION_TYPES, Action
-from companion.rules.options import ActionOption, action_options, candidates
+from companion.rules.options import ActionOption, action_options, candidates, preview
 
+from .dice import move_pad
 from .text import Tr
 
 # Actions that cost no action of the turn.
@@ -63,6 +64,8 @@ class ActionVM:
     reasons: list[ReasonVM] = field(default_factory=list)
     hint: str = ""
     details: bool = False  # a tap records it at once; a second button also asks the optional inputs
+    warning: str = ""  # the rule of the Warden offence doing it now would be (the engine's dry run)
+    pad: Any = None  # a real die: the faces with their Places, one tap per move (vm/dice.py)
 
     @property
     def rules(self) -> list[str]:
@@ -90,8 +93,10 @@ def _exists(state: GameState, kind: str) -> bool:
     return True
 
 
-def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None) -> list[ActionVM]:
-    """The turn's actions for `seat` (the active player), in menu order, each with its state."""
+def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None,
+                physical_dice: bool = False) -> list[ActionVM]:
+    """The turn's actions for `seat` (the active player), in menu order, each with its state;
+    with a real die, a legal Simple move carries its die pad."""
     if state.winner is not None or state.pending is not None or seat != state.active:
         return []
     p = state.players[seat]
@@ -118,11 +123,66 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
         out.append(ActionVM(
             type=kind, label=tr.name("action", kind), group=group, enabled=option.available,
             cost=cost_label(state, kind, option, tr), reasons=reasons(option.violations, tr),
-            hint=hint(state, seat, kind, tr), details=kind in QUICK and option.available))
+            hint=hint(state, seat, kind, tr), details=kind in QUICK and option.available,
+            warning=offence_warning(state, option),
+            pad=move_pad(state, seat, tr) if physical_dice and kind == "move" and option.available else None))
     order = {k: i for i, k in enumerate(BASIC + FREE_ORDER)}
     groups = {"place": 0, "basic": 1, "free": 2}
     out.sort(key=lambda a: (groups[a.group], order.get(a.type, 50), a.label))
     return out
+
+
+def offence_warning(state: GameState, option: ActionOption) -> str:
+    """The rule a legal action would break under the Warden's eyes ("" when none): an offence
+    depends on the action and the Place, not on its details, so any legal candidate tells."""
+    if state.warden is None or not option.legal:
+        return ""
+    return preview(state, option.legal[0]).offence or ""
+
+
+@dataclass
+class MenuVM:
+    """The turn's menu as the table reads it: what can be done first, the rest folded away."""
+
+    legal: list[ActionVM]
+    refused: list[ActionVM]  # shown under "Not possible now (N)", each with its rule
+    end_turn: ActionVM | None
+    end_first: bool  # only free actions are left: ending the turn is the one prominent action
+
+
+def menu_view(actions: list[ActionVM], end_turn: ActionVM | None) -> MenuVM:
+    legal = [a for a in actions if a.enabled]
+    done = not any(a.group != "free" for a in legal)
+    return MenuVM(legal, [a for a in actions if not a.enabled], end_turn, end_turn is not None and done)
+
+
+@dataclass
+class ConfirmVM:
+    title: str
+    text: str
+
+
+def confirm_view(state: GameState, action: dict[str, Any], tr: Tr) -> ConfirmVM | None:
+    """Ask once before recording an action that wins the game or is a Warden offence; the
+    engine says which by a dry run on a copy of the game."""
+    from companion.rules import parse_action
+    try:
+        parsed = parse_action(action, state.catalog)
+    except Exception:  # malformed: the engine's refusal will say why when it is submitted
+        return None
+    seen = preview(state, parsed)
+    label = tr.name("action", parsed.TYPE)
+    texts = []
+    title = ""
+    if seen.winner is not None:
+        winner = tr(f"ui.team_{seen.winner}") if isinstance(seen.winner, str) else state.players[seen.winner].name
+        title = tr("ui.confirm_win_title", action_label=label, player=winner)
+        texts.append(tr("ui.confirm_win_text"))
+    if seen.offence:
+        place = state.players[parsed.player].place
+        title = title or tr("ui.warden_here", rule=seen.offence)
+        texts.append(tr("ui.confirm_offence_text", action_label=label, place=place, rule=seen.offence))
+    return ConfirmVM(title, " ".join(texts)) if title else None
 
 
 def end_turn_vm(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None) -> ActionVM | None:
@@ -398,9 +458,13 @@ class Composer:
                                 self._accessory_choices(p, gang.accessories), required, required,
                                 tuple(chosen.cards), exact=required))
             pile = s.gang_piles.get(chosen.gang, [])
-            if len(pile) > 1:
+            if len(pile) > 1:  # the card taken, named in one step or left unentered
                 steps.append(StepVM("card", "one", tr("ui.ask_gang_card"),
-                                    [ChoiceVM(a, tr.name("ability", a)) for a in pile], default=pile[0]))
+                                    [ChoiceVM(a, tr.name("ability", a)) for a in pile], default=pile[0],
+                                    optional=True))
+        elif kind == "rehabilitate" and chosen is not None:
+            steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(),
+                                optional=True))
         elif kind == "extort" and chosen is not None:
             weapons = self._weapon_types(p)
             need = len(chosen.weapons)
@@ -499,10 +563,18 @@ class Composer:
         return [ChoiceVM(c, self._card_label(p, c), bool(p.hand.count(c) or p.hand.unknown), limit=1)
                 for c in sorted(allowed)]
 
+    def _background_choices(self) -> list[ChoiceVM]:
+        """The Backgrounds the new card may be: those the engine accepts (none already seen)."""
+        from companion.rules.actions import Rehabilitate
+        out = []
+        for card in self.state.catalog.backgrounds:
+            refused = check(self.state, Rehabilitate(player=self.seat, card=card))
+            out.append(ChoiceVM(card, self.tr.name("background", card), not refused, reasons(refused, self.tr)))
+        return out
+
     def _search_card_choices(self) -> list[ChoiceVM]:
         cat = self.state.catalog
-        cards = [c for c in cat.search_deck if c != "action"] + [c for c in cat.action_cards]
-        return [ChoiceVM(c, self.tr.name("card", c)) for c in cards]
+        return [ChoiceVM(c, self.tr.name("card", c)) for c in cat.card_order if cat.is_search_card(c)]
 
     # --- words -------------------------------------------------------------------------------
 

@@ -81,13 +81,13 @@ def problems(state: GameState, draft: Draft, tr: Tr) -> list[ReasonVM]:
 
 def card_choices(state: GameState, op: str, seat: int) -> list[str]:
     """The cards a hand edit may name: removing offers what the hand is known to hold."""
-    cat = state.catalog
+    order = state.catalog.card_order
     if op == "remove":
-        return sorted(state.players[seat].hand.known)
-    search = sorted(c for c in cat.all_cards if cat.is_search_card(c))
+        known = state.players[seat].hand.known
+        return [c for c in order if known.get(c)] + sorted(c for c in known if c not in order)
     if op == "identify":
-        return search
-    return sorted(cat.board_piles) + search
+        return [c for c in order if state.catalog.is_search_card(c)]
+    return list(order)
 
 
 def summary(state: GameState, draft: Draft, tr: Tr) -> list[str]:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .table import COLORS
 from .text import Tr
 
 
@@ -28,7 +29,8 @@ class GameRowVM:
 class SeriesVM:
     name: str
     points: list[tuple[int, int]]  # (game number, value)
-    color_index: int
+    order: int
+    color: str = ""  # the player's standee colour (as in their latest game), one per line
 
 
 @dataclass
@@ -76,6 +78,7 @@ def history_view(stats: Any, tr: Tr) -> HistoryVM:
     series_t: dict[str, SeriesVM] = {}
     series_b: dict[str, SeriesVM] = {}
     order = {p.name.casefold(): i for i, p in enumerate(stats.players)}
+    colours: dict[str, str] = {}
     for number, game in enumerate(stats.games, start=1):
         vm.game_labels.append(tr.num(number))
         for seat in game.seats:
@@ -83,11 +86,25 @@ def history_view(stats: Any, tr: Tr) -> HistoryVM:
             index = order.get(key, len(order))
             series_t.setdefault(key, SeriesVM(seat.name, [], index)).points.append((number, seat.tunnel))
             series_b.setdefault(key, SeriesVM(seat.name, [], index)).points.append((number, seat.beatings_taken))
+            if seat.colour in COLORS:
+                colours[key] = seat.colour
             vm.max_tunnel = max(vm.max_tunnel, seat.tunnel)
             vm.max_beatings = max(vm.max_beatings, seat.beatings_taken)
-    vm.tunnel = sorted(series_t.values(), key=lambda s: s.color_index)
-    vm.beatings = sorted(series_b.values(), key=lambda s: s.color_index)
+    vm.tunnel = sorted(series_t.values(), key=lambda s: s.order)
+    vm.beatings = sorted(series_b.values(), key=lambda s: s.order)
+    _colour(vm.tunnel, colours)
+    _colour(vm.beatings, colours)
     return vm
+
+
+def _colour(series: list[SeriesVM], colours: dict[str, str]) -> None:
+    """Each line in its player's colour; a player whose colour another line already has (two
+    players' favourite over the games) takes the first colour nobody has."""
+    used: set[str] = set()
+    for s in series:
+        wanted = colours.get(" ".join(s.name.split()).casefold())
+        s.color = wanted if wanted and wanted not in used else next((c for c in COLORS if c not in used), COLORS[0])
+        used.add(s.color)
 
 
 def games_view(infos: Sequence[Any], tr: Tr) -> list[GameRowVM]:

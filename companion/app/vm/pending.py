@@ -53,6 +53,7 @@ class PendingVM:
     die: int | None = None
     michel_card: str | None = None
     show_hand: tuple[str, list[str]] | None = None  # Spying: (whose, cards)
+    pads: list[Any] = field(default_factory=list)  # real die: each neutral's faces and destinations (vm/dice.py)
 
 
 def hand_words(known: Mapping[str, int], unknown: int, tr: Tr) -> list[str]:
@@ -136,6 +137,10 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
         vm.title = tr("ui.pending.generic", player=p.name, decision=tr.name("decision", pend.kind))
     if pend.kind != "hand_limit":
         vm.answers = [_answer(state, a, tr, physical_dice) for a in legal]
+    if pend.kind == "neutral_move" and physical_dice:  # one tap: the neutral, the face and where it goes
+        from .dice import neutral_pads
+        vm.pads = neutral_pads(state, seat, tr)
+        vm.answers = [a for a in vm.answers if a.action.get("type") != "move_neutral"]
     if pend.kind == "combat" and state.team_mode and c is not None and c.neutral is None:
         for q in state.players:
             if q.seat in (seat, c.attacker):

@@ -34,14 +34,36 @@ class StartState:
     tunnel: int = 0
     gang: str | None = None
 
+    def unentered(self, starting_hand: int) -> int:
+        """The hand's cards nobody named (by default the starting hand less the named ones)."""
+        return self.unknown if self.unknown is not None else max(0, starting_hand - sum(self.known.values()))
+
+    def hand_size(self, starting_hand: int) -> int:
+        return sum(self.known.values()) + self.unentered(starting_hand)
+
+    def set_card(self, card: str, count: int, starting_hand: int) -> None:
+        """Name `count` copies of `card`: a card named is one of the unentered ones while any
+        are left (the hand grows only beyond them), and a card un-named goes back to them."""
+        unknown = self.unentered(starting_hand)
+        change = max(0, count) - self.known.get(card, 0)
+        self.unknown = unknown - min(change, unknown) if change > 0 else unknown - change
+        if count > 0:
+            self.known[card] = count
+        else:
+            self.known.pop(card, None)
+
+    def hand_config(self, starting_hand: int) -> dict[str, Any]:
+        """The starting hand, when the table entered anything of it (else the engine deals it)."""
+        if not self.known and self.unknown is None:
+            return {}
+        hand = [c for c, n in sorted(self.known.items()) for _ in range(n)]
+        return {"hand": hand + ["unknown"] * self.unentered(starting_hand)}
+
     def to_config(self, starting_hand: int) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+        """Everything a game already in progress starts from: the hand and the rest of the seat."""
+        out: dict[str, Any] = self.hand_config(starting_hand)
         if self.place:
             out["place"] = self.place
-        if self.known or self.unknown is not None:
-            unknown = self.unknown if self.unknown is not None else max(0, starting_hand - sum(self.known.values()))
-            hand = [c for c, n in sorted(self.known.items()) for _ in range(n)]
-            out["hand"] = hand + ["unknown"] * unknown
         for name in ("cigarettes", "beatings", "tunnel"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
@@ -153,8 +175,8 @@ class SetupForm:
             if p.name.strip():
                 entry["name"] = p.name.strip()
             entry["color"] = p.color
-            if self.in_progress:
-                entry.update(p.start.to_config(starting_hand))
+            # Starting hands are part of every setup; the rest of a seat only of a game in progress.
+            entry.update(p.start.to_config(starting_hand) if self.in_progress else p.start.hand_config(starting_hand))
             players.append(entry)
         for seat, entry in enumerate(players):  # the names the form shows as hints
             entry.setdefault("name", (tr or Tr())("ui.player_default_name", number=seat + 1))
@@ -171,6 +193,17 @@ class SetupForm:
             out["house_rules"] = house
         if self.team:
             out["teams"] = {t: [s for s, p in enumerate(self.players) if p.team == t] for t in ("a", "b")}
+        return out
+
+    def hand_notes(self, tr: Tr) -> list[str]:
+        """Hands entered larger or smaller than the starting hand: allowed, but said."""
+        starting = self.value("starting_hand")
+        out = []
+        for seat, p in enumerate(self.players):
+            size = p.start.hand_size(starting)
+            if size != starting:
+                name = p.name.strip() or tr("ui.player_default_name", number=seat + 1)
+                out.append(tr("ui.start_hand_differs", player=name, count=size, starting=starting))
         return out
 
     def problems(self, tr: Tr) -> list[ProblemVM]:
@@ -216,8 +249,27 @@ def start_places(form: SetupForm) -> list[str]:
     return list(board.places)
 
 
-def hand_cards() -> list[str]:
-    """Cards a starting hand may list: the board's Tools and Knives, then the Search cards."""
+def hand_cards(in_progress: bool = True) -> list[str]:
+    """Cards a hand may list, in the catalog's order: a fresh game's starting hand is drawn from
+    the Search deck; a game in progress may also hold the board's Tools and Knives."""
     cat = load_catalog()
-    search = [c for c in cat.search_deck if c != "action"]
-    return list(cat.board_piles) + search + list(cat.action_cards)
+    return [c for c in cat.card_order if in_progress or cat.is_search_card(c)]
+
+
+@dataclass(frozen=True)
+class HandTotalVM:
+    size: int
+    starting: int
+    named: int
+    unentered: int
+    line: str  # "3 of 3 cards: 1 named, 2 unentered"
+
+
+def hand_total(form: SetupForm, seat: int, tr: Tr) -> HandTotalVM:
+    """A seat's starting hand as entered so far, against the starting hand size."""
+    starting = form.value("starting_hand")
+    st = form.players[seat].start
+    named, unentered = sum(st.known.values()), st.unentered(starting)
+    size = named + unentered
+    return HandTotalVM(size, starting, named, unentered,
+                       tr("ui.start_hand_total", count=size, starting=starting, named=named, unentered=unentered))

@@ -229,3 +229,32 @@ def _player(state: GameState, p: Any, tr: Tr, target: int, deciding: int | None,
         dug=[tr.name("card", t) for t in p.dug], background=background,
         active=p.seat == state.active and state.winner is None, deciding=p.seat == deciding, winner=winner,
         hand_hidden=viewer is not None and viewer != p.seat)
+
+
+@dataclass(frozen=True)
+class ScoreVM:
+    """One player in the score strip: what the table asks most often, at a glance."""
+
+    seat: int
+    name: str
+    color: str
+    tunnel: str  # "3/12", in the language's digits
+    beatings: str
+    hurt: bool  # at least one Beating
+    cigarettes: str
+    turn: bool  # whose turn (or decision) it is
+    label: str  # the whole entry in words, for screen readers and the tap's name
+
+
+def score_strip(table: TableVM, tr: Tr) -> list[ScoreVM]:
+    """Each player's Tunnel points against the target, Beatings and cigarettes, and whose turn."""
+    now = table.deciding if table.deciding is not None else table.active
+    out = []
+    for p in table.players:
+        turn = p.seat == now and table.winner is None
+        label = tr("ui.score_label", player=p.name, tunnel=p.tunnel, target=p.target, beatings=p.beatings,
+                   cigarettes=p.cigarettes)
+        out.append(ScoreVM(p.seat, p.name, p.color, tr("ui.tunnel_short", tunnel=p.tunnel, target=p.target),
+                           tr.num(p.beatings), p.beatings > 0, tr.num(p.cigarettes), turn,
+                           tr("ui.score_label_turn", label=label) if turn else label))
+    return out

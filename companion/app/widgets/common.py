@@ -31,11 +31,18 @@ STANDEE = {
 DANGER = ft.Colors.RED_700
 DANGER_SOFT = ft.Colors.with_opacity(0.12, ft.Colors.RED_700)
 RADIUS = 10
-TOUCH = 44  # minimum touch target, in logical pixels
+TOUCH = 48  # minimum touch target, in logical pixels
 
 
 def paint(color: str) -> tuple[str, str]:
     return STANDEE.get(color, STANDEE["neutral"])
+
+
+def tall(content: ft.Control, padding: float) -> ft.Control:
+    """`content` at least a touch target high once `padding` is added above and below (it grows
+    with the text, at 200% too)."""
+    return ft.Row([ft.Container(width=0, height=TOUCH - 2 * padding), content], spacing=0, tight=True,
+                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def tap(content: ft.Control, on_click: Handler | None, label: str, *, identifier: str | None = None,
@@ -145,10 +152,10 @@ def choice_chips(options: Sequence[tuple[Any, str]], selected: Any, on_select: C
     for value, text in options:
         on = (value in selected) if multi else value == selected
         off = value in blocked
-        content = ft.Row([ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0),
-                          ft.Text(text, size=14, weight=ft.FontWeight.W_600 if on else None,
-                                  color=ft.Colors.ON_SURFACE_VARIANT if off else None)],
-                         spacing=4, tight=True)
+        content = tall(ft.Row([ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0),
+                               ft.Text(text, size=14, weight=ft.FontWeight.W_600 if on else None,
+                                       color=ft.Colors.ON_SURFACE_VARIANT if off else None)],
+                              spacing=4, tight=True), 8)
         chips.append(tap(
             content, None if off else (lambda e, v=value: on_select(v)),
             (label_of(text) if label_of else text), identifier=f"{prefix}-{value}", selected=on,

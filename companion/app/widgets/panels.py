@@ -10,11 +10,12 @@ from typing import Any
 
 import flet as ft
 
-from ..vm.actions import ActionVM, StepVM
+from ..vm.actions import ActionVM, StepVM, menu_view
+from ..vm.dice import MichelAskVM, PadVM
 from ..vm.pending import AnswerVM, PendingVM
 from ..vm.reactions import ReactionsVM
 from ..vm.text import Tr
-from .common import DANGER, card, heading, icon_button, muted, paint, pill, stepper, tap
+from .common import DANGER, card, heading, icon_button, muted, paint, pill, stepper, tall, tap
 from .common import flat_button as button
 from .die import die_face
 
@@ -30,31 +31,51 @@ def action_menu(ctl: Any, actions: list[ActionVM], end_turn: ActionVM | None, tr
 
 def action_menu_rows(ctl: Any, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str,
                      memo: Any = None) -> list[ft.Control]:
+    """Legal actions first (by group); the refused ones folded under "Not possible now (N)",
+    open while `ctl.refused_open`; End the turn leads when only free actions are left."""
+    def kept(key: Any, build: Any) -> ft.Control:
+        return memo.get(key, build) if memo is not None else build()
+
+    menu = menu_view(actions, end_turn)
     rows: list[ft.Control] = []
     group = None
-    for a in actions:
+    for a in menu.legal:
         if a.group != group:
             group = a.group
             title = tr(GROUP_TITLES[group], place=place)
-            rows.append(memo.get(("group", title), lambda t=title: muted(t, 12)) if memo is not None
-                        else muted(title, 12))
-        rows.append(memo.get(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)) if memo is not None
-                    else _action_tile(ctl, a, tr))
-    if end_turn is not None:
+            rows.append(kept(("group", title), lambda t=title: muted(t, 12)))
+        rows.append(kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)))
+        if a.pad is not None:
+            rows.append(kept(("pad", repr(a.pad)), lambda pad=a.pad: die_pad(ctl, pad, tr)))
+    if menu.end_turn is not None:
+        end_turn = menu.end_turn
         label = end_turn.label + (f" — {end_turn.hint}" if end_turn.hint else "")
-        done = not any(a.enabled and a.group != "free" for a in actions)
-        key = ("end_turn", label, done)
+        done = menu.end_first
 
         def build() -> ft.Control:
             return button(label, lambda e: ctl.start_action("end_turn"), icon=ft.Icons.DONE_ALL,
                           style="filled" if done else "tonal", identifier="action-end_turn")
-        end = memo.get(key, build) if memo is not None else build()
+        end = kept(("end_turn", label, done), build)
         if done:  # nothing left to do but free actions: ending the turn comes first
             rows.insert(0, end)
         else:
-            gap = memo.get(("end_gap",), lambda: ft.Container(height=4)) if memo is not None else ft.Container(height=4)
-            rows += [gap, end]
+            rows += [kept(("end_gap",), lambda: ft.Container(height=4)), end]
+    if menu.refused:
+        opened = bool(getattr(ctl, "refused_open", False))
+        count = len(menu.refused)
+        rows.append(kept(("refused", count, opened), lambda: _fold(ctl, tr, count, opened)))
+        if opened:
+            rows += [kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)) for a in menu.refused]
     return rows
+
+
+def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
+    icon = ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE
+    row = ft.Row([ft.Icon(icon, color=ft.Colors.ON_SURFACE_VARIANT),
+                  ft.Text(tr("ui.not_possible_now", count=count), size=14, color=ft.Colors.ON_SURFACE_VARIANT,
+                          expand=True)], spacing=8, expand=True)
+    return tap(tall(row, 10), lambda e: ctl.toggle_refused(), tr("ui.not_possible_label", count=count),
+               identifier="menu-refused", selected=opened, padding=ft.Padding.symmetric(horizontal=10, vertical=10))
 
 
 def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
@@ -66,7 +87,13 @@ def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
             lines.append(muted(a.hint, 12))
         label = tr("ui.action_label", action_label=a.label, cost=a.cost, hint=a.hint) if a.hint else \
             tr("ui.action_label_plain", action_label=a.label, cost=a.cost)
-        main = tap(ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8),
+        if a.warning:
+            warning = tr("ui.warden_here", rule=a.warning)
+            lines.append(pill(warning, icon=ft.Icons.LOCAL_POLICE, bgcolor=DANGER, color=ft.Colors.WHITE, size=11,
+                              bold=True))
+            label = f"{label} {warning}"
+        row = ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8, expand=True)
+        main = tap(tall(row, 9),
                    lambda e, k=a.type: ctl.start_action(k, quick=a.details), label, identifier=f"action-{a.type}",
                    bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=10, vertical=9),
                    expand=True)
@@ -86,8 +113,8 @@ def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
                      pill(a.cost, size=11)], spacing=6), *reason_row]
     label = tr("ui.action_refused_label", action_label=a.label,
                reasons=" ".join(f"{r.rule}: {r.message}" for r in a.reasons))
-    return tap(ft.Row([ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ON_SURFACE_VARIANT, size=22),
-                       ft.Column(lines, spacing=3, expand=True, tight=True)], spacing=8),
+    return tap(tall(ft.Row([ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ON_SURFACE_VARIANT, size=22),
+                            ft.Column(lines, spacing=3, expand=True, tight=True)], spacing=8, expand=True), 9),
                lambda e, act=a: ctl.explain_refused(act), label, identifier=f"action-{a.type}",
                border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
                padding=ft.Padding.symmetric(horizontal=10, vertical=9))
@@ -121,7 +148,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
         items = []
         for _i, c in enumerate(step.choices):
             if c.enabled:
-                items.append(tap(ft.Text(c.label, size=15, weight=ft.FontWeight.W_600),
+                items.append(tap(tall(ft.Text(c.label, size=15, weight=ft.FontWeight.W_600), 10),
                                  lambda e, v=c.value: ctl.answer(step.field, v), c.label,
                                  identifier=f"choice-{step.field}-{_ident(c.value)}",
                                  bgcolor=ft.Colors.SECONDARY_CONTAINER,
@@ -135,11 +162,14 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
                                                 expand=True)], spacing=4))
                 label = tr("ui.choice_refused_label", choice=c.label,
                            reasons=" ".join(f"{r.rule}: {r.message}" for r in c.reasons))
-                items.append(tap(ft.Column(text, spacing=2, tight=True),
+                items.append(tap(tall(ft.Column(text, spacing=2, tight=True), 8),
                                  lambda e, ch=c: ctl.explain_choice(ch), label,
                                  identifier=f"choice-{step.field}-{_ident(c.value)}",
                                  border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
                                  padding=ft.Padding.symmetric(horizontal=12, vertical=8)))
+        if step.optional:  # the card drawn may stay unentered, like any card nobody named
+            items.append(button(tr("ui.leave_unentered"), lambda e: ctl.answer(step.field, None), style="outlined",
+                                identifier=f"skip-{step.field}"))
         return ft.Row(items, wrap=True, spacing=8, run_spacing=8)
     if step.kind == "die":
         return die_entry(lambda v: ctl.answer_die(step, v), tr, draft.get("die_progress", []), step.exact or 1)
@@ -193,12 +223,12 @@ def _card_entry(ctl: Any, step: StepVM, tr: Tr, chosen: list[Any]) -> ft.Control
         text = labels.get(value, str(value)) if n == 1 else tr("ui.times", count=n, what=labels.get(value, str(value)))
         rest = list(chosen)
         rest.remove(value)
-        entered.append(tap(ft.Row([ft.Text(text, size=14, weight=ft.FontWeight.W_600),
-                                   ft.Icon(ft.Icons.CLOSE, size=16)], spacing=4, tight=True),
+        entered.append(tap(tall(ft.Row([ft.Text(text, size=14, weight=ft.FontWeight.W_600),
+                                        ft.Icon(ft.Icons.CLOSE, size=16)], spacing=4, tight=True), 6),
                            lambda e, r=rest: ctl.set_draft(step.field, r), tr("ui.remove_card", card=text),
                            identifier=f"entered-{step.field}-{_ident(value)}", bgcolor=ft.Colors.TERTIARY_CONTAINER,
                            padding=ft.Padding.symmetric(horizontal=10, vertical=6), radius=16))
-    chips = [tap(ft.Text(c.label, size=14),
+    chips = [tap(tall(ft.Text(c.label, size=14), 7),
                  None if full else (lambda e, v=c.value: ctl.set_draft(step.field, chosen + [v])),
                  tr("ui.add_card", card=c.label), identifier=f"add-{step.field}-{_ident(c.value)}",
                  bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=ft.Padding.symmetric(horizontal=10, vertical=7),
@@ -222,6 +252,37 @@ def die_entry(on_value: Any, tr: Tr, entered: list[int], count: int) -> ft.Contr
         rows.insert(0, muted(tr("ui.dice_entered", count=len(entered), need=count,
                                 dice=tr.join(str(d) for d in entered) or "-"), 13))
     return ft.Column(rows, spacing=6, tight=True)
+
+
+def die_pad(ctl: Any, pad: PadVM, tr: Tr) -> ft.Control:
+    """Each face with the Places it leads to: the table taps the face it rolled and where to go."""
+    rows: list[ft.Control] = [muted(pad.title, 13)]
+    for face in pad.faces:
+        targets = [tap(tall(ft.Text(t.label, size=14, weight=ft.FontWeight.W_600), 6),
+                       lambda e, act=t.action: ctl.submit_checked(act), tr("ui.pad_target", value=face.face,
+                                                                          place=t.label),
+                       identifier=t.ident, bgcolor=ft.Colors.SECONDARY_CONTAINER,
+                       padding=ft.Padding.symmetric(horizontal=10, vertical=6), radius=16) for t in face.targets]
+        rows.append(ft.Row([ft.Semantics(label=tr("ui.die_shows", value=face.face), content=die_face(face.face, 36)),
+                            *targets], wrap=True, spacing=6, run_spacing=6,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    return ft.Semantics(identifier=f"pad-{pad.who}", container=True,
+                        content=ft.Column(rows, spacing=4, tight=True))
+
+
+def michel_panel(ctl: Any, vm: MichelAskVM, tr: Tr) -> ft.Control:
+    """The real Michel deck's card kinds: the table taps the one it drew."""
+    chips = [tap(tall(ft.Text(name, size=15, weight=ft.FontWeight.W_600), 10), lambda e, c=card: ctl.pick_michel(c),
+                 tr("ui.michel_ask_card", card=name), identifier=f"michel-{card}",
+                 bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=14, vertical=10))
+             for card, name in vm.cards]
+    rows: list[ft.Control] = [heading(tr("ui.michel_ask_title"), 18)]
+    if vm.prompt:
+        rows.append(muted(vm.prompt, 13))
+    rows += [ft.Row(chips, wrap=True, spacing=8, run_spacing=8),
+             button(tr("ui.cancel"), lambda e: ctl.cancel_action(), style="text", identifier="michel-cancel")]
+    return card(ft.Column(rows, spacing=10, tight=True), identifier="michel-ask", bgcolor=ft.Colors.SURFACE_CONTAINER,
+                border=ft.Border.all(2, ft.Colors.PRIMARY))
 
 
 def _ident(value: Any) -> str:
@@ -274,6 +335,7 @@ def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pic
                             button(tr("ui.discard_these"), (lambda e: ctl.submit_pick()) if ok else None,
                                    identifier="pick-done", icon=ft.Icons.DELETE_SWEEP)], wrap=True, spacing=10))
     else:
+        rows += [die_pad(ctl, pad, tr) for pad in vm.pads]
         buttons = [_answer_button(ctl, a, tr) for a in vm.answers]
         rows.append(ft.Row(buttons, wrap=True, spacing=10, run_spacing=10))
         if vm.helpers:

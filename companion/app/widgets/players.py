@@ -11,9 +11,9 @@ from typing import Any
 
 import flet as ft
 
-from ..vm.table import PlayerVM, TableVM, TeamVM
+from ..vm.table import PlayerVM, ScoreVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, Memo, card, muted, paint, pill, standee, start_border
+from .common import DANGER, TOUCH, Memo, card, muted, paint, pill, standee, start_border, tap
 
 
 class PlayerCard:
@@ -51,6 +51,7 @@ class PlayerCard:
         tr = self.tr
         fill, _ink = paint(p.color)
         self.control.identifier = f"player-{p.seat}"
+        self.control.key = ft.ScrollKey(f"player-{p.seat}")
         self.control.label = tr("ui.player_label", player=p.name, place=p.place, tunnel=p.tunnel, target=p.target,
                                 beatings=p.beatings, cigarettes=p.cigarettes, hand=p.hand_size)
         memo = self.memo
@@ -179,3 +180,38 @@ def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft
     panel = PlayersPanel(tr, col)
     panel.set(vm)
     return list(panel.row.controls)
+
+
+def _score_chip(s: ScoreVM, on_tap: Any) -> ft.Control:
+    fill = paint(s.color)[0]
+    parts: list[ft.Control] = [
+        standee(s.name[:1].upper(), s.color, s.name, size=26, active=s.turn),
+        ft.Icon(ft.Icons.HARDWARE, size=16), ft.Text(s.tunnel, size=14, weight=ft.FontWeight.BOLD),
+        ft.Icon(ft.Icons.PERSONAL_INJURY, size=16, color=DANGER if s.hurt else None),
+        ft.Text(s.beatings, size=14), ft.Icon(ft.Icons.SMOKING_ROOMS, size=16), ft.Text(s.cigarettes, size=14)]
+    border = ft.Border.all(3 if s.turn else 1, ft.Colors.PRIMARY if s.turn else fill)
+    return tap(ft.Row(parts, spacing=4, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+               lambda e, seat=s.seat: on_tap(seat), s.label, identifier=f"score-{s.seat}", selected=s.turn,
+               padding=ft.Padding.symmetric(horizontal=10, vertical=6), border=border, height=TOUCH + 4,
+               bgcolor=ft.Colors.with_opacity(0.12, fill) if s.turn else ft.Colors.SURFACE_CONTAINER_LOW)
+
+
+class ScoreStrip:
+    """Every player's score in one row on top of the table; a tap shows that player's board.
+    Entries are kept while unchanged (`Memo`), so a tap sends only the scores that moved."""
+
+    def __init__(self, tr: Tr, on_tap: Any) -> None:
+        self.on_tap = on_tap
+        self.memo = Memo(keep=2)
+        self.row = ft.Row(spacing=6, scroll=ft.ScrollMode.AUTO)
+        self.control = ft.Semantics(identifier="score-strip", container=True, label=tr("ui.score_strip"),
+                                    content=self.row)
+
+    def set(self, scores: list[ScoreVM]) -> bool:
+        """Show `scores`; True when the row changed."""
+        chips = [self.memo.get(s, lambda s=s: _score_chip(s, self.on_tap)) for s in scores]
+        self.memo.cycle()
+        if list(map(id, chips)) == list(map(id, self.row.controls)):
+            return False
+        self.row.controls = chips
+        return True

@@ -70,7 +70,10 @@ def check_extort(s: GameState, a: Extort, out: list[Violation]) -> None:
     improvised = [c for c in a.weapons if not is_weapon(s, c)]
     if len(improvised) > (1 if can_improvise(None, p) else 0):
         out.append(violation("SUP-7", "v.not_a_weapon", card=improvised[0]))
-    out += hand_card_problems(s, p, [as_played(c) for c in a.weapons])
+    if not improvised and not any(is_weapon(s, c) for c in p.hand.entries()):
+        out.append(hard("HAND-1", "v.no_weapon", player=p.name))  # says more than "no Knife in hand"
+    else:
+        out += hand_card_problems(s, p, [as_played(c) for c in a.weapons])
 
 
 @applier("extort")

@@ -1,0 +1,107 @@
+"""Chance from the box: die pads for a table that rolls a real die (one tap records a whole
+move) and the Michel cards a table that draws the real ones says came up.
+
+Each face of the die is shown with the Places it leads to, as the engine answers it
+(`destinations_for`, `neutral_options`); a Place tapped records the move with that face and
+that destination. A face with one way to go (or a neutral whose destination the table leaves
+to chance) is one button. The die faces themselves come from the game's board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules import GameState, parse_action
+from companion.rules.handlers.movement import destinations_for
+from companion.rules.handlers.neutrals import neutral_options
+from companion.rules.options import preview
+
+from .text import Tr
+
+
+@dataclass(frozen=True)
+class TargetVM:
+    label: str  # the Place's name (or the face's Places, when chance picks among them)
+    action: dict[str, Any]  # what the tap records
+    ident: str  # for tests: pad-<who>-<face>-<place or "any">
+
+
+@dataclass(frozen=True)
+class FaceVM:
+    face: int
+    targets: tuple[TargetVM, ...]
+
+
+@dataclass(frozen=True)
+class PadVM:
+    who: str  # "move", or the neutral's id
+    title: str
+    faces: tuple[FaceVM, ...] = field(default_factory=tuple)
+
+
+def _faces(state: GameState) -> list[int]:
+    return sorted(state.board.faces)
+
+
+def move_pad(state: GameState, seat: int, tr: Tr) -> PadVM:
+    """A Simple move: the face the table rolled and the Place the player goes to, in one tap."""
+    faces = []
+    for face in _faces(state):
+        targets = tuple(TargetVM(tr.name("place", place),
+                                 {"type": "move", "player": seat, "die": [face], "to": place},
+                                 f"pad-move-{face}-{place}")
+                        for place in destinations_for(state, seat, face))
+        faces.append(FaceVM(face, targets))
+    return PadVM("move", tr("ui.pad_move"), tuple(faces))
+
+
+def neutral_pads(state: GameState, seat: int, tr: Tr) -> list[PadVM]:
+    """After a turn: which neutral moves, the face, and the destination when it is the table's
+    choice, in one tap (with destinations left to chance, the face alone)."""
+    chosen = state.ruleset.neutral_destination == "ask"
+    pads = []
+    for neutral in state.neutral_names:
+        name = tr.name("neutral", neutral)
+        faces = []
+        for face in _faces(state):
+            base = {"type": "move_neutral", "player": seat, "neutral": neutral, "die": [face]}
+            options = neutral_options(state, neutral, face)
+            if chosen or len(options) == 1:
+                targets = tuple(TargetVM(tr.name("place", place), dict(base, to=place),
+                                         f"pad-{neutral}-{face}-{place}") for place in options)
+            else:
+                targets = (TargetVM(tr("ui.pad_by_chance", places=tr.join(tr.name("place", p) for p in options)),
+                                    base, f"pad-{neutral}-{face}-any"),)
+            faces.append(FaceVM(face, targets))
+        pads.append(PadVM(neutral, tr("ui.pad_neutral", neutral=name,
+                                      place=tr.name("place", state.neutrals[neutral])), tuple(faces)))
+    return pads
+
+
+@dataclass(frozen=True)
+class MichelAskVM:
+    """Which Michel card the table drew, for an action that draws `count` of them."""
+
+    action: dict[str, Any]
+    count: int
+    drawn: tuple[str, ...]  # entered so far
+    cards: tuple[tuple[str, str], ...]  # (card kind, name): the deck's kinds, in the catalog's order
+    prompt: str
+
+
+def michel_draws(state: GameState, action: dict[str, Any]) -> int:
+    """How many Michel cards recording `action` would draw from the deck (the engine's dry run)."""
+    if action.get("michel_cards"):
+        return 0
+    try:
+        parsed = parse_action(action, state.catalog)
+    except Exception:  # malformed: its refusal is the engine's to give
+        return 0
+    return preview(state, parsed).michel_draws
+
+
+def michel_ask(state: GameState, action: dict[str, Any], count: int, drawn: list[str], tr: Tr) -> MichelAskVM:
+    cards = tuple((card, tr.name("michel_card", card)) for card in state.catalog.michel_cards)
+    prompt = tr("ui.michel_ask_count", number=len(drawn) + 1, count=count) if count > 1 else ""
+    return MichelAskVM(action, count, tuple(drawn), cards, prompt)
