@@ -51,7 +51,6 @@ async def new_app(store, folder: Path, width: int = 390) -> App:
     app.session_keepalive = session  # the page holds its session only weakly
     app.width = width
     app.start()
-    app.host = True  # a fake connection has no address: the host's screens, as on the host machine
     return app
 
 
