@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
 
 from .catalog import Catalog, load_catalog
 from .chance import parse_outcomes
@@ -55,8 +55,9 @@ def action(cls: type[Action]) -> type[Action]:
     return cls
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 def _act(type_name: str, /, **fields: Any) -> Callable[[type], type[Action]]:
-    """Register a frozen action class for `type_name`."""
+    """Register a frozen action class for `type_name` (a dataclass to type checkers too)."""
     def wrap(cls: type) -> type[Action]:
         cls.TYPE = type_name
         return action(dataclass(frozen=True, slots=True, kw_only=True)(cls))
