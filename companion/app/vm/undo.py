@@ -39,7 +39,7 @@ def undo_view(entries: Sequence[Any], state: GameState, tr: Tr, can_redo: bool) 
     events = answer_events(_get(last, "answer"))
     deciding = state.pending.player if state.pending is not None else state.active
     reasons = []
-    if any(ev.get("type") in CHANCE for ev in events) or action.get("die"):
+    if any(e.TYPE in CHANCE for e in events) or action.get("die"):
         reasons.append(tr("ui.undo_crosses_roll"))
     player = action.get("player")
     if isinstance(player, int) and player != deciding:

@@ -7,6 +7,7 @@ finished action, its "occasion" (OFF-3): each effect once per occasion, first cl
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import CHOICES, AttractWarden, Bribe, Corruption, PunishmentChoice, Report
 from ..core import Ctx, applier, checker, hard, violation
 from ..errors import Violation
@@ -21,7 +22,7 @@ def note_offence(s: GameState, ctx: Ctx, seat: int, action: str, place: str) -> 
     if s.warden is None or place != s.warden or action not in s.catalog.warden_illegal_actions:
         return
     s.offence = {"rule": "WARD-2", "action": action, "place": place, "offender": seat}
-    ctx.emit("offence", player=seat, action=action, place=place)
+    ctx.emit(ev.Offence(player=seat, action=action, place=place))
 
 
 def move_occasion(s: GameState, ctx: Ctx, seat: int) -> None:
@@ -49,7 +50,7 @@ def check_attract(s: GameState, a: AttractWarden, out: list[Violation]) -> None:
 def apply_attract(s: GameState, a: AttractWarden, ctx: Ctx) -> None:
     use_action(s)
     s.warden = s.players[a.player].place
-    ctx.emit("warden_move", to=s.warden, why="attract_warden", player=a.player)
+    ctx.emit(ev.WardenMove(to=s.warden, why="attract_warden", player=a.player))
 
 
 @checker("bribe")
@@ -88,7 +89,7 @@ def apply_report(s: GameState, a: Report, ctx: Ctx) -> None:
     offence = s.offence
     s.offence = None
     offender = offence["offender"]
-    ctx.emit("report", player=a.player, offender=offender, action=offence["action"])
+    ctx.emit(ev.Report(player=a.player, offender=offender, action=offence["action"]))
     place_standee(s, ctx, offender, s.board.solitary, "report")
     if offender == s.active:
         from .turns import end_turn_now
@@ -132,7 +133,7 @@ def apply_corruption(s: GameState, a: Corruption, ctx: Ctx) -> None:
     return_token(s, ctx, a.player, "corruption", a.effect)
     if s.occasion is not None:
         s.occasion["used"].append(a.effect)
-    ctx.emit("corruption", player=a.player, effect=a.effect)
+    ctx.emit(ev.Corruption(player=a.player, effect=a.effect))
     if a.effect == "freepass":
         s.offence = None
     elif a.effect == "punishment":
@@ -141,7 +142,7 @@ def apply_corruption(s: GameState, a: Corruption, ctx: Ctx) -> None:
         s.pending = Pending("punishment_choice", chooser, list(CHOICES), {"by": a.player, "target": victim})
     else:
         s.warden = a.to
-        ctx.emit("warden_move", to=a.to, why="corruption", player=a.player)
+        ctx.emit(ev.WardenMove(to=a.to, why="corruption", player=a.player))
 
 
 @checker("punishment_choice")
@@ -154,7 +155,7 @@ def apply_punishment_choice(s: GameState, a: PunishmentChoice, ctx: Ctx) -> None
     """OFF-3: the victim suffers the Punishment that whoever the ruleset names has chosen."""
     victim = s.pending.data["target"]
     s.pending = None
-    ctx.emit("punishment", player=victim, choice=a.choice, chooser=a.player)
+    ctx.emit(ev.Punishment(player=victim, choice=a.choice, chooser=a.player))
     p = s.players[victim]
     if a.choice == "beating":
         add_beatings(s, ctx, victim, 1, "punishment")
