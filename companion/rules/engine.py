@@ -16,7 +16,7 @@ from .actions import Action
 from .core import APPLIES, CHECKS, TASKS, Ctx, hard, seat_name
 from .errors import Violation
 from .handlers.warden import note_offence
-from .state import GameState
+from .state import GameState, Occasion, Offence
 
 # Pending decision kind -> the action types that answer it.
 ANSWERS: dict[str, frozenset[str]] = {
@@ -46,7 +46,7 @@ class Answer:
     accepted: bool
     violations: list[Violation] = field(default_factory=list)
     forced: bool = False
-    offence: dict[str, Any] | None = None
+    offence: Offence | None = None
     events: list[ev.Event] = field(default_factory=list)
     pending: dict[str, Any] | None = None
     winner: int | str | None = None
@@ -58,7 +58,7 @@ class Answer:
             "step": self.step,
             "accepted": self.accepted,
             "violations": [v.to_json(overridden=self.forced) for v in self.violations],
-            "offence": self.offence,
+            "offence": None if self.offence is None else self.offence.to_json(),
             "events": [e.to_json() for e in self.events],
             "pending": self.pending,
             "winner": self.winner,
@@ -157,8 +157,7 @@ def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
         s.defeats = []  # the moment "after losing a combat" has passed
         s.michel_queue.clear()  # cards the table listed for an earlier move are not carried over
         # Ending a turn closes the windows without being an action anyone can react to.
-        s.occasion = None if a.TYPE == "end_turn" else {"action": a.TYPE, "player": a.player, "place": place,
-                                                        "used": []}
+        s.occasion = None if a.TYPE == "end_turn" else Occasion(action=a.TYPE, player=a.player, place=place)
     s.michel_queue.extend(a.michel_cards)  # they serve every extortion this action leads to (MICH-3)
     APPLIES[a.TYPE](s, a, ctx)
     if new_action and place is not None:

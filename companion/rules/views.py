@@ -72,8 +72,8 @@ def view(state: GameState, viewer: int | None) -> GameState:
         michel_discard=list(state.michel_discard), warden=state.warden, supplies=dict(state.supplies),
         trauma_stack=[UNKNOWN] * len(state.trauma_stack),  # face down
         pending=_pending(state.pending, seat), combat=_combat(state.combat),
-        offence=None if state.offence is None else dict(state.offence),
-        occasion=None if state.occasion is None else {**state.occasion, "used": list(state.occasion["used"])},
+        offence=state.offence,  # frozen: the offence is announced to the table
+        occasion=None if state.occasion is None else state.occasion.copy(),
         defeats=[_defeat(d, seat) for d in state.defeats],
         winner=state.winner, step=state.step, corrections=dict(state.corrections),
     )

@@ -10,6 +10,8 @@ import pytest
 from companion.rules import event_from_json, events_from_json, new_game, parse_action, step
 from companion.rules import events as ev
 from companion.rules.events import MalformedEvent
+from companion.rules.record import MalformedRecord
+from companion.rules.state import Offence
 from companion.simulate import random_actions, random_config
 from storage.store import answer_from_json
 
@@ -63,3 +65,11 @@ def test_anything_the_engine_would_not_write_is_refused(data):
 def test_lists_are_read_back_as_tuples():
     (draw,) = events_from_json([{"type": "draw", "player": 1, "cards": ["blade", "unknown"], "why": "search"}])
     assert isinstance(draw, ev.Draw) and draw.cards == ("blade", "unknown") and draw.player == 1
+
+
+def test_the_wardens_offence_is_a_typed_value_read_back_strictly():
+    offence = Offence(rule="WARD-2", action="sell", place="gymnasium", offender=2)
+    data = {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender": 2}
+    assert offence.to_json() == data and Offence.from_json(data).offender == 2 and offence == data
+    with pytest.raises(MalformedRecord):
+        Offence.from_json({**data, "offender": "2"})
