@@ -20,6 +20,7 @@ from typing import Any
 
 from . import events as ev
 from .hand import UNKNOWN, Hand
+from .record import fields_of, json_name
 from .rng import Rng
 from .state import Combat, GameState, Pending, Player, TurnFlags
 
@@ -221,8 +222,8 @@ def redact_event(event: ev.Event | Mapping[str, Any], viewer: int | None) -> ev.
     saw = witnesses(event) if witnesses is not None else None
     outsider = saw is not None and _seat(viewer) not in saw
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(event):  # type: ignore[arg-type]  # every event is a dataclass
-        name = f.name.rstrip("_")
+    for f in fields_of(type(event)):
+        name = json_name(f.name)
         value = getattr(event, f.name)
         if name not in public:
             changes[f.name] = _blank(value)
