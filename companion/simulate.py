@@ -188,7 +188,7 @@ class RandomTable:
             return None
         rng = self.rng
         if s.offence is not None and s.pending is None and rng.random() < 0.5:
-            others = [q.seat for q in s.players if q.seat != s.offence["offender"]]
+            others = [q.seat for q in s.players if q.seat != s.offence.offender]
             return A.Report(player=rng.choice(others))
         holders = [q.seat for q in s.players if q.tokens.get("corruption")]
         if holders and s.occasion is not None and rng.random() < 0.2:

@@ -47,7 +47,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from companion.rules import Action, Answer, ConfigError, Game, MalformedAction, Violation, parse_action
+from companion.rules.events import events_from_json
 from companion.rules.shape import is_clean_text, is_int
+from companion.rules.state import Offence
 
 from .consistency import check_log
 from .consistency import dump as _dump
@@ -192,12 +194,16 @@ def _now() -> datetime:
 
 
 def answer_from_json(data: dict[str, Any]) -> Answer:
-    """The engine's Answer rebuilt from its stored JSON (a duplicate submission's result)."""
+    """The engine's Answer rebuilt from its stored JSON (a duplicate submission's result), its
+    events and offence read back into the engine's typed values."""
     violations = data.get("violations", [])
+    offence = data.get("offence")
     return Answer(step=data["step"], accepted=data["accepted"],
                   violations=[Violation(v["rule"], v["key"], v.get("params", {})) for v in violations],
-                  forced=any(v.get("overridden") for v in violations), offence=data.get("offence"),
-                  events=data.get("events", []), pending=data.get("pending"), winner=data.get("winner"))
+                  forced=any(v.get("overridden") for v in violations),
+                  offence=None if offence is None else Offence.from_json(offence),
+                  events=events_from_json(data.get("events", [])), pending=data.get("pending"),
+                  winner=data.get("winner"))
 
 
 class Store:

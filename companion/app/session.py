@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, MalformedAction
+from companion.rules import Event, GameState, MalformedAction, events_from_json
+from companion.rules.state import Offence
 from storage import NothingToRedo, NothingToUndo, StaleState, StorageError
 
 
@@ -22,8 +23,8 @@ class Outcome:
 
     accepted: bool = False
     violations: list[Any] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    offence: dict[str, Any] | None = None
+    events: list[Event] = field(default_factory=list)
+    offence: Offence | None = None
     winner: Any = None
     stale: bool = False  # somebody else changed the game first: the screen was reloaded
     error: str | None = None  # a storage problem, as the store words it
@@ -45,10 +46,12 @@ class _V:
         return self._message
 
 
-def _answer_parts(answer: Any) -> tuple[bool, list[Any], list[dict], Any, Any]:
+def _answer_parts(answer: Any) -> tuple[bool, list[Any], list[Event], Offence | None, Any]:
     if isinstance(answer, dict):
+        offence = answer.get("offence")
         return (bool(answer.get("accepted")), [_V(v) for v in answer.get("violations", [])],
-                list(answer.get("events", [])), answer.get("offence"), answer.get("winner"))
+                events_from_json(answer.get("events")), None if offence is None else Offence.from_json(offence),
+                answer.get("winner"))
     return (answer.accepted, list(answer.violations), list(answer.events), answer.offence, answer.winner)
 
 

@@ -14,6 +14,7 @@ from .catalog import Catalog, load_catalog
 from .config import GameConfig, parse_config
 from .engine import Answer, IllegalAction, apply, check, step
 from .errors import BadJson, ConfigError, MalformedAction, Violation
+from .events import Event, event_from_json, events_from_json
 from .game import Game
 from .invariants import invariant_problems
 from .options import ActionOption, action_options, legal_actions
@@ -23,8 +24,8 @@ from .state import GameState
 from .views import redact_events, view
 
 __all__ = [
-    "ACTION_TYPES", "Action", "ActionOption", "Answer", "BadJson", "Catalog", "ConfigError", "Game", "GameConfig",
-    "GameState", "IllegalAction", "MalformedAction", "Ruleset", "Violation", "action_options", "apply",
-    "build_ruleset", "check", "invariant_problems", "legal_actions", "load_catalog", "new_game", "parse_action",
-    "parse_config", "redact_events", "step", "view",
+    "ACTION_TYPES", "Action", "ActionOption", "Answer", "BadJson", "Catalog", "ConfigError", "Event", "Game",
+    "GameConfig", "GameState", "IllegalAction", "MalformedAction", "Ruleset", "Violation", "action_options", "apply",
+    "build_ruleset", "check", "event_from_json", "events_from_json", "invariant_problems", "legal_actions",
+    "load_catalog", "new_game", "parse_action", "parse_config", "redact_events", "step", "view",
 ]

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from . import events as ev
 from .actions import Action
 from .chance import Chance
 from .errors import Violation
@@ -82,20 +83,20 @@ class Ctx:
     def __init__(self, state: GameState, action: Action | None = None) -> None:
         self.state = state
         self.action = action
-        self.events: list[dict[str, Any]] = []
+        self.events: list[ev.Event] = []
         self.dice = list(action.die) if action is not None else []
         self.arrivals: list[tuple[str, int]] = []  # (neutral, seat): extortions to schedule (MICH-3)
         self.chance = Chance(state.rng, action.outcomes if action is not None else ())
 
-    def emit(self, type_: str, **data: Any) -> None:
-        self.events.append({"type": type_, **data})
+    def emit(self, event: ev.Event) -> None:
+        self.events.append(event)
 
     def roll(self, who: int | str, why: str) -> int:
         if self.dice:
             value, source = self.dice.pop(0), "table"
         else:
             value, source = self.chance.die(), "app"
-        self.emit("roll", player=who, die=value, source=source, why=why)
+        self.emit(ev.Roll(player=who, die=value, source=source, why=why))
         return value
 
     def choose(self, kind: str, options: Sequence[str]) -> str:
@@ -114,7 +115,7 @@ class Ctx:
         if not s.michel_deck:
             s.michel_deck, s.michel_discard = s.michel_discard, []
             self.chance.shuffle("michel", s.michel_deck, top_last=True)
-            self.emit("michel_reshuffle", cards=len(s.michel_deck))
+            self.emit(ev.MichelReshuffle(cards=len(s.michel_deck)))
         card = self.chance.take("michel", s.michel_deck, top_last=True)
         s.michel_discard.append(card)
         return card, "app"

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import events as ev
 from . import handlers  # noqa: F401  (registers every rule)
 from .actions import Action
 from .core import APPLIES, CHECKS, TASKS, Ctx, hard, seat_name
 from .errors import Violation
 from .handlers.warden import note_offence
-from .state import GameState
+from .state import GameState, Occasion, Offence
 
 # Pending decision kind -> the action types that answer it.
 ANSWERS: dict[str, frozenset[str]] = {
@@ -45,8 +46,8 @@ class Answer:
     accepted: bool
     violations: list[Violation] = field(default_factory=list)
     forced: bool = False
-    offence: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
+    offence: Offence | None = None
+    events: list[ev.Event] = field(default_factory=list)
     pending: dict[str, Any] | None = None
     winner: int | str | None = None
     # The accepted action with its chance outcomes filled in (what a log keeps); not in the JSON answer.
@@ -57,8 +58,8 @@ class Answer:
             "step": self.step,
             "accepted": self.accepted,
             "violations": [v.to_json(overridden=self.forced) for v in self.violations],
-            "offence": self.offence,
-            "events": self.events,
+            "offence": None if self.offence is None else self.offence.to_json(),
+            "events": [e.to_json() for e in self.events],
             "pending": self.pending,
             "winner": self.winner,
         }
@@ -130,7 +131,7 @@ def _advance(s: GameState, ctx: Ctx) -> None:
         ctx.schedule_arrivals()
 
 
-def apply(s: GameState, a: Action) -> list[dict[str, Any]]:
+def apply(s: GameState, a: Action) -> list[ev.Event]:
     """Apply a legal (or forced) action and return its events; IllegalAction otherwise."""
     violations = check(s, a)
     if violations and (not a.force or any(not v.forceable for v in violations)):
@@ -148,7 +149,7 @@ def _starts_new_action(s: GameState, a: Action) -> bool:
 def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
     ctx = Ctx(s, a)
     if violations:
-        ctx.emit("forced", player=a.player, rules=[v.rule for v in violations])
+        ctx.emit(ev.Forced(player=a.player, rules=tuple(v.rule for v in violations)))
     new_action = _starts_new_action(s, a)
     place = s.players[a.player].place if 0 <= a.player < len(s.players) else None
     if new_action:
@@ -156,18 +157,17 @@ def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
         s.defeats = []  # the moment "after losing a combat" has passed
         s.michel_queue.clear()  # cards the table listed for an earlier move are not carried over
         # Ending a turn closes the windows without being an action anyone can react to.
-        s.occasion = None if a.TYPE == "end_turn" else {"action": a.TYPE, "player": a.player, "place": place,
-                                                        "used": []}
+        s.occasion = None if a.TYPE == "end_turn" else Occasion(action=a.TYPE, player=a.player, place=place)
     s.michel_queue.extend(a.michel_cards)  # they serve every extortion this action leads to (MICH-3)
     APPLIES[a.TYPE](s, a, ctx)
     if new_action and place is not None:
         note_offence(s, ctx, a.player, a.TYPE, place)
     _advance(s, ctx)
     if ctx.dice:
-        ctx.emit("unused_dice", die=list(ctx.dice))
+        ctx.emit(ev.UnusedDice(die=tuple(ctx.dice)))
     leftover = ctx.chance.leftover()
     if leftover:
-        ctx.emit("unused_outcomes", outcomes=[dict(r) for r in leftover])
+        ctx.emit(ev.UnusedOutcomes(outcomes=tuple(dict(r) for r in leftover)))
     s.step += 1
     return ctx
 

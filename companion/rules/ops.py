@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from . import events as ev
 from .core import Ctx
 from .hand import UNKNOWN
 from .state import GameState
@@ -29,7 +30,7 @@ def discard_cards(s: GameState, ctx: Ctx, seat: int, cards: Iterable[str], why: 
         to_supply(s, card)
         out.append(card)
     if out:
-        ctx.emit("discard", player=seat, cards=out, why=why)
+        ctx.emit(ev.Discard(player=seat, cards=tuple(out), why=why))
     return out
 
 
@@ -38,7 +39,7 @@ def take_from_pile(s: GameState, ctx: Ctx, seat: int, card: str, n: int, why: st
     if got:
         s.piles[card] -= got
         s.players[seat].hand.add(card, got)
-        ctx.emit("take", player=seat, card=card, count=got, why=why)
+        ctx.emit(ev.Take(player=seat, card=card, count=got, why=why))
     return got
 
 
@@ -47,7 +48,7 @@ def _refill_deck(s: GameState, ctx: Ctx) -> None:
     if s.deck == 0 and s.discard:
         s.deck = len(s.discard)
         s.discard = []
-        ctx.emit("reshuffle", cards=s.deck)
+        ctx.emit(ev.Reshuffle(cards=s.deck))
 
 
 def draw_search(s: GameState, ctx: Ctx, seat: int, n: int, entered: Iterable[str] = (),
@@ -71,7 +72,7 @@ def draw_search(s: GameState, ctx: Ctx, seat: int, n: int, entered: Iterable[str
         card = entered.pop(0) if entered else UNKNOWN
         hand.add(card)
         drawn.append(card)
-    ctx.emit("draw", player=seat, cards=drawn, why=why)
+    ctx.emit(ev.Draw(player=seat, cards=tuple(drawn), why=why))
     return drawn
 
 
@@ -80,7 +81,7 @@ def take_from_discard(s: GameState, ctx: Ctx, seat: int, card: str, why: str) ->
     at = len(s.discard) - 1 - s.discard[::-1].index(card)
     del s.discard[at]
     s.players[seat].hand.add(card)
-    ctx.emit("take", player=seat, card=card, count=1, why=why)
+    ctx.emit(ev.Take(player=seat, card=card, count=1, why=why))
 
 
 def take_from_deck(s: GameState, ctx: Ctx, seat: int, card: str, why: str) -> bool:
@@ -95,14 +96,14 @@ def take_from_deck(s: GameState, ctx: Ctx, seat: int, card: str, why: str) -> bo
     else:
         return False
     hand.add(card)
-    ctx.emit("take", player=seat, card=card, count=1, why=why)
+    ctx.emit(ev.Take(player=seat, card=card, count=1, why=why))
     return True
 
 
 def move_card(s: GameState, ctx: Ctx, giver: int, receiver: int, card: str, why: str) -> None:
     s.players[giver].hand.remove(card)
     s.players[receiver].hand.add(card)
-    ctx.emit("give", player=giver, to=receiver, card=card, why=why)
+    ctx.emit(ev.Give(player=giver, to=receiver, card=card, why=why))
 
 
 def steal_random(s: GameState, ctx: Ctx, victim: int, thief: int, why: str) -> str | None:
@@ -129,7 +130,7 @@ def add_beatings(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> int:
     p = s.players[seat]
     taken = max(0, min(n, s.ruleset.max_beatings - p.beatings))
     p.beatings += taken
-    ctx.emit("beating", player=seat, count=taken, total=p.beatings, why=why)
+    ctx.emit(ev.Beating(player=seat, count=taken, total=p.beatings, why=why))
     return taken
 
 
@@ -137,13 +138,13 @@ def remove_beatings(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> None
     p = s.players[seat]
     gone = min(n, p.beatings)
     p.beatings -= gone
-    ctx.emit("heal", player=seat, count=gone, total=p.beatings, why=why)
+    ctx.emit(ev.Heal(player=seat, count=gone, total=p.beatings, why=why))
 
 
 def gain_cigarettes(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> None:
     p = s.players[seat]
     p.cigarettes += n
-    ctx.emit("cigarettes", player=seat, change=n, total=p.cigarettes, why=why)
+    ctx.emit(ev.Cigarettes(player=seat, change=n, total=p.cigarettes, why=why))
 
 
 def take_token(s: GameState, ctx: Ctx, seat: int, token: str, why: str) -> bool:
@@ -152,7 +153,7 @@ def take_token(s: GameState, ctx: Ctx, seat: int, token: str, why: str) -> bool:
     s.supplies[token] -= 1
     p = s.players[seat]
     p.tokens[token] = p.tokens.get(token, 0) + 1
-    ctx.emit("token", player=seat, token=token, change=1, why=why)
+    ctx.emit(ev.Token(player=seat, token=token, change=1, why=why))
     return True
 
 
@@ -162,7 +163,7 @@ def return_token(s: GameState, ctx: Ctx, seat: int, token: str, why: str) -> Non
     if not p.tokens[token]:
         del p.tokens[token]
     s.supplies[token] = s.supplies.get(token, 0) + 1
-    ctx.emit("token", player=seat, token=token, change=-1, why=why)
+    ctx.emit(ev.Token(player=seat, token=token, change=-1, why=why))
 
 
 def discard_trauma(s: GameState, ctx: Ctx, seat: int, why: str) -> None:
@@ -172,7 +173,7 @@ def discard_trauma(s: GameState, ctx: Ctx, seat: int, why: str) -> None:
         return
     s.trauma_stack.append(p.trauma)
     s.supplies["trauma"] = len(s.trauma_stack)
-    ctx.emit("trauma", player=seat, trauma=p.trauma, change=-1, why=why)
+    ctx.emit(ev.Trauma(player=seat, trauma=p.trauma, change=-1, why=why))
     p.trauma = None
 
 
@@ -183,7 +184,7 @@ def leave_gang(s: GameState, ctx: Ctx, seat: int, why: str) -> None:
         return
     if p.ability is not None:
         s.gang_piles[p.gang].append(p.ability)
-    ctx.emit("leave_gang", player=seat, gang=p.gang, ability=p.ability, why=why)
+    ctx.emit(ev.LeaveGang(player=seat, gang=p.gang, ability=p.ability, why=why))
     p.gang = None
     p.ability = None
 
@@ -193,13 +194,13 @@ def place_standee(s: GameState, ctx: Ctx, seat: int, place: str, why: str) -> No
     p = s.players[seat]
     origin = p.place
     p.place = place
-    ctx.emit("move", player=seat, to=place, why=why, **{"from": origin})
+    ctx.emit(ev.Move(player=seat, to=place, why=why, from_=origin))
     if place == "psychiatric_ward" and s.trauma_stack:
         if p.trauma is not None:
             discard_trauma(s, ctx, seat, "new_trauma")
         p.trauma = ctx.take("trauma", s.trauma_stack)
         s.supplies["trauma"] = len(s.trauma_stack)
-        ctx.emit("trauma", player=seat, trauma=p.trauma, change=1, why="psychiatric_ward")
+        ctx.emit(ev.Trauma(player=seat, trauma=p.trauma, change=1, why="psychiatric_ward"))
         if p.trauma == "no_join_gang":
             leave_gang(s, ctx, seat, "trauma")
     for neutral, at in s.neutrals.items():
@@ -226,4 +227,4 @@ def check_win(s: GameState, ctx: Ctx) -> None:
         s.pending = None
         s.combat = None
         s.agenda = []
-        ctx.emit("win", winner=s.winner, target=target)
+        ctx.emit(ev.Win(winner=s.winner, target=target))

@@ -14,6 +14,7 @@ from typing import Any
 from .board import Board
 from .catalog import Catalog
 from .hand import Hand
+from .record import Record
 from .rng import Rng
 from .ruleset import Ruleset
 
@@ -130,6 +131,38 @@ class Combat:
         }
 
 
+@dataclass(frozen=True, slots=True, eq=False, kw_only=True)
+class Offence(Record):
+    """A legal action the Warden saw (WARD-2): its report window is open until the next action."""
+
+    rule: str
+    action: str
+    place: str
+    offender: int
+
+
+@dataclass(slots=True, kw_only=True)
+class Occasion:
+    """The last finished action, open to Corruption effects (OFF-3): each effect once per occasion."""
+
+    action: str
+    player: int
+    place: str | None
+    used: list[str] = field(default_factory=list)  # the effects already claimed
+    moved: int | None = None  # after a Move action: whose (the Warden may then be moved)
+
+    def copy(self) -> Occasion:
+        return Occasion(action=self.action, player=self.player, place=self.place, used=list(self.used),
+                        moved=self.moved)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.action, "player": self.player, "place": self.place,
+                               "used": list(self.used)}
+        if self.moved is not None:
+            out["moved"] = self.moved
+        return out
+
+
 # What the table saw of a lost combat; the card the winner took stays between the two players.
 PUBLIC_DEFEAT = ("loser", "winner", "neutral")
 
@@ -165,8 +198,8 @@ class GameState:
     pending: Pending | None = None
     combat: Combat | None = None
     agenda: list[dict[str, Any]] = field(default_factory=list)  # what happens once `pending` is answered
-    offence: dict[str, Any] | None = None  # the Warden offence whose report window is open
-    occasion: dict[str, Any] | None = None  # the last finished action, for Corruption effects (OFF-3)
+    offence: Offence | None = None  # the Warden offence whose report window is open
+    occasion: Occasion | None = None  # the last finished action, for Corruption effects (OFF-3)
     # Combats lost since the last action started, open to a Background revealed after a loss (BG).
     defeats: list[dict[str, Any]] = field(default_factory=list)
     winner: int | str | None = None
@@ -201,7 +234,8 @@ class GameState:
             pending=None if pending is None else Pending(pending.kind, pending.player, list(pending.options),
                                                          deepcopy(pending.data)),
             combat=None if self.combat is None else self.combat.copy(), agenda=deepcopy(self.agenda),
-            offence=deepcopy(self.offence), occasion=deepcopy(self.occasion), defeats=deepcopy(self.defeats),
+            offence=self.offence, occasion=None if self.occasion is None else self.occasion.copy(),
+            defeats=deepcopy(self.defeats),
             winner=self.winner, step=self.step,
             corrections=dict(self.corrections),
         )
@@ -215,9 +249,9 @@ class GameState:
         if self.pending is not None:
             return self.pending.to_json()
         if self.offence is not None and self.winner is None:
-            offender = self.offence["offender"]
+            offender = self.offence.offender
             return {"kind": "report_window", "player": offender, "options": ["report"],
-                    "reporters": [p.seat for p in self.players if p.seat != offender], **self.offence}
+                    "reporters": [p.seat for p in self.players if p.seat != offender], **self.offence.to_json()}
         return None
 
     def summary(self) -> dict[str, Any]:
@@ -237,7 +271,7 @@ class GameState:
             "gang_tops": {g: pile[0] if pile else None for g, pile in sorted(self.gang_piles.items())},
             "step": self.step,
             "target": self.target(),
-            "offence": None if self.offence is None else dict(self.offence),
+            "offence": None if self.offence is None else self.offence.to_json(),
             "combat_lost": [{k: d[k] for k in PUBLIC_DEFEAT} for d in self.defeats],
             "supplies": dict(self.supplies),
             "players": [p.to_json() for p in self.players],
@@ -260,7 +294,7 @@ class GameState:
             "combat": None if self.combat is None else self.combat.to_json(),
             "agenda": deepcopy(self.agenda),
             "corrections": dict(sorted(self.corrections.items())),
-            "occasion": deepcopy(self.occasion),
+            "occasion": None if self.occasion is None else self.occasion.to_json(),
             "defeats": deepcopy(self.defeats),
             "camouflaged": [p.camouflaged for p in self.players],
             "skills_on_tools": [p.skills_on_tools for p in self.players],

@@ -9,15 +9,18 @@ A field added to the state later is therefore private until it is copied in here
 
 `redact_events(events, seat)` does the same for what happened: each event type names the
 fields anyone may read and the fields only its witnesses saw (the drawer, the two seats of a
-hand-to-hand card, the spy); a field or an event type not named here is dropped.
+hand-to-hand card, the spy); a field or an event type not named here is left blank.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from . import events as ev
 from .hand import UNKNOWN, Hand
+from .record import fields_of, json_name
 from .rng import Rng
 from .state import Combat, GameState, Pending, Player, TurnFlags
 
@@ -70,8 +73,8 @@ def view(state: GameState, viewer: int | None) -> GameState:
         michel_discard=list(state.michel_discard), warden=state.warden, supplies=dict(state.supplies),
         trauma_stack=[UNKNOWN] * len(state.trauma_stack),  # face down
         pending=_pending(state.pending, seat), combat=_combat(state.combat),
-        offence=None if state.offence is None else dict(state.offence),
-        occasion=None if state.occasion is None else {**state.occasion, "used": list(state.occasion["used"])},
+        offence=state.offence,  # frozen: the offence is announced to the table
+        occasion=None if state.occasion is None else state.occasion.copy(),
         defeats=[_defeat(d, seat) for d in state.defeats],
         winner=state.winner, step=state.step, corrections=dict(state.corrections),
     )
@@ -131,10 +134,10 @@ def _defeat(d: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
 # --- events ---------------------------------------------------------------------------------
 
 F = frozenset
-# Per event type: the fields anyone may read.
+# Per event type: the fields anyone may read (as the JSON names them).
 PUBLIC_EVENT_FIELDS: dict[str, frozenset[str]] = {
     "ability": F({"player", "ability"}), "action_card": F({"player", "card", "target"}),
-    "adjust": F({"path", "set", "add", "remove", "identify"}), "adjusted": F({"player", "reason"}),
+    "adjust": F({"path", "op", "value"}), "adjusted": F({"player", "reason"}),
     "background": F({"player", "background", "bonus"}), "beating": F({"player", "count", "total", "why"}),
     "brawl": F({"player", "place", "players"}), "camouflaged": F({"neutral", "player"}),
     "cigarettes": F({"player", "change", "total", "why"}), "combat": F({"attacker", "defender", "neutral"}),
@@ -161,47 +164,73 @@ PUBLIC_EVENT_FIELDS: dict[str, frozenset[str]] = {
 }
 # Gives everybody sees: the extorted player hands over the Tool that was named aloud.
 PUBLIC_GIVES = frozenset({"cooperate"})
+Witnesses = Callable[[Any], set[int | None] | None]
 
 
-def _adjusted_seat(ev: Mapping[str, Any]) -> int | None:
+def _adjusted_seat(event: ev.Adjust) -> int | None:
     """`players.2.hand` / `players.2.background` -> 2: a correction to something private."""
-    parts = str(ev.get("path")).split(".")
+    parts = event.path.split(".")
     if len(parts) >= 3 and parts[0] == "players" and parts[2] in ("hand", "background") and parts[1].isdigit():
         return int(parts[1])
     return None
 
 
+def _drawer(event: ev.Draw) -> set[int | None]:
+    return {event.player}
+
+
+def _hand_to_hand(event: ev.Give) -> set[int | None] | None:
+    return None if event.why in PUBLIC_GIVES else {event.player, event.to}
+
+
+def _spy_and_target(event: ev.Spy) -> set[int | None]:
+    return {event.player, event.target}
+
+
+def _corrected(event: ev.Adjust) -> set[int | None] | None:
+    seat = _adjusted_seat(event)
+    return None if seat is None else {seat}
+
+
 # Per event type: (fields only some seats saw, who saw them; None: everybody this time).
-WITNESSED: dict[str, tuple[frozenset[str], Callable[[Mapping[str, Any]], set[int] | None]]] = {
-    "draw": (F({"cards"}), lambda ev: {ev.get("player")}),
-    "give": (F({"card"}), lambda ev: None if ev.get("why") in PUBLIC_GIVES else {ev.get("player"), ev.get("to")}),
-    "spy": (F({"hand"}), lambda ev: {ev.get("player"), ev.get("target")}),
-    "adjust": (F({"set", "add", "remove", "identify"}),
-               lambda ev: None if _adjusted_seat(ev) is None else {_adjusted_seat(ev)}),
+WITNESSED: dict[str, tuple[frozenset[str], Witnesses]] = {
+    "draw": (F({"cards"}), _drawer),
+    "give": (F({"card"}), _hand_to_hand),
+    "spy": (F({"hand"}), _spy_and_target),
+    "adjust": (F({"value"}), _corrected),
 }
 
 
 def _hidden(value: Any) -> Any:
     """A private value as an outsider sees it: how many cards, not which."""
-    if isinstance(value, list):
-        return [UNKNOWN] * len(value)
+    if isinstance(value, tuple):
+        return (UNKNOWN,) * len(value)
     return None if isinstance(value, Mapping) else UNKNOWN
 
 
-def redact_event(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
-    """One engine event as `viewer` may read it (an event type not listed keeps only its type)."""
-    kind = event.get("type")
-    public = PUBLIC_EVENT_FIELDS.get(kind, frozenset())
-    out: dict[str, Any] = {"type": kind}
-    out.update((k, v) for k, v in event.items() if k in public)
-    private, witnesses = WITNESSED.get(kind, (frozenset(), lambda ev: None))
-    if private:
-        saw = witnesses(event)
-        if saw is not None and _seat(viewer) not in saw:
-            for k in private & out.keys():
-                out[k] = _hidden(out[k])
-    return out
+def _blank(value: Any) -> Any:
+    """A field nobody may read: nothing in its place (no cards, no value)."""
+    return () if isinstance(value, tuple) else None
 
 
-def redact_events(events: Iterable[Mapping[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
-    return [redact_event(ev, viewer) for ev in events]
+def redact_event(event: ev.Event | Mapping[str, Any], viewer: int | None) -> ev.Event:
+    """One engine event as `viewer` may read it: the same type, with every field the lists above do
+    not give this viewer replaced (an unlisted field is blank, a private one a placeholder)."""
+    event = ev.event_from_json(event)
+    public = PUBLIC_EVENT_FIELDS.get(event.TYPE, frozenset())
+    private, witnesses = WITNESSED.get(event.TYPE, (frozenset(), None))
+    saw = witnesses(event) if witnesses is not None else None
+    outsider = saw is not None and _seat(viewer) not in saw
+    changes: dict[str, Any] = {}
+    for f in fields_of(type(event)):
+        name = json_name(f.name)
+        value = getattr(event, f.name)
+        if name not in public:
+            changes[f.name] = _blank(value)
+        elif outsider and name in private:
+            changes[f.name] = _hidden(value)
+    return dataclasses.replace(event, **changes) if changes else event  # type: ignore[type-var]
+
+
+def redact_events(events: Iterable[ev.Event | Mapping[str, Any]], viewer: int | None) -> list[ev.Event]:
+    return [redact_event(e, viewer) for e in events]

@@ -18,6 +18,7 @@ from companion.app.vm.log import log_view
 from companion.app.vm.pending import pending_view
 from companion.app.vm.reactions import reactions_view
 from companion.app.vm.rules import rule_count, rules_view
+from companion.app.vm.seat import SPECTATOR
 from companion.app.vm.setup import HOUSE_NUMBERS, SetupForm
 from companion.app.vm.table import COLORS, build_table
 from companion.app.vm.text import Tr
@@ -25,6 +26,7 @@ from companion.app.vm.undo import undo_view
 from companion.app.vm.win import win_view
 from companion.i18n import catalog
 from companion.rules import Game, apply, new_game, parse_action, step
+from companion.rules.events import EVENTS
 from companion.rules.rulebook import rule_ids
 from companion.simulate import RandomTable, random_config
 
@@ -56,9 +58,10 @@ class TestEvents:
     def test_every_event_the_engine_emits_has_a_line(self):
         emitted = set()
         for path in RULES.rglob("*.py"):
-            emitted |= set(re.findall(r'emit\("([a-z_]+)"', path.read_text(encoding="utf-8")))
+            emitted |= set(re.findall(r"emit\(ev\.([A-Za-z]+)\(", path.read_text(encoding="utf-8")))
         assert emitted, "no events found in the engine"
-        assert emitted <= EVENT_TYPES, f"events without a plain-language line: {sorted(emitted - EVENT_TYPES)}"
+        assert emitted <= {cls.__name__ for cls in EVENTS.values()}
+        assert set(EVENTS) <= EVENT_TYPES, f"events without a plain-language line: {sorted(set(EVENTS) - EVENT_TYPES)}"
 
     @pytest.mark.parametrize("modules,players", [("base", 3), ("full", 6), ("any", None)])
     def test_random_games_read_in_plain_language(self, modules, players):
@@ -379,7 +382,8 @@ class TestScreensData:
         own = [{"seq": 1, "action": {"type": "search", "player": 0}, "answer": {"events": []}, "undone": False}]
         assert undo_view(own, s, TR, False).confirm is None
         rolled = [{"seq": 1, "action": {"type": "move", "player": 0, "die": [4]},
-                   "answer": {"events": [{"type": "roll", "die": 4}]}, "undone": False}]
+                   "answer": {"events": [{"type": "roll", "player": 0, "die": 4, "source": "table", "why": "move"}]},
+                   "undone": False}]
         assert "rolled dice" in undo_view(rolled, s, TR, False).confirm
         other = [{"seq": 1, "action": {"type": "search", "player": 1}, "answer": {"events": []}, "undone": False}]
         assert "B's action" in undo_view(other, s, TR, False).confirm
@@ -394,6 +398,19 @@ class TestScreensData:
         assert lines[0].title == "Undo: Carmen: Simple move — die 1"
         assert lines[1].undone and lines[1].lines == ["Carmen rolled a 1 on the table (to move).",
                                                       "Carmen moves from the Cell Block to the Cafeteria."]
+
+    def test_the_log_names_a_drawn_card_for_the_referee_only(self):
+        """A shared or public screen's log is worded from the engine's projection, the console's is not."""
+        s = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+        answer = play(s, type="search", player=0, cards=["golden_chain"])
+        entries = [{"seq": 1, "kind": "action", "action": {"type": "search", "player": 0}, "answer": answer.to_json(),
+                    "undone": False}]
+        names = ["Carmen", "Nicholas"]
+        referee = " ".join(log_view(entries, names, TR)[0].lines)
+        public = " ".join(log_view(entries, names, TR, viewer=SPECTATOR)[0].lines)
+        drawer = " ".join(log_view(entries, names, TR, viewer=0)[0].lines)
+        assert "Golden chain" in referee and "Golden chain" in drawer
+        assert "Golden chain" not in public and "Carmen" in public
 
     def test_history_series(self):
         from datetime import datetime

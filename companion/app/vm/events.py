@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.rules import events as ev
+from companion.rules.events import Event, event_from_json
+
 from .text import Tr
 
 # Which event types are worth a headline (the "what just happened" strip), by importance.
@@ -55,11 +58,11 @@ def why_text(tr: Tr, why: Any) -> str:
     return why.replace("_", " ")
 
 
-def _who(ev: Mapping[str, Any], names: Names, tr: Tr, field: str = "player") -> str:
-    value = ev.get(field)
-    if isinstance(value, str) and value in tr_neutrals(tr):
-        return tr.name("neutral", value)
-    return names(value)
+def _who(who: Any, names: Names, tr: Tr) -> str:
+    """A seat's name, or a neutral's (a neutral rolls for its own move)."""
+    if isinstance(who, str) and who in tr_neutrals(tr):
+        return tr.name("neutral", who)
+    return names(who)
 
 
 def tr_neutrals(tr: Tr) -> tuple[str, ...]:
@@ -77,19 +80,24 @@ def _cards(tr: Tr, cards: Sequence[str]) -> str:
     return tr.join(parts)
 
 
-def describe_event(ev: Mapping[str, Any], names: Names, tr: Tr) -> str:
-    """One event as a sentence; an unexpected type still reads (never a raw dict)."""
-    kind = str(ev.get("type", ""))
+def describe_event(event: Event | Mapping[str, Any], names: Names, tr: Tr) -> str:
+    """One event (typed, or its stored JSON) as a sentence; an unexpected type still reads."""
+    kind = str(event.get("type", ""))
     fn = _DESCRIBERS.get(kind)
-    if fn is not None:
-        key, params = fn(ev, names, tr)
-    else:
-        key, params = "event.unknown", {"type": kind.replace("_", " ")}
+    if fn is None:
+        return tr.params("event.unknown", {"type": kind.replace("_", " ")})
+    key, params = fn(event_from_json(event), names, tr)
     return tr.params(key, params)
 
 
-def _p(ev, names, tr, **extra):
-    out = {"player": _who(ev, names, tr), "why": why_suffix(tr, ev.get("why"))}
+Params = dict[str, Any]
+Describer = Callable[[Any, Names, Tr], tuple[str, Params]]  # takes the event of its type
+
+
+def _p(event: Any, names: Names, tr: Tr, **extra: Any) -> Params:
+    """The player and the cause, which most lines name."""
+    out = {"player": _who(getattr(event, "player", None), names, tr),
+           "why": why_suffix(tr, getattr(event, "why", None))}
     out.update(extra)
     return out
 
@@ -100,135 +108,128 @@ def why_suffix(tr: Tr, why: Any) -> str:
     return tr("ui.why_suffix", why=said) if said else ""
 
 
-def _ev_roll(ev, names, tr):
-    key = "event.roll.table" if ev.get("source") == "table" else "event.roll"
-    return key, {"player": _who(ev, names, tr), "die": ev.get("die"), "why": why_suffix(tr, ev.get("why"))}
+def _ev_roll(e: ev.Roll, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.roll.table" if e.source == "table" else "event.roll"
+    return key, {"player": _who(e.player, names, tr), "die": e.die, "why": why_suffix(tr, e.why)}
 
 
-def _ev_move(ev, names, tr):
-    key = "event.move" if ev.get("from") else "event.move.to"
-    params = _p(ev, names, tr, **{"from": ev.get("from"), "to": ev.get("to")})
-    if ev.get("why") == "move":  # a Simple move needs no cause
+def _ev_move(e: ev.Move, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.move" if e.from_ else "event.move.to"
+    params = _p(e, names, tr, **{"from": e.from_, "to": e.to})
+    if e.why == "move":  # a Simple move needs no cause
         params["why"] = ""
     return key, params
 
 
-def _ev_neutral_move(ev, names, tr):
-    key = "event.neutral_move" if ev.get("from") else "event.neutral_move.to"
-    return key, {"neutral": ev.get("neutral"), "from": ev.get("from"), "to": ev.get("to"),
-                 "why": why_suffix(tr, ev.get("why"))}
+def _ev_neutral_move(e: ev.NeutralMove, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.neutral_move" if e.from_ else "event.neutral_move.to"
+    return key, {"neutral": e.neutral, "from": e.from_, "to": e.to, "why": why_suffix(tr, e.why)}
 
 
-def _ev_cigarettes(ev, names, tr):
-    change = int(ev.get("change") or 0)
+def _ev_cigarettes(e: ev.Cigarettes, names: Names, tr: Tr) -> tuple[str, Params]:
+    change = e.change or 0
     key = "event.cigarettes.gain" if change > 0 else "event.cigarettes.pay" if change < 0 else "event.cigarettes.none"
-    return key, _p(ev, names, tr, amount=abs(change), total=ev.get("total"))
+    return key, _p(e, names, tr, amount=abs(change), total=e.total)
 
 
-def _ev_beating(ev, names, tr):
-    key = "event.beating" if ev.get("count") else "event.beating.none"
-    return key, _p(ev, names, tr, count=ev.get("count"), total=ev.get("total"))
+def _ev_beating(e: ev.Beating, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.beating" if e.count else "event.beating.none"
+    return key, _p(e, names, tr, count=e.count, total=e.total)
 
 
-def _ev_heal(ev, names, tr):
-    return "event.heal", _p(ev, names, tr, count=ev.get("count"), total=ev.get("total"))
+def _ev_heal(e: ev.Heal, names: Names, tr: Tr) -> tuple[str, Params]:
+    return "event.heal", _p(e, names, tr, count=e.count, total=e.total)
 
 
-def _ev_discard(ev, names, tr):
-    cards = _cards(tr, ev.get("cards") or [])
-    if ev.get("player") is None:
+def _ev_discard(e: ev.Discard, names: Names, tr: Tr) -> tuple[str, Params]:
+    cards = _cards(tr, e.cards)
+    if e.player is None:
         return "event.discard.combat", {"cards_text": cards}
-    return "event.discard", _p(ev, names, tr, cards_text=cards)
+    return "event.discard", _p(e, names, tr, cards_text=cards)
 
 
-def _ev_draw(ev, names, tr):
-    cards = list(ev.get("cards") or [])
-    known = [c for c in cards if c != "unknown"]
-    if not cards:
-        return "event.draw.none", _p(ev, names, tr)
-    if known:
-        return "event.draw.known", _p(ev, names, tr, count=len(cards), cards_text=_cards(tr, cards))
-    return "event.draw", _p(ev, names, tr, count=len(cards))
+def _ev_draw(e: ev.Draw, names: Names, tr: Tr) -> tuple[str, Params]:
+    if not e.cards:
+        return "event.draw.none", _p(e, names, tr)
+    if any(c != "unknown" for c in e.cards):
+        return "event.draw.known", _p(e, names, tr, count=len(e.cards), cards_text=_cards(tr, e.cards))
+    return "event.draw", _p(e, names, tr, count=len(e.cards))
 
 
-def _ev_take(ev, names, tr):
-    return "event.take", _p(ev, names, tr, count=ev.get("count", 1), card=ev.get("card"))
+def _ev_take(e: ev.Take, names: Names, tr: Tr) -> tuple[str, Params]:
+    return "event.take", _p(e, names, tr, count=e.count, card=e.card)
 
 
-def _ev_give(ev, names, tr):
-    return "event.give", _p(ev, names, tr, receiver=names(ev.get("to")), card=ev.get("card"))
+def _ev_give(e: ev.Give, names: Names, tr: Tr) -> tuple[str, Params]:
+    return "event.give", _p(e, names, tr, receiver=names(e.to), card=e.card)
 
 
-def _ev_token(ev, names, tr):
-    key = "event.token.take" if (ev.get("change") or 0) > 0 else "event.token.return"
-    return key, _p(ev, names, tr, token=ev.get("token"))
+def _ev_token(e: ev.Token, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.token.take" if (e.change or 0) > 0 else "event.token.return"
+    return key, _p(e, names, tr, token=e.token)
 
 
-def _ev_trauma(ev, names, tr):
-    key = "event.trauma.draw" if (ev.get("change") or 0) > 0 else "event.trauma.discard"
-    return key, _p(ev, names, tr, trauma=ev.get("trauma"))
+def _ev_trauma(e: ev.Trauma, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.trauma.draw" if (e.change or 0) > 0 else "event.trauma.discard"
+    return key, _p(e, names, tr, trauma=e.trauma)
 
 
-def _ev_combat(ev, names, tr):
-    if ev.get("neutral"):
-        return "event.combat.neutral", {"player": names(ev.get("defender")), "neutral": ev.get("neutral")}
-    return "event.combat", {"attacker": names(ev.get("attacker")), "defender": names(ev.get("defender"))}
+def _ev_combat(e: ev.Combat, names: Names, tr: Tr) -> tuple[str, Params]:
+    if e.neutral:
+        return "event.combat.neutral", {"player": names(e.defender), "neutral": e.neutral}
+    return "event.combat", {"attacker": names(e.attacker), "defender": names(e.defender)}
 
 
-def _ev_combat_end(ev, names, tr):
-    if ev.get("neutral"):
-        if ev.get("winner") is not None:
-            return "event.combat_end.player_wins", {"player": names(ev.get("winner")), "neutral": ev.get("neutral")}
-        return "event.combat_end.neutral_wins", {"player": names(ev.get("loser")), "neutral": ev.get("neutral")}
-    return "event.combat_end", {"winner_name": names(ev.get("winner")), "loser": names(ev.get("loser"))}
+def _ev_combat_end(e: ev.CombatEnd, names: Names, tr: Tr) -> tuple[str, Params]:
+    if e.neutral:
+        if e.winner is not None:
+            return "event.combat_end.player_wins", {"player": names(e.winner), "neutral": e.neutral}
+        return "event.combat_end.neutral_wins", {"player": names(e.loser), "neutral": e.neutral}
+    return "event.combat_end", {"winner_name": names(e.winner), "loser": names(e.loser)}
 
 
-def _ev_cooperate(ev, names, tr):
-    if ev.get("neutral"):
-        return "event.cooperate.neutral", _p(ev, names, tr, neutral=ev.get("neutral"), tool=ev.get("tool"))
-    return "event.cooperate", _p(ev, names, tr, receiver=names(ev.get("to")), tool=ev.get("tool"))
+def _ev_cooperate(e: ev.Cooperate, names: Names, tr: Tr) -> tuple[str, Params]:
+    if e.neutral:
+        return "event.cooperate.neutral", _p(e, names, tr, neutral=e.neutral, tool=e.tool)
+    return "event.cooperate", _p(e, names, tr, receiver=names(e.to), tool=e.tool)
 
 
-def _ev_extort(ev, names, tr):
-    return "event.extort", _p(ev, names, tr, target=names(ev.get("target")), tool=ev.get("tool"),
-                              cards_text=_cards(tr, ev.get("weapons") or []))
+def _ev_extort(e: ev.Extort, names: Names, tr: Tr) -> tuple[str, Params]:
+    return "event.extort", _p(e, names, tr, target=names(e.target), tool=e.tool, cards_text=_cards(tr, e.weapons))
 
 
-def _ev_michel_card(ev, names, tr):
-    key = "event.michel_card.table" if ev.get("source") == "table" else "event.michel_card"
-    return key, {"neutral": ev.get("neutral"), "player": names(ev.get("player")), "michel_card": ev.get("card")}
+def _ev_michel_card(e: ev.MichelCard, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.michel_card.table" if e.source == "table" else "event.michel_card"
+    return key, {"neutral": e.neutral, "player": names(e.player), "michel_card": e.card}
 
 
-def _ev_warden_move(ev, names, tr):
-    key = "event.warden_move.by" if ev.get("player") is not None else "event.warden_move"
-    return key, {"to": ev.get("to"), "why": why_suffix(tr, ev.get("why")), "player": names(ev.get("player"))}
+def _ev_warden_move(e: ev.WardenMove, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.warden_move.by" if e.player is not None else "event.warden_move"
+    return key, {"to": e.to, "why": why_suffix(tr, e.why), "player": names(e.player)}
 
 
-def _ev_win(ev, names, tr):
-    winner = ev.get("winner")
-    key = "event.win.team" if isinstance(winner, str) else "event.win"
-    return key, {"winner_name": names(winner), "target": ev.get("target")}
+def _ev_win(e: ev.Win, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.win.team" if isinstance(e.winner, str) else "event.win"
+    return key, {"winner_name": names(e.winner), "target": e.target}
 
 
-def _ev_action_card(ev, names, tr):
-    if ev.get("target") is not None:
-        return "event.action_card.target", _p(ev, names, tr, card=ev.get("card"), target=names(ev.get("target")))
-    return "event.action_card", _p(ev, names, tr, card=ev.get("card"))
+def _ev_action_card(e: ev.ActionCard, names: Names, tr: Tr) -> tuple[str, Params]:
+    if e.target is not None:
+        return "event.action_card.target", _p(e, names, tr, card=e.card, target=names(e.target))
+    return "event.action_card", _p(e, names, tr, card=e.card)
 
 
-def _ev_background(ev, names, tr):
-    key = "event.background.bonus" if ev.get("bonus") else "event.background"
-    return key, _p(ev, names, tr, background=ev.get("background"))
+def _ev_background(e: ev.Background, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.background.bonus" if e.bonus else "event.background"
+    return key, _p(e, names, tr, background=e.background)
 
 
-def _ev_adjust(ev, names, tr):
-    op = next((o for o in ("set", "add", "remove", "identify") if o in ev), "set")
-    value = ev.get(op)
-    if isinstance(value, list):
-        shown = tr.join(tr.name("card", str(v)) for v in value)
+def _ev_adjust(e: ev.Adjust, names: Names, tr: Tr) -> tuple[str, Params]:
+    if isinstance(e.value, tuple):
+        shown = tr.join(tr.name("card", str(v)) for v in e.value)
     else:
-        shown = value_text(value, tr)
-    return f"event.adjust.{op}", {"path": path_text(str(ev.get("path")), names, tr), "value": shown}
+        shown = value_text(e.value, tr)
+    return f"event.adjust.{e.op}", {"path": path_text(e.path, names, tr), "value": shown}
 
 
 def path_text(path: str, names: Names, tr: Tr) -> str:
@@ -260,27 +261,32 @@ def value_text(value: Any, tr: Tr) -> str:
     return "—" if value is None else str(value)
 
 
-def _ev_adjusted(ev, names, tr):
-    key = "event.adjusted.reason" if ev.get("reason") else "event.adjusted"
-    return key, _p(ev, names, tr, reason=ev.get("reason") or "")
+def _ev_adjusted(e: ev.Adjusted, names: Names, tr: Tr) -> tuple[str, Params]:
+    key = "event.adjusted.reason" if e.reason else "event.adjusted"
+    return key, _p(e, names, tr, reason=e.reason or "")
 
 
-def _ev_turn_ended(ev, names, tr):
-    return "event.turn_ended", _p(ev, names, tr)
+def _ev_turn_ended(e: ev.TurnEnded, names: Names, tr: Tr) -> tuple[str, Params]:
+    return "event.turn_ended", _p(e, names, tr)
 
 
-def _simple(key: str, **fields: str) -> Callable:
+def _simple(key: str, **fields: str) -> Describer:
     """An event whose line needs the player plus fields copied as they are (ids render by name)."""
-    def describe(ev, names, tr):
-        params = _p(ev, names, tr)
+    def describe(e: Any, names: Names, tr: Tr) -> tuple[str, Params]:
+        params = _p(e, names, tr)
         for param, source in fields.items():
-            value = ev.get(source)
+            value = getattr(e, source)
             params[param] = names(value) if param in ("target", "offender", "receiver") else value
         return key, params
     return describe
 
 
-_DESCRIBERS: dict[str, Callable] = {
+def _ev_brawl(e: ev.Brawl, names: Names, tr: Tr) -> tuple[str, Params]:
+    return ("event.brawl" if e.players else "event.brawl.alone"), {
+        "player": names(e.player), "place": e.place, "others": names.many(e.players)}
+
+
+_DESCRIBERS: dict[str, Describer] = {
     "roll": _ev_roll,
     "move": _ev_move,
     "neutral_move": _ev_neutral_move,
@@ -306,38 +312,33 @@ _DESCRIBERS: dict[str, Callable] = {
     "adjusted": _ev_adjusted,
     "turn_ended": _ev_turn_ended,
     "ability": _simple("event.ability", ability="ability"),
-    "brawl": lambda ev, names, tr: (("event.brawl" if ev.get("players") else "event.brawl.alone"),
-                                    {"player": names(ev.get("player")), "place": ev.get("place"),
-                                     "others": names.many(ev.get("players") or [])}),
-    "camouflaged": lambda ev, names, tr: ("event.camouflaged", {"neutral": ev.get("neutral"),
-                                                                "player": names(ev.get("player"))}),
+    "brawl": _ev_brawl,
+    "camouflaged": lambda e, names, tr: ("event.camouflaged", {"neutral": e.neutral, "player": names(e.player)}),
     "corruption": _simple("event.corruption", effect="effect"),
     "craft": _simple("event.craft", recipe="recipe"),
     "dig": _simple("event.dig", tool="tool", points="points", tunnel="tunnel"),
     "end_turn": _simple("event.end_turn"),
     "exempt": _simple("event.exempt"),
-    "forced": lambda ev, names, tr: ("event.forced", {"player": names(ev.get("player")),
-                                                      "rules": tr.join(ev.get("rules") or [])}),
+    "forced": lambda e, names, tr: ("event.forced", {"player": names(e.player), "rules": tr.join(e.rules)}),
     "give_up": _simple("event.give_up"),
     "join_gang": _simple("event.join_gang", gang="gang", ability="ability"),
     "leave_gang": _simple("event.leave_gang", gang="gang", ability="ability"),
-    "michel_reshuffle": lambda ev, names, tr: ("event.michel_reshuffle", {"count": ev.get("cards")}),
+    "michel_reshuffle": lambda e, names, tr: ("event.michel_reshuffle", {"count": e.cards}),
     "must_cooperate": _simple("event.must_cooperate", tool="tool"),
-    "neutral_calm": lambda ev, names, tr: ("event.neutral_calm", {"neutral": ev.get("neutral"),
-                                                                  "player": names(ev.get("player")),
-                                                                  "place": ev.get("place")}),
+    "neutral_calm": lambda e, names, tr: ("event.neutral_calm", {"neutral": e.neutral, "player": names(e.player),
+                                                                 "place": e.place}),
     "offence": _simple("event.offence", action="action", place="place"),
     "punishment": _simple("event.punishment", choice="choice"),
     "rehabilitate": _simple("event.rehabilitate"),
     "report": _simple("event.report", offender="offender", action="action"),
     "reroll": _simple("event.reroll", ability="ability"),
-    "reshuffle": lambda ev, names, tr: ("event.reshuffle", {"count": ev.get("cards")}),
+    "reshuffle": lambda e, names, tr: ("event.reshuffle", {"count": e.cards}),
     "skill": _simple("event.skill", tunnel="tunnel"),
     "skip_neutral": _simple("event.skip_neutral"),
     "spy": _simple("event.spy", target="target"),
     "turn": _simple("event.turn", turn="turn", actions="actions"),
-    "unused_dice": lambda ev, names, tr: ("event.unused_dice", {"dice": tr.join(str(d) for d in ev.get("die") or [])}),
-    "unused_outcomes": lambda ev, names, tr: ("event.unused_outcomes", {"count": len(ev.get("outcomes") or [])}),
+    "unused_dice": lambda e, names, tr: ("event.unused_dice", {"dice": tr.join(str(d) for d in e.die)}),
+    "unused_outcomes": lambda e, names, tr: ("event.unused_outcomes", {"count": len(e.outcomes)}),
     "weapon": _simple("event.weapon", card="card"),
 }
 

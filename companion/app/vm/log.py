@@ -9,7 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.rules import redact_events
+from companion.rules.events import Event, events_from_json
+
 from .events import QUIET, Names, describe_action, describe_event
+from .seat import seen_lines
 from .text import Tr
 
 
@@ -33,16 +37,19 @@ def _local(at: Any) -> Any:
     return at.astimezone() if getattr(at, "tzinfo", None) is not None else at
 
 
-def answer_events(answer: Any) -> list[dict[str, Any]]:
+def answer_events(answer: Any) -> list[Event]:
+    """An answer's events as the engine's values, whether the answer is fresh or stored JSON."""
     if answer is None:
         return []
     if isinstance(answer, dict):
-        return list(answer.get("events") or [])
+        return events_from_json(answer.get("events"))
     return list(getattr(answer, "events", []) or [])
 
 
 def log_view(entries: Sequence[Any], player_names: Sequence[str], tr: Tr, *, newest_first: bool = True,
-             include_quiet: bool = False) -> list[LogLineVM]:
+             include_quiet: bool = False, viewer: int | None = None) -> list[LogLineVM]:
+    """The log's lines. `viewer` None is the referee's console (everything); a seat, or
+    `SPECTATOR` for a shared or public screen, reads each event through the engine's projection."""
     names = Names(player_names, tr)
     out = []
     described: dict[int, str] = {}
@@ -61,14 +68,18 @@ def log_view(entries: Sequence[Any], player_names: Sequence[str], tr: Tr, *, new
             continue
         described[seq] = describe_action(action, names, tr)
         events = answer_events(_get(entry, "answer"))
-        lines = [describe_event(ev, names, tr) for ev in events if include_quiet or ev.get("type") not in QUIET]
+        shown = [e for e in events if include_quiet or e.TYPE not in QUIET]
+        if viewer is None:
+            lines = [describe_event(e, names, tr) for e in shown]
+        else:
+            lines = [line for e in redact_events(shown, viewer) for line in seen_lines(e, names, tr, viewer)]
         out.append(LogLineVM(seq, described[seq], lines, bool(_get(entry, "undone", False)), when,
                              action.get("player")))
     return list(reversed(out)) if newest_first else out
 
 
-def recent_lines(events: Sequence[dict[str, Any]], player_names: Sequence[str], tr: Tr, limit: int = 8) -> list[str]:
-    """The last answer's events for the "what just happened" strip."""
+def recent_lines(events: Sequence[Event], player_names: Sequence[str], tr: Tr, limit: int = 8) -> list[str]:
+    """The last answer's events for the "what just happened" strip (the host's screen: everything)."""
     names = Names(player_names, tr)
-    lines = [describe_event(ev, names, tr) for ev in events if ev.get("type") not in QUIET]
+    lines = [describe_event(e, names, tr) for e in events if e.TYPE not in QUIET]
     return lines[-limit:]

@@ -61,13 +61,12 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
         return out
     offence = state.offence
     if offence is not None:
-        who = offence["offender"]
+        who = offence.offender
         out.offence = OffenceVM(
             offender=who, offender_name=state.players[who].name, color=seat_color(state, who),
-            action=tr.name("action", offence["action"]), place=tr.name("place", offence["place"]),
-            rule=offence.get("rule", "WARD-2"),
+            action=tr.name("action", offence.action), place=tr.name("place", offence.place), rule=offence.rule,
             message=tr("ui.offence_message", player=state.players[who].name,
-                       action_label=tr.name("action", offence["action"]), place=offence["place"]))
+                       action_label=tr.name("action", offence.action), place=offence.place))
     deciding = state.pending.player if state.pending is not None else state.active
     for p in state.players:
         if seats is not None and p.seat not in seats:

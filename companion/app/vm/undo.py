@@ -57,7 +57,7 @@ def _crossing(entry: Any, state: GameState, tr: Tr) -> tuple[str | None, str]:
     events = answer_events(_get(entry, "answer"))
     deciding = state.pending.player if state.pending is not None else state.active
     reasons = []
-    if any(ev.get("type") in CHANCE for ev in events) or action.get("die"):
+    if any(e.TYPE in CHANCE for e in events) or action.get("die"):
         reasons.append(tr("ui.undo_crosses_roll"))
     player = action.get("player")
     if isinstance(player, int) and player != deciding:

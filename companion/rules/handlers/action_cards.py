@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import PlayAction
 from ..core import Ctx, applier, checker, hand_card_problems, hard, violation
 from ..errors import Violation
@@ -57,7 +58,7 @@ def apply_play_action(s: GameState, a: PlayAction, ctx: Ctx) -> None:
     effect = card["effect"]
     use_action(s)
     discard_cards(s, ctx, a.player, [a.card], "play_action")
-    ctx.emit("action_card", player=a.player, card=a.card, target=a.target)
+    ctx.emit(ev.ActionCard(player=a.player, card=a.card, target=a.target))
     if effect == "send_to_solitary":
         place_standee(s, ctx, a.target, s.board.solitary, "action_card")
         if a.target == s.active:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import events as ev
 from ..actions import Adjust
 from ..core import Ctx, applier, checker, hard, unaccounted
 from ..errors import Violation
@@ -20,7 +21,7 @@ from ..ops import check_win, to_supply
 from ..shape import is_id, is_int
 from ..state import GameState
 
-OPS = ("set", "add", "remove", "identify")
+OPS = ev.ADJUST_OPS
 PLAYER_NUMBERS = ("cigarettes", "beatings", "tunnel")
 
 
@@ -211,10 +212,17 @@ def check_changes(s: GameState, changes, out: list[Violation]) -> None:
             return
 
 
+def _edit_event(change: Mapping[str, Any]) -> ev.Adjust:
+    """The event of an edit `_edit` accepted: its path and its one operation."""
+    op = next(op for op in OPS if op in change)
+    value = change[op]
+    return ev.Adjust(path=change["path"], op=op, value=tuple(value) if isinstance(value, list) else value)
+
+
 def apply_changes(s: GameState, changes, ctx: Ctx) -> None:
     for change in changes:
         _edit(s, change)
-        ctx.emit("adjust", **{k: v for k, v in change.items()})
+        ctx.emit(_edit_event(change))
     check_win(s, ctx)
 
 
@@ -231,5 +239,5 @@ def check_adjust(s: GameState, a: Adjust, out: list[Violation]) -> None:
 
 @applier("adjust")
 def apply_adjust(s: GameState, a: Adjust, ctx: Ctx) -> None:
-    ctx.emit("adjusted", player=a.player, reason=a.reason)
+    ctx.emit(ev.Adjusted(player=a.player, reason=a.reason))
     apply_changes(s, a.changes, ctx)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from math import ceil
 
+from .. import events as ev
 from ..actions import Choose, RevealBackground
 from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, violation
 from ..errors import Violation
@@ -166,7 +167,7 @@ def apply_reveal(s: GameState, a: RevealBackground, ctx: Ctx) -> None:
     p.has_background = False
     p.background = card
     p.revealed.append(card)
-    ctx.emit("background", player=a.player, background=card, bonus=bonus)
+    ctx.emit(ev.Background(player=a.player, background=card, bonus=bonus))
     EFFECTS[card](s, ctx, p, a, bonus, n)
 
 
@@ -177,10 +178,10 @@ def _too_fast(s, ctx, p, a, bonus, n):
 def _get_out(s, ctx, p, a, bonus, n):
     for neutral in s.neutrals:
         s.neutrals[neutral] = a.to
-        ctx.emit("neutral_move", neutral=neutral, to=a.to, why="get_out_of_here")
+        ctx.emit(ev.NeutralMove(neutral=neutral, to=a.to, why="get_out_of_here"))
     if s.warden is not None:
         s.warden = a.to
-        ctx.emit("warden_move", to=a.to, why="get_out_of_here")
+        ctx.emit(ev.WardenMove(to=a.to, why="get_out_of_here"))
     for q in s.players:
         if q.seat != p.seat and q.place != a.to:
             place_standee(s, ctx, q.seat, a.to, "get_out_of_here")
@@ -311,7 +312,7 @@ def _look_away(s, ctx, p, a, bonus, n):
 def _fix_that(s, ctx, p, a, bonus, n):
     p.hand.remove("spoon")
     to_supply(s, "spoon")
-    ctx.emit("discard", player=p.seat, cards=["spoon"], why="i_can_fix_that")
+    ctx.emit(ev.Discard(player=p.seat, cards=("spoon",), why="i_can_fix_that"))
     take_from_pile(s, ctx, p.seat, "shovel" if bonus else "pickaxe", 1, "i_can_fix_that")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
+from .. import events as ev
 from ..actions import Craft, Search
 from ..catalog import Recipe
 from ..core import Ctx, applier, checker, hand_card_problems, hard, unaccounted, violation
@@ -137,4 +138,4 @@ def apply_craft(s: GameState, a: Craft, ctx: Ctx) -> None:
     slots = craft_materials(s, p, recipe, a.bandage)
     discard_cards(s, ctx, a.player, list(a.cards) if a.cards is not None else slots, "craft")
     take_from_pile(s, ctx, a.player, recipe.product, recipe.count, "craft")
-    ctx.emit("craft", player=a.player, recipe=a.recipe)
+    ctx.emit(ev.Craft(player=a.player, recipe=a.recipe))

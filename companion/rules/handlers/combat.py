@@ -7,6 +7,7 @@ Weapons) fit in between.
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import Bodybuilding, Cooperate, Extort, Fight, GiveUp, Weapon
 from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, task, violation
 from ..errors import Violation
@@ -90,9 +91,9 @@ def apply_extort(s: GameState, a: Extort, ctx: Ctx) -> None:
         if not is_weapon(s, card):
             c.improvised.append(a.player)
     s.combat = c
-    ctx.emit("extort", player=a.player, target=a.target, tool=a.tool, weapons=[card for _, card in c.laid])
+    ctx.emit(ev.Extort(player=a.player, target=a.target, tool=a.tool, weapons=tuple(card for _, card in c.laid)))
     if target.hand.count(a.tool) and a.tool in s.flags.must_cooperate:
-        ctx.emit("must_cooperate", player=a.target, tool=a.tool)
+        ctx.emit(ev.MustCooperate(player=a.target, tool=a.tool))
         cooperate_with_player(s, ctx)
     elif target.hand.count(a.tool):
         data = {"attacker": a.player, "tool": a.tool}
@@ -108,7 +109,7 @@ def start_combat(s: GameState, ctx: Ctx) -> None:
     assert c is not None
     c.started = True
     c.to_play = c.defender
-    ctx.emit("combat", attacker=c.attacker, defender=c.defender, neutral=c.neutral)
+    ctx.emit(ev.Combat(attacker=c.attacker, defender=c.defender, neutral=c.neutral))
     ask_weapon(s)
 
 
@@ -145,7 +146,7 @@ def discard_laid(s: GameState, ctx: Ctx) -> None:
     for _, card in c.laid:
         to_supply(s, card)
     if c.laid:
-        ctx.emit("discard", player=None, cards=[card for _, card in c.laid], why="combat")
+        ctx.emit(ev.Discard(player=None, cards=tuple(card for _, card in c.laid), why="combat"))
     c.laid = []
 
 
@@ -167,11 +168,11 @@ def apply_cooperate(s: GameState, a: Cooperate, ctx: Ctx) -> None:
     c = s.combat
     assert c is not None
     if c.neutral is None:
-        ctx.emit("cooperate", player=a.player, to=c.attacker, tool=c.tool)
+        ctx.emit(ev.Cooperate(player=a.player, to=c.attacker, tool=c.tool))
         cooperate_with_player(s, ctx)
         return
     tool = a.tool or s.pending.data["tools"][0]
-    ctx.emit("cooperate", player=a.player, neutral=c.neutral, tool=tool)
+    ctx.emit(ev.Cooperate(player=a.player, neutral=c.neutral, tool=tool))
     discard_cards(s, ctx, a.player, [tool], "michel")
     s.combat = None
     s.pending = None
@@ -223,7 +224,7 @@ def apply_weapon(s: GameState, a: Weapon, ctx: Ctx) -> None:
         c.improvised.append(a.player)
     if a.player != c.defender and a.player != c.attacker and a.player not in c.helpers:
         c.helpers.append(a.player)
-    ctx.emit("weapon", player=a.player, card=card)
+    ctx.emit(ev.Weapon(player=a.player, card=card))
     weapon_done(s, ctx)
 
 
@@ -253,7 +254,7 @@ def apply_give_up(s: GameState, a: GiveUp, ctx: Ctx) -> None:
     c = s.combat
     assert c is not None
     s.pending = None
-    ctx.emit("give_up", player=a.player)
+    ctx.emit(ev.GiveUp(player=a.player))
     if c.neutral is not None:
         end_michel_combat(s, ctx, player_won=False)
     else:
@@ -274,7 +275,7 @@ def apply_bodybuilding(s: GameState, a: Bodybuilding, ctx: Ctx) -> None:
     if roll == 6:
         take_token(s, ctx, a.player, "bodybuilding", "bodybuilding_six")
     if roll >= 4:
-        ctx.emit("exempt", player=a.player)
+        ctx.emit(ev.Exempt(player=a.player))
         weapon_done(s, ctx)
     else:
         ask_weapon(s)
@@ -287,7 +288,7 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
     loser = c.attacker if loser == c.attacker else c.defender
     winner = c.defender if loser == c.attacker else c.attacker
     discard_laid(s, ctx)
-    ctx.emit("combat_end", winner=winner, loser=loser)
+    ctx.emit(ev.CombatEnd(winner=winner, loser=loser))
     w, l_ = s.players[winner], s.players[loser]
     fury = s.catalog.ability_values["fury"] if w.ability == "fury" else 1
     beatings = add_beatings(s, ctx, loser, fury, "combat")
@@ -361,7 +362,7 @@ def choose_kings_card(s: GameState, a, ctx: Ctx) -> None:
 
 def reveal_michel(s: GameState, ctx: Ctx, neutral: str, seat: int) -> str:
     card, source = ctx.next_michel_card()
-    ctx.emit("michel_card", neutral=neutral, player=seat, card=card, source=source)
+    ctx.emit(ev.MichelCard(neutral=neutral, player=seat, card=card, source=source))
     return card
 
 
@@ -373,10 +374,10 @@ def neutral_extort(s: GameState, item: dict, ctx: Ctx) -> None:
     if s.neutrals.get(neutral) != p.place:
         return
     if s.warden is not None and s.warden == p.place:
-        ctx.emit("neutral_calm", neutral=neutral, player=seat, place=p.place)
+        ctx.emit(ev.NeutralCalm(neutral=neutral, player=seat, place=p.place))
         return
     if p.camouflaged:
-        ctx.emit("camouflaged", neutral=neutral, player=seat)
+        ctx.emit(ev.Camouflaged(neutral=neutral, player=seat))
         return
     card = reveal_michel(s, ctx, neutral, seat)
     info = s.catalog.michel_cards[card]
@@ -398,8 +399,8 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
     seat = c.defender
     p = s.players[seat]
     discard_laid(s, ctx)
-    ctx.emit("combat_end", winner=None if not player_won else seat, loser=seat if not player_won else None,
-             neutral=c.neutral)
+    ctx.emit(ev.CombatEnd(winner=None if not player_won else seat, loser=seat if not player_won else None,
+             neutral=c.neutral))
     s.combat = None
     if player_won:
         draw_search(s, ctx, seat, 1, why="michel_win")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import (
     Bet,
     Brawl,
@@ -77,7 +78,7 @@ def apply_rehabilitate(s: GameState, a: Rehabilitate, ctx: Ctx) -> None:
     s.background_deck -= 1
     p.has_background = True
     p.background = a.card
-    ctx.emit("rehabilitate", player=a.player)
+    ctx.emit(ev.Rehabilitate(player=a.player))
 
 
 @checker("spy")
@@ -94,7 +95,7 @@ def check_spy(s: GameState, a: Spy, out: list[Violation]) -> None:
 def apply_spy(s: GameState, a: Spy, ctx: Ctx) -> None:
     from ..ops import return_token
     return_token(s, ctx, a.player, "spy", "spy")
-    ctx.emit("spy", player=a.player, target=a.target, hand=s.players[a.target].hand.to_json())  # seen by the spy
+    ctx.emit(ev.Spy(player=a.player, target=a.target, hand=s.players[a.target].hand.to_json()))  # seen by the spy
 
 
 @checker("improve_tool")
@@ -159,7 +160,7 @@ def apply_brawl(s: GameState, a: Brawl, ctx: Ctx) -> None:
     n = len(s.players)
     others = sorted((q.seat for q in s.players if q.place == place and q.seat != a.player),
                     key=lambda seat: (seat - a.player) % n)
-    ctx.emit("brawl", player=a.player, place=place, players=others)
+    ctx.emit(ev.Brawl(player=a.player, place=place, players=tuple(others)))
     s.agenda[0:0] = [{"do": "brawl_ask", "seat": seat} for seat in others] + [{"do": "brawl_rolls", "seats": []}]
 
 

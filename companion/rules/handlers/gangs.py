@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import ChangeStyle, GangAbility, JoinGang
 from ..core import Ctx, applier, checker, hand_card_problems, hard, violation
 from ..errors import Violation
@@ -59,7 +60,7 @@ def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:
     else:
         card = ctx.take(a.gang, pile)
     p.gang, p.ability = a.gang, card
-    ctx.emit("join_gang", player=a.player, gang=a.gang, ability=card)
+    ctx.emit(ev.JoinGang(player=a.player, gang=a.gang, ability=card))
 
 
 @checker("join_gang")
@@ -115,7 +116,7 @@ def apply_gang_ability(s: GameState, a: GangAbility, ctx: Ctx) -> None:
     p = s.players[a.player]
     use_action(s)
     value = s.catalog.ability_values.get(a.ability, 0)
-    ctx.emit("ability", player=a.player, ability=a.ability)
+    ctx.emit(ev.Ability(player=a.player, ability=a.ability))
     if a.ability == "master_key":
         place_standee(s, ctx, a.player, a.to, "master_key")
     elif a.ability == "not_so_free_pass":

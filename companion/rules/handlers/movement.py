@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import CautiousMove, Choose, Move
 from ..core import CHOICES, Ctx, applier, checker, choice, hard, violation
 from ..errors import Violation
@@ -67,7 +68,7 @@ def apply_move(s: GameState, a: Move, ctx: Ctx) -> None:
     face = ctx.roll(a.player, "move")
     can_reroll = p.ability == "second_chance"
     if can_reroll and ctx.dice:  # the table supplied a second die: Second Chance was used
-        ctx.emit("reroll", player=a.player, ability="second_chance")
+        ctx.emit(ev.Reroll(player=a.player, ability="second_chance"))
         face = ctx.roll(a.player, "move")
         can_reroll = False
     if a.force and a.to is not None and a.to not in destinations_for(s, a.player, face):
@@ -115,7 +116,7 @@ def choose_destination(s: GameState, a: Choose, ctx: Ctx) -> None:
     assert pending is not None
     s.pending = None
     if a.option == REROLL:
-        ctx.emit("reroll", player=a.player, ability="second_chance")
+        ctx.emit(ev.Reroll(player=a.player, ability="second_chance"))
         resolve_roll(s, ctx, a.player, ctx.roll(a.player, "move"), None, False)
         return
     if not pending.data.get("effects"):

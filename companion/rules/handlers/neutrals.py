@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import Choose, MoveNeutral, SkipNeutral
 from ..core import Ctx, applier, checker, choice, hard, violation
 from ..errors import Violation
@@ -52,7 +53,7 @@ def neutral_arrives(s: GameState, ctx: Ctx, neutral: str, place: str) -> None:
     """MICH-3: a neutral that ends a move extorts every player there, clockwise from the active player."""
     origin = s.neutrals[neutral]
     s.neutrals[neutral] = place
-    ctx.emit("neutral_move", neutral=neutral, to=place, **{"from": origin})
+    ctx.emit(ev.NeutralMove(neutral=neutral, to=place, from_=origin))
     n = len(s.players)
     victims = sorted((p.seat for p in s.players if p.place == place), key=lambda seat: (seat - s.active) % n)
     ctx.schedule_first(*({"do": "neutral_extort", "neutral": neutral, "seat": seat} for seat in victims))
@@ -67,4 +68,4 @@ def check_skip_neutral(s: GameState, a: SkipNeutral, out: list[Violation]) -> No
 @applier("skip_neutral")
 def apply_skip_neutral(s: GameState, a: SkipNeutral, ctx: Ctx) -> None:
     s.pending = None
-    ctx.emit("skip_neutral", player=a.player)
+    ctx.emit(ev.SkipNeutral(player=a.player))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import Buy, Dig, Heal, Sell, StealSpoon
 from ..core import Ctx, applier, checker, hand_card_problems, hard, violation
 from ..errors import Violation
@@ -45,7 +46,7 @@ def apply_dig(s: GameState, a: Dig, ctx: Ctx) -> None:
     p.dug.append(a.tool)
     points = s.catalog.tools[a.tool]
     p.tunnel += points
-    ctx.emit("dig", player=a.player, tool=a.tool, points=points, tunnel=p.tunnel)
+    ctx.emit(ev.Dig(player=a.player, tool=a.tool, points=points, tunnel=p.tunnel))
     if p.tokens.get("skill", 0) > 0:  # WORK-3: the next Dig while holding a Skill token
         if ctx.roll(a.player, "skill") >= 4:
             p.tokens["skill"] -= 1
@@ -53,7 +54,7 @@ def apply_dig(s: GameState, a: Dig, ctx: Ctx) -> None:
                 del p.tokens["skill"]
             p.skills_on_tools += 1
             p.tunnel += 1
-            ctx.emit("skill", player=a.player, points=1, tunnel=p.tunnel)
+            ctx.emit(ev.Skill(player=a.player, points=1, tunnel=p.tunnel))
         else:
             return_token(s, ctx, a.player, "skill", "skill_failed")
     check_win(s, ctx)

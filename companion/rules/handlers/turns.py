@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import EndTurn
 from ..core import Ctx, applier, checker, hand_card_problems, task, violation
 from ..errors import Violation
@@ -16,7 +17,7 @@ def start_turn(s: GameState, ctx: Ctx, seat: int) -> None:
     s.flags = TurnFlags(started_in_solitary=s.board.places[p.place].one_action)
     s.actions_left = s.ruleset.solitary_actions if s.flags.started_in_solitary else s.ruleset.actions_per_turn
     p.camouflaged = False  # Camouflage lasts until the player's next turn
-    ctx.emit("turn", player=seat, turn=s.turn, actions=s.actions_left)
+    ctx.emit(ev.Turn(player=seat, turn=s.turn, actions=s.actions_left))
 
 
 def finish_turn(s: GameState, ctx: Ctx, seat: int, hand_checked: bool) -> None:
@@ -33,7 +34,7 @@ def end_turn_now(s: GameState, ctx: Ctx, why: str) -> None:
     s.pending = None
     s.combat = None
     s.agenda = [t for t in s.agenda if t["do"] == "neutral_extort"]
-    ctx.emit("turn_ended", player=s.active, why=why)
+    ctx.emit(ev.TurnEnded(player=s.active, why=why))
     finish_turn(s, ctx, s.active, hand_checked=False)
 
 
@@ -57,7 +58,7 @@ def apply_end_turn(s: GameState, a: EndTurn, ctx: Ctx) -> None:
     if s.pending is not None and s.pending.kind == "hand_limit":
         s.pending = None
         return
-    ctx.emit("end_turn", player=a.player)
+    ctx.emit(ev.EndTurn(player=a.player))
     finish_turn(s, ctx, a.player, hand_checked=True)
 
 

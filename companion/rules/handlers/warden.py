@@ -7,11 +7,12 @@ finished action, its "occasion" (OFF-3): each effect once per occasion, first cl
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..actions import CHOICES, AttractWarden, Bribe, Corruption, PunishmentChoice, Report
 from ..core import Ctx, applier, checker, hard, violation
 from ..errors import Violation
 from ..ops import add_beatings, discard_random, gain_cigarettes, place_standee, return_token, take_token
-from ..state import GameState, Pending
+from ..state import GameState, Offence, Pending
 from .common import place_action, spend, use_action
 from .movement import place_not_in_game
 
@@ -20,14 +21,14 @@ def note_offence(s: GameState, ctx: Ctx, seat: int, action: str, place: str) -> 
     """WARD-2: a legal illegal-list action in the Warden's Place opens a report window."""
     if s.warden is None or place != s.warden or action not in s.catalog.warden_illegal_actions:
         return
-    s.offence = {"rule": "WARD-2", "action": action, "place": place, "offender": seat}
-    ctx.emit("offence", player=seat, action=action, place=place)
+    s.offence = Offence(rule="WARD-2", action=action, place=place, offender=seat)
+    ctx.emit(ev.Offence(player=seat, action=action, place=place))
 
 
 def move_occasion(s: GameState, ctx: Ctx, seat: int) -> None:
     """OFF-3 Move: after a player's Move action, a Corruption token may move the Warden."""
     if s.occasion is not None:
-        s.occasion["moved"] = seat
+        s.occasion.moved = seat
 
 
 def needs_warden(s: GameState, out: list[Violation], rule: str) -> bool:
@@ -49,7 +50,7 @@ def check_attract(s: GameState, a: AttractWarden, out: list[Violation]) -> None:
 def apply_attract(s: GameState, a: AttractWarden, ctx: Ctx) -> None:
     use_action(s)
     s.warden = s.players[a.player].place
-    ctx.emit("warden_move", to=s.warden, why="attract_warden", player=a.player)
+    ctx.emit(ev.WardenMove(to=s.warden, why="attract_warden", player=a.player))
 
 
 @checker("bribe")
@@ -75,7 +76,7 @@ def apply_bribe(s: GameState, a: Bribe, ctx: Ctx) -> None:
 def check_report(s: GameState, a: Report, out: list[Violation]) -> None:
     if s.offence is None:
         out.append(hard("WARD-3", "v.no_offence"))
-    elif s.offence["offender"] == a.player:
+    elif s.offence.offender == a.player:
         out.append(hard("WARD-3", "v.report_self"))
     elif s.pending is not None:
         out.append(hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name,
@@ -87,8 +88,9 @@ def apply_report(s: GameState, a: Report, ctx: Ctx) -> None:
     """WARD-3/4: the offender goes to Solitary (the Ward when used); they keep what they gained."""
     offence = s.offence
     s.offence = None
-    offender = offence["offender"]
-    ctx.emit("report", player=a.player, offender=offender, action=offence["action"])
+    assert offence is not None  # check_report
+    offender = offence.offender
+    ctx.emit(ev.Report(player=a.player, offender=offender, action=offence.action))
     place_standee(s, ctx, offender, s.board.solitary, "report")
     if offender == s.active:
         from .turns import end_turn_now
@@ -104,22 +106,22 @@ def check_corruption(s: GameState, a: Corruption, out: list[Violation]) -> None:
         out.append(hard("OFF-3", "v.no_token", token="corruption"))
         return
     occasion = s.occasion
-    if occasion is not None and a.effect in occasion["used"]:
+    if occasion is not None and a.effect in occasion.used:
         out.append(hard("OFF-3", "v.effect_used", effect=a.effect))
         return
     if a.effect == "freepass":
-        if s.offence is None or s.offence["offender"] != a.player:
+        if s.offence is None or s.offence.offender != a.player:
             out.append(hard("OFF-3", "v.freepass_no_offence"))
     elif s.pending is not None:
         out.append(hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name,
                         decision=s.pending.kind))
     elif a.effect == "punishment":
-        if occasion is None or s.players[occasion["player"]].place != s.warden and occasion["place"] != s.warden:
+        if occasion is None or s.players[occasion.player].place != s.warden and occasion.place != s.warden:
             out.append(hard("OFF-3", "v.punish_no_occasion"))
-        elif a.target is not None and a.target != occasion["player"]:
-            out.append(hard("OFF-3", "v.punish_wrong_target", player=s.players[occasion["player"]].name))
+        elif a.target is not None and a.target != occasion.player:
+            out.append(hard("OFF-3", "v.punish_wrong_target", player=s.players[occasion.player].name))
     elif a.effect == "move":
-        if occasion is None or occasion.get("moved") is None:
+        if occasion is None or occasion.moved is None:
             out.append(hard("OFF-3", "v.move_no_occasion"))
         elif a.to is None:
             out.append(hard("OFF-3", "v.destination_needed"))
@@ -131,17 +133,18 @@ def check_corruption(s: GameState, a: Corruption, out: list[Violation]) -> None:
 def apply_corruption(s: GameState, a: Corruption, ctx: Ctx) -> None:
     return_token(s, ctx, a.player, "corruption", a.effect)
     if s.occasion is not None:
-        s.occasion["used"].append(a.effect)
-    ctx.emit("corruption", player=a.player, effect=a.effect)
+        s.occasion.used.append(a.effect)
+    ctx.emit(ev.Corruption(player=a.player, effect=a.effect))
     if a.effect == "freepass":
         s.offence = None
     elif a.effect == "punishment":
-        victim = s.occasion["player"]
+        assert s.occasion is not None  # check_corruption
+        victim = s.occasion.player
         chooser = victim if s.ruleset.punishment_choice == "victim" else a.player
         s.pending = Pending("punishment_choice", chooser, list(CHOICES), {"by": a.player, "target": victim})
     else:
         s.warden = a.to
-        ctx.emit("warden_move", to=a.to, why="corruption", player=a.player)
+        ctx.emit(ev.WardenMove(to=a.to, why="corruption", player=a.player))
 
 
 @checker("punishment_choice")
@@ -154,7 +157,7 @@ def apply_punishment_choice(s: GameState, a: PunishmentChoice, ctx: Ctx) -> None
     """OFF-3: the victim suffers the Punishment that whoever the ruleset names has chosen."""
     victim = s.pending.data["target"]
     s.pending = None
-    ctx.emit("punishment", player=victim, choice=a.choice, chooser=a.player)
+    ctx.emit(ev.Punishment(player=victim, choice=a.choice, chooser=a.player))
     p = s.players[victim]
     if a.choice == "beating":
         add_beatings(s, ctx, victim, 1, "punishment")
