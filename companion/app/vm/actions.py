@@ -280,7 +280,7 @@ class Composer:
         self.physical_dice = physical_dice
         self.force = force
         self.quick = quick  # skip the optional inputs (a Search without entering the cards drawn)
-        every = [a for a in candidates(state, seat) if a.TYPE == kind]
+        every = [a for a in candidates(state, seat, every_type=True) if a.TYPE == kind]
         self.all = every
         self.legal = [a for a in every if not check(state, a)]
         # Forcing (a house rule) chooses among every candidate; otherwise among the legal ones.
