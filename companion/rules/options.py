@@ -145,10 +145,12 @@ def _turn_candidates(s: GameState, seat: int, every_type: bool = False) -> list[
             out.append(A.Craft(player=seat, recipe=recipe, bandage=1))
     style = "change_style" in here
     for gid, gang in cat.gangs.items():
-        out.append(A.JoinGang(player=seat, gang=gid, cards=_accessories_for(s, p, gang.accessories, gang.required)))
-        if style:
-            out.append(A.ChangeStyle(player=seat, gang=gid,
-                                     cards=_accessories_for(s, p, gang.accessories, max(1, gang.required - 1))))
+        for make, count in ((A.JoinGang, gang.required), (A.ChangeStyle, max(1, gang.required - 1))):
+            if make is A.ChangeStyle and not style:
+                continue
+            cards = _accessories_for(s, p, gang.accessories, count)
+            if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
+                out.append(make(player=seat, gang=gid, cards=cards))
     for card, info in cat.action_cards.items():
         if not (p.hand.count(card) or p.hand.unknown):
             continue
@@ -279,7 +281,7 @@ MOMENT_KEYS = frozenset({
     "v.no_join_gang_after_solitary", "v.trauma_no_extort", "v.trauma_no_join_gang", "v.trauma_no_action_cards",
     "v.trauma_no_buy", "v.beaten_no_craft",
 })
-TARGET_KEYS = frozenset({"v.target_not_here"})  # the same, for every shape with the same target
+TARGET_KEYS = frozenset({"v.target_not_here"})  # the same, for every shape aimed at the same seat
 
 
 def _group(a: A.Action) -> tuple:
@@ -298,7 +300,7 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     with judging(s):
         for a in candidates(s, seat):
             group = _group(a)
-            aimed = (group, getattr(a, "target", None))
+            aimed = (group, getattr(a, "target", None), getattr(a, "to", None))  # `to`: an Exchange's teammate
             if group in refused or aimed in refused:
                 continue
             found = check(s, a)

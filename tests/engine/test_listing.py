@@ -31,3 +31,17 @@ def test_legal_actions_equal_the_exhaustive_listing(config, picks):
             assert legal_actions(state, seat) == exhaustive_legal_actions(state, seat)
         assert all(check(state, a) == [] for a in legal)
         assert step(state, legal[pick % len(legal)]).accepted
+
+
+def test_seeded_games_list_what_the_exhaustive_listing_lists():
+    """A fixed sweep as well, so Team mode, every Dig In Place and long games are always met."""
+    for seed in range(1, 31):
+        modules = "full" if seed % 2 else "any"
+        rng = random.Random(seed)
+        state = new_game(random_config(random.Random(seed), None if modules == "any" else 6, seed, modules))
+        for _ in range(150):
+            if state.winner is not None:
+                break
+            for seat in [None, *range(len(state.players))]:
+                assert legal_actions(state, seat) == exhaustive_legal_actions(state, seat), (seed, state.step, seat)
+            assert step(state, rng.choice(legal_actions(state))).accepted
