@@ -43,7 +43,8 @@ def _hand_types(p: Player) -> list[str]:
     return sorted(p.hand.known) + (["unknown"] if p.hand.unknown else [])
 
 
-def _weapons(s: GameState, p: Player) -> list[str]:
+def weapon_types(s: GameState, p: Player) -> list[str]:
+    """The Weapons a player may lay: those entered, and a Blade when a card nobody entered may be one."""
     known = [c for c in sorted(p.hand.known) if c in s.catalog.weapons]
     if p.hand.unknown and WEAPON_SEARCH_CARD not in known:
         known.append(WEAPON_SEARCH_CARD)
@@ -80,7 +81,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
             out.append(A.Cooperate(player=seat))
         return out
     if kind == "combat":
-        cards = _weapons(s, p)
+        cards = weapon_types(s, p)
         if p.ability == "improvisation":
             cards = sorted(set(cards) | set(_hand_types(p)))
         out = [A.Weapon(player=seat, card=c) for c in cards]
@@ -91,7 +92,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind == "hand_limit":
         return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:pending.data["discard"]]))]
     if kind == "brawl_response":
-        return [A.BrawlResponse(player=seat, discard=c) for c in _weapons(s, p)] + [
+        return [A.BrawlResponse(player=seat, discard=c) for c in weapon_types(s, p)] + [
             A.BrawlResponse(player=seat, discard=None)]
     if kind == "punishment_choice":
         return [A.PunishmentChoice(player=seat, choice=c) for c in A.CHOICES]
@@ -130,7 +131,7 @@ def _turn_candidates(s: GameState, seat: int, every_type: bool = False) -> list[
     here = _every_place_action(s) if every_type else s.board.places[p.place].actions
     others = [q for q in s.players if q.seat != seat]
     hand_types = _hand_types(p)
-    weapons = _weapons(s, p)
+    weapons = weapon_types(s, p)
     planning = bool(p.tokens.get("planning"))
     bandage = bool(p.tokens.get("bandage"))
     out: list[A.Action] = [A.Search(player=seat), A.Move(player=seat)]
