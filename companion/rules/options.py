@@ -99,11 +99,10 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     return []
 
 
-# Action types whose check always asks the Place to offer them (`place_action`): elsewhere no
-# shape of them can pass, so they are not generated. Buy and Heal are left out: a Gang ability,
-# a token or a flag lets them happen away from their Place.
-PLACE_GATED = frozenset({"dig", "steal_spoon", "sell", "improve_tool", "bet", "brawl", "change_style", "bribe",
-                         "study", "develop_skills", "plan", "workout", "steal_bandage", "rehabilitate"})
+# A Place action (Dig, Sell, Bet, a plain Heal...) is generated only where the Place offers it:
+# its check always asks the Place (`place_action`), so elsewhere no shape of it can pass. Buy is
+# generated everywhere: a flag lets it happen away from its Place. A full menu (`every_type`)
+# shows the base game's Place actions and those of this game's Places wherever the player is.
 ALWAYS_SHOWN = frozenset({"dig", "steal_spoon", "sell", "heal", "bribe"})
 SIMPLE_PLACE_ACTIONS = {"study": A.Study, "develop_skills": A.DevelopSkills, "plan": A.Plan, "workout": A.Workout,
                         "steal_bandage": A.StealBandage, "rehabilitate": A.Rehabilitate}
