@@ -116,9 +116,59 @@ def _engine_rows(label: str, players: int, modules: str) -> list[tuple[str, str,
     return rows
 
 
+def engine_playout_rate(players: int, modules: str, seconds: float, cap: int = 300) -> float:
+    """Random play through the public API: list `legal_actions`, pick one at random, `step` it."""
+    from companion.rules import legal_actions, new_game, step
+    from companion.simulate import random_config
+    moves, seed, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        seed += 1
+        rng = random.Random(seed)
+        state = new_game(random_config(random.Random(seed), players, seed, modules))
+        for _ in range(cap):
+            if state.winner is not None:
+                break
+            step(state, rng.choice(legal_actions(state)))
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def chess_playout_rate(seconds: float, cap: int = 300) -> float | None:
+    """python-chess doing the same: list `board.legal_moves`, pick one at random, `board.push` it."""
+    try:
+        import chess  # a benchmark-only yardstick, never needed by the app
+    except ImportError:
+        return None
+    rng = random.Random(1)
+    moves, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        board = chess.Board()
+        for _ in range(cap):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            board.push(rng.choice(legal))
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def _playout_rows(seconds: float = 3.0) -> list[tuple[str, str, str]]:
+    """Issue 15: the engine's random playout against python-chess's, measured in the same run."""
+    chess_rate = chess_playout_rate(seconds)
+    rows = [("python-chess random playout (legal_moves listed, one pushed)",
+             "not measured: pip install chess" if chess_rate is None else f"{chess_rate:,.0f} moves/s", "(yardstick)")]
+    for label, players, modules in (("base game, 4 players", 4, "base"), ("every module, 6 players", 6, "full")):
+        rate = engine_playout_rate(players, modules, seconds)
+        ratio = "" if chess_rate is None else f", {rate / chess_rate:.2f}x python-chess"
+        rows.append((f"{label}: random playout (legal_actions listed, one stepped)",
+                     f"{rate:,.0f} actions/s{ratio}", ">= python-chess"))
+    return rows
+
+
 def engine_suite() -> list[tuple[str, str, str]]:
-    """Issues 2 and 3: simulate throughput, check and legal_actions latency, state memory."""
-    return (_engine_rows("base game, 4 players, Michel and Michelle", 4, "base")
+    """Issues 2, 3 and 15: simulate throughput, check and legal_actions latency, state memory, playouts."""
+    return (_playout_rows()
+            + _engine_rows("base game, 4 players, Michel and Michelle", 4, "base")
             + _engine_rows("Warden, all six Dig In Places, 6 players", 6, "full"))
 
 

@@ -43,7 +43,8 @@ def _hand_types(p: Player) -> list[str]:
     return sorted(p.hand.known) + (["unknown"] if p.hand.unknown else [])
 
 
-def _weapons(s: GameState, p: Player) -> list[str]:
+def weapon_types(s: GameState, p: Player) -> list[str]:
+    """The Weapons a player may lay: those entered, and a Blade when a card nobody entered may be one."""
     known = [c for c in sorted(p.hand.known) if c in s.catalog.weapons]
     if p.hand.unknown and WEAPON_SEARCH_CARD not in known:
         known.append(WEAPON_SEARCH_CARD)
@@ -80,7 +81,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
             out.append(A.Cooperate(player=seat))
         return out
     if kind == "combat":
-        cards = _weapons(s, p)
+        cards = weapon_types(s, p)
         if p.ability == "improvisation":
             cards = sorted(set(cards) | set(_hand_types(p)))
         out = [A.Weapon(player=seat, card=c) for c in cards]
@@ -91,33 +92,65 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind == "hand_limit":
         return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:pending.data["discard"]]))]
     if kind == "brawl_response":
-        return [A.BrawlResponse(player=seat, discard=c) for c in _weapons(s, p)] + [
+        return [A.BrawlResponse(player=seat, discard=c) for c in weapon_types(s, p)] + [
             A.BrawlResponse(player=seat, discard=None)]
     if kind == "punishment_choice":
         return [A.PunishmentChoice(player=seat, choice=c) for c in A.CHOICES]
     return []
 
 
-def _turn_candidates(s: GameState, seat: int) -> list[A.Action]:
+# A Place action (Dig, Sell, Bet, a plain Heal...) is generated only where the Place offers it:
+# its check always asks the Place (`place_action`), so elsewhere no shape of it can pass. Buy is
+# generated everywhere: a flag lets it happen away from its Place. A full menu (`every_type`)
+# shows the base game's Place actions and those of this game's Places wherever the player is.
+ALWAYS_SHOWN = frozenset({"dig", "steal_spoon", "sell", "heal", "bribe"})
+SIMPLE_PLACE_ACTIONS = {"study": A.Study, "develop_skills": A.DevelopSkills, "plan": A.Plan, "workout": A.Workout,
+                        "steal_bandage": A.StealBandage, "rehabilitate": A.Rehabilitate}
+
+
+def _every_place_action(s: GameState) -> set[str]:
+    """The Place actions a full menu shows: those of this game's Places, and the base game's always."""
+    return {kind for info in s.board.places.values() for kind in info.actions} | ALWAYS_SHOWN
+
+
+def _may_hold(s: GameState, p: Player, card: str, every_type: bool = False) -> bool:
+    """Whether the hand can provide the card at all: entered, or a Search card among the unknown ones."""
+    return every_type or bool(p.hand.known.get(card)) or (p.hand.unknown > 0 and s.catalog.is_search_card(card))
+
+
+def _turn_candidates(s: GameState, seat: int, every_type: bool = False) -> list[A.Action]:
+    """The active player's possible turn actions: every shape `check` could accept, each built once.
+
+    Only shapes that cannot pass are left out (Place actions this Place does not offer, cards the
+    hand cannot hold); `check` still judges every one that is listed. With `every_type` the Place
+    actions of the whole game are kept too, so a menu can say why they are not possible here.
+    """
     p = s.players[seat]
     cat = s.catalog
+    here = _every_place_action(s) if every_type else s.board.places[p.place].actions
     others = [q for q in s.players if q.seat != seat]
+    hand_types = _hand_types(p)
+    weapons = weapon_types(s, p)
+    planning = bool(p.tokens.get("planning"))
+    bandage = bool(p.tokens.get("bandage"))
     out: list[A.Action] = [A.Search(player=seat), A.Move(player=seat)]
     for place in s.board.places:
         if place != p.place:
             out.append(A.CautiousMove(player=seat, to=place))
-            if p.tokens.get("planning"):
+            if planning:
                 out.append(A.CautiousMove(player=seat, to=place, planning=True))
     for recipe in cat.recipes:
         out.append(A.Craft(player=seat, recipe=recipe))
-        if p.tokens.get("bandage"):
+        if bandage:
             out.append(A.Craft(player=seat, recipe=recipe, bandage=1))
-    style = any("change_style" in info.actions for info in s.board.places.values())
+    style = "change_style" in here
     for gid, gang in cat.gangs.items():
-        out.append(A.JoinGang(player=seat, gang=gid, cards=_accessories_for(s, p, gang.accessories, gang.required)))
-        if style:
-            out.append(A.ChangeStyle(player=seat, gang=gid,
-                                     cards=_accessories_for(s, p, gang.accessories, max(1, gang.required - 1))))
+        for make, count in ((A.JoinGang, gang.required), (A.ChangeStyle, max(1, gang.required - 1))):
+            if make is A.ChangeStyle and not style:
+                continue
+            cards = _accessories_for(s, p, gang.accessories, count)
+            if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
+                out.append(make(player=seat, gang=gid, cards=cards))
     for card, info in cat.action_cards.items():
         if not (p.hand.count(card) or p.hand.unknown):
             continue
@@ -125,38 +158,42 @@ def _turn_candidates(s: GameState, seat: int) -> list[A.Action]:
             out += [A.PlayAction(player=seat, card=card, target=q.seat) for q in s.players]
         else:
             out.append(A.PlayAction(player=seat, card=card))
+    intimidation = {n: _pick_weapons(s, p, n) for n in (1, 2)}
     for q in others:
-        weapons = _pick_weapons(s, p, 2 if q.ability == "sturdiness" else 1)
-        out += [A.Extort(player=seat, target=q.seat, tool=t, weapons=weapons) for t in cat.tools]
+        chosen = intimidation[2 if q.ability == "sturdiness" else 1]
+        out += [A.Extort(player=seat, target=q.seat, tool=t, weapons=chosen) for t in cat.tools]
         if p.tokens.get("spy"):
             out.append(A.Spy(player=seat, target=q.seat))
-    out += [A.Dig(player=seat, tool=t) for t in cat.tools]
-    out.append(A.StealSpoon(player=seat))
-    printed = None if s.ruleset.sell is not None else 1
-    out += [A.Sell(player=seat, cards=(c,), cigarettes=printed) for c in _hand_types(p)]
+    if "dig" in here:
+        out += [A.Dig(player=seat, tool=t) for t in cat.tools if _may_hold(s, p, t, every_type)]
+    if "steal_spoon" in here:
+        out.append(A.StealSpoon(player=seat))
+    if "sell" in here:
+        printed = None if s.ruleset.sell is not None else 1
+        out += [A.Sell(player=seat, cards=(c,), cigarettes=printed) for c in hand_types]
     out += [A.Buy(player=seat, item=item) for item in s.ruleset.buy]
-    out.append(A.Heal(player=seat))
-    if p.tokens.get("bandage"):
+    if "heal" in here:
+        out.append(A.Heal(player=seat))
+    if bandage:
         out.append(A.Heal(player=seat, bandage=True))
     if p.trauma is not None:
         out.append(A.Heal(player=seat, trauma=True))
     out += _background_candidates(s, p)
     out += _ability_candidates(s, p)
     if s.warden_module:
-        out += [A.AttractWarden(player=seat), A.Bribe(player=seat)]
-    offered = {a for info in s.board.places.values() for a in info.actions}  # Place actions of this game
-    simple = {"study": A.Study, "develop_skills": A.DevelopSkills, "plan": A.Plan, "workout": A.Workout,
-              "steal_bandage": A.StealBandage, "rehabilitate": A.Rehabilitate}
-    out += [make(player=seat) for kind, make in simple.items() if kind in offered]
-    if "improve_tool" in offered:
-        out += [A.ImproveTool(player=seat, tool=t) for t in ("pickaxe", "shovel")]
-    if "bet" in offered:
+        out.append(A.AttractWarden(player=seat))
+        if "bribe" in here:
+            out.append(A.Bribe(player=seat))
+    out += [make(player=seat) for kind, make in SIMPLE_PLACE_ACTIONS.items() if kind in here]
+    if "improve_tool" in here:
+        out += [A.ImproveTool(player=seat, tool=t) for t in ("pickaxe", "shovel") if _may_hold(s, p, t, every_type)]
+    if "bet" in here:
         out += [A.Bet(player=seat, amount=1, number=n) for n in (2, 4, 6)]
-    if "brawl" in offered:
-        out += [A.Brawl(player=seat, weapon=w) for w in _weapons(s, p)]
+    if "brawl" in here:
+        out += [A.Brawl(player=seat, weapon=w) for w in weapons]
     for q in others:
         if q.team == p.team and p.team is not None:
-            out += [A.Exchange(player=seat, to=q.seat, cards=(c,)) for c in _hand_types(p)]
+            out += [A.Exchange(player=seat, to=q.seat, cards=(c,)) for c in hand_types]
             if p.cigarettes:
                 out.append(A.Exchange(player=seat, to=q.seat, cigarettes=1))
     over = p.hand.size() - s.hand_limit(p)
@@ -222,22 +259,60 @@ def _reactions(s: GameState, seat: int) -> list[A.Action]:
     return out
 
 
-def candidates(s: GameState, seat: int | None = None) -> list[A.Action]:
+def candidates(s: GameState, seat: int | None = None, every_type: bool = False) -> list[A.Action]:
+    """The shapes worth judging for `seat` now (see `_turn_candidates` for `every_type`)."""
     decider = deciding_seat(s)
     if decider is None:
         return []
     seat = decider if seat is None else seat
     out: list[A.Action] = []
     if seat == decider:
-        out += _answers(s, seat) if s.pending is not None else _turn_candidates(s, seat)
+        out += _answers(s, seat) if s.pending is not None else _turn_candidates(s, seat, every_type)
     out += _reactions(s, seat)
     return out
 
 
+# Refusals that depend only on the moment (who acts, where, when, the actions left) and on the
+# fields of `_group`: once one shape of a group gets one, every other shape of the group would.
+MOMENT_KEYS = frozenset({
+    "v.no_actions_left", "v.wrong_place", "v.action_not_in_game", "v.extort_once",
+    "v.no_search_here", "v.no_extort_here", "v.no_craft_here", "v.no_join_gang_here",
+    "v.no_search_after_solitary", "v.no_extort_after_solitary", "v.no_craft_after_solitary",
+    "v.no_join_gang_after_solitary", "v.trauma_no_extort", "v.trauma_no_join_gang", "v.trauma_no_action_cards",
+    "v.trauma_no_buy", "v.beaten_no_craft",
+})
+TARGET_KEYS = frozenset({"v.target_not_here"})  # the same, for every shape aimed at the same seat
+
+
+def _group(a: A.Action) -> tuple:
+    """The fields a moment refusal may depend on besides the moment itself (and the target)."""
+    return (a.TYPE, a.player, getattr(a, "planning", False), getattr(a, "bandage", None), getattr(a, "trauma", False))
+
+
 def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
-    """Concrete actions `check` accepts now for `seat` (default: whoever must decide)."""
+    """Concrete actions `check` accepts now for `seat` (default: whoever must decide).
+
+    Every listed action passed `check`; a shape is skipped unjudged only when another shape of
+    its group was refused for the moment alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
+    """
+    out: list[A.Action] = []
+    refused: set[tuple] = set()
     with judging(s):
-        return [a for a in candidates(s, seat) if not check(s, a)]
+        for a in candidates(s, seat):
+            group = _group(a)
+            aimed = (group, getattr(a, "target", None), getattr(a, "to", None))  # `to`: an Exchange's teammate
+            if group in refused or aimed in refused:
+                continue
+            found = check(s, a)
+            if not found:
+                out.append(a)
+                continue
+            keys = {v.key for v in found}
+            if keys & MOMENT_KEYS:
+                refused.add(group)
+            elif keys & TARGET_KEYS:
+                refused.add(aimed)
+    return out
 
 
 def _general(chosen: list[Violation], refused: list[list[Violation]]) -> list[Violation]:
@@ -271,7 +346,7 @@ def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
     grouped: dict[str, ActionOption] = {}
     refused: dict[str, list[list[Violation]]] = {}
     with judging(s):
-        for a in candidates(s, seat):
+        for a in candidates(s, seat, every_type=True):
             option = grouped.setdefault(a.TYPE, ActionOption(a.TYPE))
             found = check(s, a)
             if not found:

@@ -17,7 +17,14 @@ from typing import Any
 
 from companion.rules import GameState, check
 from companion.rules.actions import ACTION_TYPES, Action
-from companion.rules.options import ActionOption, action_options, candidates, preview
+from companion.rules.options import (
+    WEAPON_SEARCH_CARD,
+    ActionOption,
+    action_options,
+    candidates,
+    preview,
+    weapon_types,
+)
 
 from .dice import move_pad
 from .text import Tr
@@ -280,7 +287,7 @@ class Composer:
         self.physical_dice = physical_dice
         self.force = force
         self.quick = quick  # skip the optional inputs (a Search without entering the cards drawn)
-        every = [a for a in candidates(state, seat) if a.TYPE == kind]
+        every = [a for a in candidates(state, seat, every_type=True) if a.TYPE == kind]
         self.all = every
         self.legal = [a for a in every if not check(state, a)]
         # Forcing (a house rule) chooses among every candidate; otherwise among the legal ones.
@@ -466,13 +473,13 @@ class Composer:
             steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(),
                                 optional=True))
         elif kind == "extort" and chosen is not None:
-            weapons = self._weapon_types(p)
+            weapons = weapon_types(self.state, p)
             need = len(chosen.weapons)
             if len(weapons) > 1:
+                limits = {w: p.hand.count(w) + (p.hand.unknown if w == WEAPON_SEARCH_CARD else 0) for w in weapons}
                 steps.append(StepVM("weapons", "many", tr("ui.ask_weapons", count=need),
-                                    [ChoiceVM(w, self._card_label(p, w), limit=p.hand.count(w) + p.hand.unknown
-                                              if w == "blade" else p.hand.count(w)) for w in weapons], need, need,
-                                    tuple(chosen.weapons), exact=need))
+                                    [ChoiceVM(w, self._card_label(p, w), limit=limits[w]) for w in weapons],
+                                    need, need, tuple(chosen.weapons), exact=need))
         elif kind == "craft" and chosen is not None:
             steps += self._material_steps(p, chosen)
         elif kind == "end_turn":
@@ -537,12 +544,6 @@ class Composer:
             else:
                 self.answers.setdefault(f"material_{i}", slot)
         return steps
-
-    def _weapon_types(self, p: Any) -> list[str]:
-        out = [c for c in sorted(p.hand.known) if c in self.state.catalog.weapons]
-        if p.hand.unknown and "blade" not in out:
-            out.append("blade")
-        return out
 
     def _card_label(self, p: Any, card: str) -> str:
         """A card's name, marked when the player would use a card nobody entered for it."""
