@@ -83,7 +83,8 @@ class TestBugs:
     def test_redo_asks_like_undo_and_names_what_it_puts_back(self) -> None:
         s = new_game({"players": [{"name": "A"}, {"name": "B"}]})
         rolled = [{"seq": 1, "kind": "action", "action": {"type": "move", "player": 0, "die": [4]},
-                   "answer": {"events": [{"type": "roll", "player": 0, "die": 4, "source": "app", "why": "move"}]}, "undone": True},
+                   "answer": {"events": [{"type": "roll", "player": 0, "die": 4, "source": "app", "why": "move"}]},
+                   "undone": True},
                   {"seq": 2, "kind": "undo", "target": 1, "action": {"type": "undo", "target": 1}, "answer": {}}]
         vm = redo_view(rolled, s, TR)
         assert vm.can_redo and "rolled dice" in vm.confirm and vm.last
