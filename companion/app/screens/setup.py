@@ -8,6 +8,7 @@ are kept across re-renders so typing never loses focus.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import flet as ft
@@ -28,6 +29,7 @@ from ..vm.setup import (
 from ..vm.table import COLORS
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
 from .base import Screen
+from .settings import screen_section
 
 
 class SetupScreen(Screen):
@@ -60,7 +62,8 @@ class SetupScreen(Screen):
 
     def content(self) -> ft.Control:
         f = self.form
-        sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress()]
+        sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress(),
+                    screen_section(self, self.app.settings.screen, self._set_screen)]
         self._refresh_problems(update=False)
         sections.append(card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True),
                              identifier="setup-start"))
@@ -324,6 +327,11 @@ class SetupScreen(Screen):
 
     def _set_punishment_choice(self, chooser: str) -> None:
         self.form.punishment_choice = chooser
+        self._rerender()
+
+    def _set_screen(self, mode: str) -> None:
+        """The setting this console keeps (Settings shows the same choice)."""
+        self.app.save_settings(replace(self.app.settings, screen=mode))
         self._rerender()
 
     def _set_warden(self, on: bool) -> None:
