@@ -1,7 +1,7 @@
-"""The table's settings: theme, dice, neutral destinations, Michel's cards, screen, sound.
+"""The table's settings: theme, dice, neutral destinations, Michel's cards; kept in a small JSON file.
 
-They are kept in a small JSON file beside the database in the user's data folder (or where
-`COMPANION_SETTINGS` points); a missing or damaged file just means the defaults. The language is not here: it is
+The file lives beside the database in the user's data folder (or where `COMPANION_SETTINGS`
+points); a missing or damaged file just means the defaults. The language is not here: it is
 each device's own (see locale.py), and a `language` left in an older file is ignored.
 """
 
@@ -17,8 +17,6 @@ THEMES = ("system", "light", "dark")
 DIE_MODES = ("app", "physical")
 NEUTRAL_MODES = ("ask", "automatic")
 MICHEL_MODES = ("app", "physical")
-SCREEN_MODES = ("auto", "shared", "private")  # whose eyes the console is for (auto: shared until a phone joins)
-SOUND_MODES = ("on", "off")
 
 
 @dataclass
@@ -27,8 +25,6 @@ class Settings:
     die_mode: str = "app"  # the app rolls, or the table rolls and enters the result
     neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
     michel_mode: str = "app"  # the app draws Michel's cards, or the table draws the real ones and says which
-    screen: str = "auto"  # the console is the referee's own screen, or the table's (hands hidden)
-    sound: str = "on"  # a whistle for a Warden offence, a roll for the die
 
     def valid(self) -> Settings:
         return Settings(
@@ -36,8 +32,6 @@ class Settings:
             die_mode=self.die_mode if self.die_mode in DIE_MODES else "app",
             neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
             michel_mode=self.michel_mode if self.michel_mode in MICHEL_MODES else "app",
-            screen=self.screen if self.screen in SCREEN_MODES else "auto",
-            sound=self.sound if self.sound in SOUND_MODES else "on",
         )
 
     @property
@@ -47,10 +41,6 @@ class Settings:
     @property
     def physical_michel(self) -> bool:
         return self.michel_mode == "physical"
-
-    @property
-    def sound_on(self) -> bool:
-        return self.sound == "on"
 
 
 def default_path() -> Path:

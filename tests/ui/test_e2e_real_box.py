@@ -33,8 +33,7 @@ class Taps:
 
 
 async def set_up_the_tutorial(page) -> None:
-    """The real die in Settings, three names, Yellow's two Knives in his starting hand, and this
-    screen the referee's own."""
+    """The real die in Settings, three names and Yellow's two Knives in his starting hand."""
     await click_id(page, "home-settings", timeout=30000)
     await click_id(page, "dice-physical")
     await click_id(page, "nav-back")
@@ -48,7 +47,6 @@ async def set_up_the_tutorial(page) -> None:
         await click_id(page, "start-open-add-2")
         await click_id(page, "start-add-2-knife")
     await wait_text(page, "3 of 3 cards: 2 named, 1 unentered")
-    await click_id(page, "screen-private")  # the referee's own screen: every hand shows (else shared)
     await click_id(page, "setup-start-button")
     await wait_text(page, "Carmen's turn")
 

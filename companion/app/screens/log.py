@@ -1,7 +1,4 @@
-"""The log: every recorded action and its events in plain language, newest first.
-
-On a shared screen it is the public log: who did what, and the events as the table saw them.
-"""
+"""The log: every recorded action and its events in plain language, newest first."""
 
 from __future__ import annotations
 
@@ -10,7 +7,6 @@ from typing import Any
 import flet as ft
 
 from ..vm.log import log_view
-from ..vm.shared import is_shared, public_log_entries
 from ..vm.table import names_of
 from ..widgets.common import card, muted, pill
 from .base import GameScreen
@@ -32,10 +28,7 @@ class LogScreen(GameScreen):
         tr = self.tr
         if self.problem:
             return muted(self.problem)
-        entries = self.entries
-        if is_shared(self.app.settings.screen, len(self.app.services.join.listing(self.game_id))):
-            entries = public_log_entries(entries)  # a screen the table sees: nobody's drawn cards
-        lines = log_view(entries, names_of(self.session.state), tr)
+        lines = log_view(self.entries, names_of(self.session.state), tr)
         if not lines:
             return muted(tr("ui.log_empty"))
         rows: list[ft.Control] = [muted(tr("ui.log_hint", count=len(lines)), 13)]

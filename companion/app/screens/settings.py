@@ -1,4 +1,4 @@
-"""Settings: theme, dice, neutral destinations, this screen's privacy, sound, language.
+"""Settings: theme, how dice are rolled, how neutral destinations are chosen, language.
 
 Theme, dice and destinations are the table's (the settings file of the host); the language is
 this device's own, remembered in this browser (see locale.py), so each phone picks its own: a
@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from ..locale import choose_language
-from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SCREEN_MODES, SOUND_MODES, THEMES
+from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, THEMES
 from ..vm.text import Tr, available_languages
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
@@ -45,10 +45,6 @@ class SettingsScreen(Screen):
                           choice_chips([(m, tr(f"ui.neutrals_mode_{m}")) for m in NEUTRAL_MODES],
                                        s.neutral_destinations, lambda v: self._set(neutral_destinations=v),
                                        prefix="neutral-dest")),
-            screen_section(self, s.screen, lambda v: self._set(screen=v)),
-            self._section(tr("ui.setting_sound"), tr("ui.setting_sound_hint"),
-                          choice_chips([(m, tr(f"ui.sound_{m}")) for m in SOUND_MODES], s.sound,
-                                       lambda v: self._set(sound=v), prefix="sound")),
         ]
         if self.app.services.lan_url:
             rows.append(self._section(tr("ui.setting_lan"), tr("ui.setting_lan_hint"),
@@ -79,23 +75,12 @@ class SettingsScreen(Screen):
         choose_language(self.app, None if value == FOLLOW_DEVICE else value)
 
     def _section(self, title: str, hint: str, control: ft.Control) -> ft.Control:
-        return section(title, hint, control)
+        return card(ft.Column([heading(title, 17), muted(hint, 13), control], spacing=8, tight=True))
 
     def _set(self, **changes: Any) -> None:
         self.app.save_settings(replace(self.app.settings, **changes))
         self.tr = self.app.tr
         self.app.render()
-
-
-def section(title: str, hint: str, control: ft.Control) -> ft.Control:
-    return card(ft.Column([heading(title, 17), muted(hint, 13), control], spacing=8, tight=True))
-
-
-def screen_section(screen: Any, value: str, on_change: Any) -> ft.Control:
-    """Whether the console is the referee's own screen or the table's (also offered in setup)."""
-    tr = screen.tr
-    return section(tr("ui.setting_screen"), tr("ui.setting_screen_hint"),
-                   choice_chips([(m, tr(f"ui.screen_{m}")) for m in SCREEN_MODES], value, on_change, prefix="screen"))
 
 
 def _native_name(lang: str) -> str:

@@ -8,7 +8,6 @@ are kept across re-renders so typing never loses focus.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import flet as ft
@@ -29,7 +28,6 @@ from ..vm.setup import (
 from ..vm.table import COLORS
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
 from .base import Screen
-from .settings import screen_section
 
 
 class SetupScreen(Screen):
@@ -62,8 +60,7 @@ class SetupScreen(Screen):
 
     def content(self) -> ft.Control:
         f = self.form
-        sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress(),
-                    screen_section(self, self.app.settings.screen, self._set_screen)]
+        sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress()]
         self._refresh_problems(update=False)
         sections.append(card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True),
                              identifier="setup-start"))
@@ -327,11 +324,6 @@ class SetupScreen(Screen):
 
     def _set_punishment_choice(self, chooser: str) -> None:
         self.form.punishment_choice = chooser
-        self._rerender()
-
-    def _set_screen(self, mode: str) -> None:
-        """The setting this console keeps (Settings shows the same choice)."""
-        self.app.save_settings(replace(self.app.settings, screen=mode))
         self._rerender()
 
     def _set_warden(self, on: bool) -> None:

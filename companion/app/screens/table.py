@@ -20,7 +20,7 @@ from ..vm.dice import michel_ask, michel_draws
 from ..vm.log import recent_lines
 from ..vm.pending import AnswerVM, pending_view
 from ..vm.reactions import reactions_view
-from ..vm.table import names_of, score_strip
+from ..vm.table import build_table, names_of, score_strip
 from ..vm.undo import redo_view, undo_view
 from ..widgets import panels
 from ..widgets.board import BoardMap
@@ -28,7 +28,6 @@ from ..widgets.common import Chip, Memo, button, card, heading, icon_button, mut
 from ..widgets.die import RollingDie, die_face
 from ..widgets.players import PlayersPanel, ScoreStrip, piles_row
 from .base import Screen
-from .sharing import Sharing
 
 log = logging.getLogger(__name__)
 REST_DELAY = 0.012  # about a frame: the browser starts drawing the tap's answer before the rest arrives
@@ -71,7 +70,6 @@ class TableScreen(Screen):
         self.refused_open = False  # the actions not possible now are folded away
         self.michel_for: tuple[dict[str, Any], int] | None = None  # an action waiting for the real Michel cards
         self.michel_drawn: list[str] = []
-        self.sharing = Sharing(self)  # a screen the whole table sees shows no hand unasked
         self.topic = f"game:{game_id}"
         try:
             app.page.pubsub.subscribe_topic(self.topic, self._remote_change)
@@ -160,8 +158,6 @@ class TableScreen(Screen):
         return s.active
 
     def pending_for(self, s: Any, physical: bool) -> Any:
-        if self.sharing.on:
-            return self.sharing.pending(s, self.tr, physical)
         return pending_view(s, self.tr, physical)
 
     def reactions_for(self, s: Any) -> Any:
@@ -180,11 +176,10 @@ class TableScreen(Screen):
         narrow = self.app.narrow
         out = self._frame(narrow)
         physical = self.app.settings.physical_dice
-        self.sharing.update()
         pend = self.pending_for(s, physical)
         # Only an open destination decision lights Places up: a finished move leaves the map plain.
         highlight = set(pend.highlight if pend is not None else [])
-        table = self.sharing.table(s, tr, highlight)
+        table = build_table(s, tr, highlight, viewer=self.viewer)
         reactions = self.reactions_for(s)
         self._fill_status(table)
         if self._strip.set(score_strip(table, tr)):
@@ -203,7 +198,7 @@ class TableScreen(Screen):
             action, count = self.michel_for
             main = panels.michel_panel(self, michel_ask(s, action, count, self.michel_drawn, tr), tr)
         elif pend is not None:
-            main = panels.pending_panel(self, pend, tr, self.die_for, self.pick, self.sharing.locked)
+            main = panels.pending_panel(self, pend, tr, self.die_for, self.pick)
         elif self.composer is not None:
             step = self.composer.step()
             kind_label = tr.name("action", self.composer.kind)
@@ -274,7 +269,7 @@ class TableScreen(Screen):
         self._offset = 0.0
         self._map = BoardMap(self.tr, 2 if narrow else 3)
         self._board, self._board_row = self._map.control, self._map.row
-        self._players = PlayersPanel(self.tr, {"xs": 12} if narrow else {"xs": 6}, self.sharing.toggle)
+        self._players = PlayersPanel(self.tr, {"xs": 12} if narrow else {"xs": 6})
         self._players_row = self._players.row
         self._menu_col = ft.Column(spacing=6, tight=True)
         self._menu = card(self._menu_col, identifier="actions", padding=10)
@@ -739,10 +734,7 @@ class TableScreen(Screen):
             pass
 
     def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
-        """What just happened, in words, for this screen's viewer (public words when shared)."""
-        shared = self.sharing.lines(events)
-        if shared is not None:
-            return shared
+        """What just happened, in words, for this screen's viewer."""
         return recent_lines(events, names_of(self.session.state), self.tr)
 
     async def _remote_change(self, topic: str, message: Any) -> None:
@@ -773,7 +765,7 @@ class TableScreen(Screen):
         if not self._frame_on_page():
             self._show()
             return
-        table = self.sharing.table(self.session.state, self.tr, set())
+        table = build_table(self.session.state, self.tr, set(), viewer=self.viewer)
         self._fill_status(table)
         self._strip.set(score_strip(table, self.tr))
         self._fill_result()

@@ -81,7 +81,6 @@ class PlayerVM:
     deciding: bool
     winner: bool
     hand_hidden: bool = False  # a phone's view of another seat: the hand's size, never its cards
-    reveal: str = ""  # a shared screen's "show my hand" control: "show", "hide" ("": none)
 
     @property
     def progress(self) -> float:

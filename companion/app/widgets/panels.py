@@ -293,10 +293,7 @@ def _ident(value: Any) -> str:
 
 # --- a pending decision -----------------------------------------------------------------------
 
-def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str],
-                  locked: int | None = None) -> ft.Control:
-    """The decision's answers; `locked`: a shared screen, the answers wait for that seat's
-    "show my hand" (they list its cards)."""
+def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str]) -> ft.Control:
     fill, ink = paint(vm.color)
     rows: list[ft.Control] = [
         ft.Row([ft.Container(ft.Text(vm.player[:1].upper(), color=ink, weight=ft.FontWeight.BOLD, size=16),
@@ -324,12 +321,6 @@ def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pic
         rows.append(ft.Text(tr("ui.enter_die_for", answer=die_for.label), size=15, weight=ft.FontWeight.W_600))
         rows.append(die_entry(lambda v: ctl.answer_with_die(die_for, v), tr, [], 1))
         rows.append(button(tr("ui.cancel"), lambda e: ctl.cancel_die(), style="text", identifier="die-cancel"))
-    elif locked is not None:
-        rows.append(ft.Text(tr("ui.shared_locked", player=vm.player), size=14))
-        rows.append(button(tr("ui.show_hand"), lambda e: ctl.sharing.toggle(locked), icon=ft.Icons.VISIBILITY,
-                           style="tonal", identifier=f"pending-show-hand-{locked}"))
-        if vm.helpers:
-            rows.append(ft.Row([_answer_button(ctl, a, tr) for a in vm.helpers], wrap=True, spacing=10))
     elif vm.pick is not None:
         total = len(pick)
         for card_id, label, have in vm.pick.cards:

@@ -13,14 +13,12 @@ import flet as ft
 
 from ..vm.table import PlayerVM, ScoreVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, TOUCH, Memo, button, card, muted, paint, pill, standee, start_border, tap
+from .common import DANGER, TOUCH, Memo, card, muted, paint, pill, standee, start_border, tap
 
 
 class PlayerCard:
-    def __init__(self, tr: Tr, col: dict, on_reveal: Any = None) -> None:
+    def __init__(self, tr: Tr, col: dict) -> None:
         self.tr = tr
-        self.on_reveal = on_reveal  # a shared screen: "show my hand" for this seat
-        self.reveal = ft.Container(visible=False)
         self.vm: PlayerVM | None = None
         self.avatar = ft.Container()
         self.name = ft.Text(size=16, weight=ft.FontWeight.BOLD)
@@ -37,7 +35,7 @@ class PlayerCard:
                    vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=8),
             ft.Row([ft.Icon(ft.Icons.HARDWARE, size=18, color=ft.Colors.PRIMARY), self.tunnel,
                     ft.Container(self.bar, expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=6),
-            self.stats, self.hand, self.reveal, self.dug, self.background,
+            self.stats, self.hand, self.dug, self.background,
         ], spacing=7, tight=True)
         self.box = ft.Container(content=content, padding=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
                                 border_radius=ft.BorderRadius.all(12))
@@ -81,14 +79,6 @@ class PlayerCard:
             hand.append(tr("ui.unknown_cards", count=p.hand_unknown))
         self.hand.value = tr("ui.hand_line", cards=tr.join(hand) if hand else tr("ui.hand_empty"))
         self.hand.visible = not p.hand_hidden  # its size is in the stats; its cards are its owner's
-        self.reveal.visible = bool(p.reveal) and self.on_reveal is not None
-        if self.reveal.visible and (old is None or old.reveal != p.reveal or old.name != p.name):
-            showing = p.reveal == "hide"
-            self.reveal.content = button(
-                tr("ui.hide_hand" if showing else "ui.show_hand"), lambda e, seat=p.seat: self.on_reveal(seat),
-                icon=ft.Icons.VISIBILITY_OFF if showing else ft.Icons.VISIBILITY, style="tonal",
-                identifier=f"{'hide' if showing else 'show'}-hand-{p.seat}",
-                tooltip=tr("ui.hide_hand_label" if showing else "ui.show_hand_label", player=p.name))
         self.dug.value = tr("ui.dug_line", tools=tr.join(p.dug)) if p.dug else ""
         self.dug.visible = bool(p.dug)
         self.background.value = p.background
@@ -149,10 +139,9 @@ class TeamBar:
 class PlayersPanel:
     """The team bars and the players' cards, kept and updated in place."""
 
-    def __init__(self, tr: Tr, col: dict, on_reveal: Any = None) -> None:
+    def __init__(self, tr: Tr, col: dict) -> None:
         self.tr = tr
         self.col = col
-        self.on_reveal = on_reveal
         self.row = ft.ResponsiveRow(spacing=8, run_spacing=8)
         self.cards: list[PlayerCard] = []
         self.teams: list[TeamBar] = []
@@ -163,7 +152,7 @@ class PlayersPanel:
         while len(self.teams) < len(vm.teams):
             self.teams.append(TeamBar())
         while len(self.cards) < len(vm.players):
-            self.cards.append(PlayerCard(self.tr, self.col, self.on_reveal))
+            self.cards.append(PlayerCard(self.tr, self.col))
         for bar, team in zip(self.teams, vm.teams, strict=False):
             bar.set(team, self.tr)
         for player_card, p in zip(self.cards, vm.players, strict=False):
