@@ -52,10 +52,6 @@ def fresh_limiter(door: Any) -> None:
     door.services.join.limiter = RateLimiter()
 
 
-def _services(door: Any) -> Any:
-    return door.services
-
-
 async def _visit(door: Any, route: str, *, source: str = DEVICE, headers: dict[str, str] | None = None,
                  patch_ip: bool = True) -> str | None:
     """Register on `route` from `source`, patch the page's address to this machine's at once
@@ -90,8 +86,8 @@ def test_the_lockout_holds_when_the_address_is_patched(door: Any) -> None:
     wrong, right = asyncio.run(run())
     assert wrong == [NEUTRAL] * 5
     assert right == NEUTRAL, "the right key opened the console during the lockout"
-    assert _services(door).join.limiter.wait(DEVICE) > 0
-    assert _services(door).join.limiter.wait(MACHINE) == 0
+    assert door.services.join.limiter.wait(DEVICE) > 0
+    assert door.services.join.limiter.wait(MACHINE) == 0
 
 
 def test_the_host_key_opens_the_console_from_the_network(door: Any) -> None:
@@ -126,7 +122,7 @@ def test_a_forwarded_header_from_anyone_else_is_ignored(door: Any) -> None:
             await _visit(door, f"/?host={WRONG_KEY}{i}", headers={"X-Forwarded-For": f"10.9.0.{i}"})
 
     asyncio.run(spread())
-    assert _services(door).join.limiter.wait(DEVICE) > 0
+    assert door.services.join.limiter.wait(DEVICE) > 0
 
 
 def test_behind_an_allowed_proxy_a_client_is_never_the_host(door: Any) -> None:
@@ -143,7 +139,7 @@ def test_behind_an_allowed_proxy_lockouts_count_the_forwarded_client(door: Any) 
             await _visit(door, f"/?host={WRONG_KEY}{i}", source=PROXY, headers={"X-Forwarded-For": "10.3.3.3"})
 
     asyncio.run(run())
-    limiter = _services(door).join.limiter
+    limiter = door.services.join.limiter
     assert limiter.wait("10.3.3.3") > 0
     assert limiter.wait(PROXY) == 0 and limiter.wait("10.3.3.4") == 0
 
