@@ -17,6 +17,7 @@ from . import actions as A
 from .core import judging
 from .engine import check, step
 from .errors import Violation
+from .events import MichelCard
 from .state import GameState, Player
 
 WEAPON_SEARCH_CARD = "blade"
@@ -76,7 +77,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind in ("extortion_answer", "michel_answer"):
         out: list[A.Action] = [A.Fight(player=seat)]
         if kind == "michel_answer":
-            out += [A.Cooperate(player=seat, tool=t) for t in pending.data.get("tools", ())]
+            out += [A.Cooperate(player=seat, tool=t) for t in (pending.tools or ())]
         else:
             out.append(A.Cooperate(player=seat))
         return out
@@ -90,7 +91,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind == "neutral_move":
         return [A.MoveNeutral(player=seat, neutral=n) for n in s.neutral_names] + [A.SkipNeutral(player=seat)]
     if kind == "hand_limit":
-        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:pending.data["discard"]]))]
+        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:(pending.discard or 0)]))]
     if kind == "brawl_response":
         return [A.BrawlResponse(player=seat, discard=c) for c in weapon_types(s, p)] + [
             A.BrawlResponse(player=seat, discard=None)]
@@ -379,5 +380,5 @@ def preview(s: GameState, a: A.Action) -> Preview:
     answer = step(s.copy(), a)
     if not answer.accepted:
         return Preview(False, None, None)
-    drawn = sum(1 for ev in answer.events if ev.get("type") == "michel_card" and ev.get("source") != "table")
-    return Preview(True, answer.offence["rule"] if answer.offence else None, answer.winner, drawn)
+    drawn = sum(1 for e in answer.events if isinstance(e, MichelCard) and e.source != "table")
+    return Preview(True, answer.offence.rule if answer.offence else None, answer.winner, drawn)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 
@@ -27,8 +27,8 @@ class MalformedRecord(ValueError):
 R = TypeVar("R", bound="Record")
 
 
-class Record(Mapping[str, Any]):
-    """The common reading of every record: its JSON, and that JSON as a mapping."""
+class Record:
+    """The common reading of every record: its JSON. Fields are read as attributes, never by key."""
 
     __slots__ = ()
 
@@ -44,15 +44,6 @@ class Record(Mapping[str, Any]):
     @classmethod
     def from_json(cls: type[R], data: Mapping[str, Any]) -> R:
         return read(cls, data)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_json()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_json())
-
-    def __len__(self) -> int:
-        return len(self.to_json())
 
 
 def fields_of(cls: type[Record]) -> tuple[dataclasses.Field[Any], ...]:

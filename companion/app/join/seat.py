@@ -20,6 +20,8 @@ from typing import Any
 
 import flet as ft
 
+from companion.rules import Event
+
 from ..screens.table import TableScreen
 from ..vm.pending import pending_view
 from ..vm.reactions import reactions_view
@@ -103,7 +105,7 @@ class DeviceTable(TableScreen):
 
     # --- the rest of the table -------------------------------------------------------------------
 
-    def news_lines(self, events: list[dict[str, Any]]) -> list[str]:
+    def news_lines(self, events: list[Event]) -> list[str]:
         return self.lines_for(events) or [self.tr("join.updated")]
 
     async def _devices_changed(self, topic: str, message: Any) -> None:
@@ -166,7 +168,7 @@ class SeatScreen(DeviceTable):
     def reactions_for(self, s: Any) -> Any:
         return reactions_view(s, self.tr, seats=(self.viewer,))
 
-    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
+    def lines_for(self, events: list[Event]) -> list[str]:
         return event_lines(events, names_of(self.session.state), self.tr, self.viewer)
 
     # --- the frame -----------------------------------------------------------------------------

@@ -14,6 +14,9 @@ from typing import Any
 
 import flet as ft
 
+from companion.rules import events as ev
+from companion.rules.events import Event
+
 from ..session import Outcome, TableSession
 from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, confirm_view, end_turn_vm
 from ..vm.dice import michel_ask, michel_draws
@@ -656,9 +659,9 @@ class TableScreen(Screen):
         self._reset()
         s = self.session.state
         self.result = self.lines_for(outcome.events)
-        rolls = [ev for ev in outcome.events if ev.get("type") == "roll"]
-        self.result_die = rolls[-1].get("die") if rolls else None
-        self.result_die_rolls = bool(rolls) and rolls[-1].get("source") != "table"
+        rolls = [e for e in outcome.events if isinstance(e, ev.Roll)]
+        self.result_die = rolls[-1].die if rolls else None
+        self.result_die_rolls = bool(rolls) and rolls[-1].source != "table"
         self._notify(outcome.events)
         if outcome.winner is not None or s.winner is not None:
             self.game_won()
@@ -724,7 +727,7 @@ class TableScreen(Screen):
 
     # --- other screens on the same game ------------------------------------------------------------
 
-    def _notify(self, events: list[dict[str, Any]] | None = None) -> None:
+    def _notify(self, events: list[Event] | None = None) -> None:
         """Tell the other screens of this game (the events stay in this process: each screen
         shows only what its viewer may read, join/seat.py)."""
         try:
@@ -733,7 +736,7 @@ class TableScreen(Screen):
         except Exception:
             pass
 
-    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
+    def lines_for(self, events: list[Event]) -> list[str]:
         """What just happened, in words, for this screen's viewer."""
         return recent_lines(events, names_of(self.session.state), self.tr)
 
@@ -745,11 +748,11 @@ class TableScreen(Screen):
             events = list(message.get("events") or []) if isinstance(message, dict) else []
             self.show_news(events)
 
-    def news_lines(self, events: list[dict[str, Any]]) -> list[str]:
+    def news_lines(self, events: list[Event]) -> list[str]:
         """What another screen's action did, as this screen words it."""
         return [self.tr("ui.remote_change")]
 
-    def show_news(self, events: list[dict[str, Any]]) -> None:
+    def show_news(self, events: list[Event]) -> None:
         """Another screen changed the game: whose turn it is and what happened go out first.
 
         Every screen of the game hears of the change at once, and each rebuilds its whole table
@@ -759,8 +762,8 @@ class TableScreen(Screen):
         """
         self._reset()
         self.result = self.news_lines(events)
-        rolls = [ev for ev in events if ev.get("type") == "roll"]
-        self.result_die = rolls[-1].get("die") if rolls else None
+        rolls = [e for e in events if isinstance(e, ev.Roll)]
+        self.result_die = rolls[-1].die if rolls else None
         self.result_die_rolls = False
         if not self._frame_on_page():
             self._show()

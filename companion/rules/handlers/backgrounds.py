@@ -213,7 +213,7 @@ def _card_back(s: GameState, ctx: Ctx, d: dict) -> None:
     """The winner takes no card: a choice still open is dropped, a card already taken comes back."""
     seat, card, why = d["loser"], d["card"], "is_that_everything_youve_got"
     pend = s.pending
-    if pend is not None and (pend.kind == "kings_choice" and pend.data["from"] == seat
+    if pend is not None and (pend.kind == "kings_choice" and pend.from_seat == seat
                              or pend.kind == "michel_tool" and pend.player == seat):
         s.pending = None
     elif card is None:
@@ -239,7 +239,7 @@ def _cut_you(s, ctx, p, a, bonus, n):
         s.pending = None
         end_combat(s, ctx, loser=c.attacker)
         return
-    s.pending = Pending("give_weapon", c.attacker, weapons + [LOSE], {"to": p.seat})
+    s.pending = Pending("give_weapon", c.attacker, weapons + [LOSE], to=p.seat)
 
 
 @choice("give_weapon")

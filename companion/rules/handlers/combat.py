@@ -96,10 +96,9 @@ def apply_extort(s: GameState, a: Extort, ctx: Ctx) -> None:
         ctx.emit(ev.MustCooperate(player=a.target, tool=a.tool))
         cooperate_with_player(s, ctx)
     elif target.hand.count(a.tool):
-        data = {"attacker": a.player, "tool": a.tool}
-        if target.ability == "spying":
-            data["show_hand_of"] = a.player
-        s.pending = Pending("extortion_answer", a.target, ["cooperate", "fight"], data)
+        spied = a.player if target.ability == "spying" else None
+        s.pending = Pending("extortion_answer", a.target, ["cooperate", "fight"], attacker=a.player, tool=a.tool,
+                            show_hand_of=spied)
     else:
         start_combat(s, ctx)
 
@@ -120,9 +119,8 @@ def ask_weapon(s: GameState) -> None:
     options = ["weapon", "give_up"]
     if p.tokens.get("bodybuilding", 0):
         options.append("bodybuilding")
-    data = {"attacker": c.attacker, "defender": c.defender, "neutral": c.neutral,
-            "weapons_played": len(c.laid)}
-    s.pending = Pending("combat", c.to_play, options, data)
+    s.pending = Pending("combat", c.to_play, options, attacker=c.attacker, defender=c.defender, neutral=c.neutral,
+                        weapons_played=len(c.laid))
 
 
 def combat_fresh(c: Combat) -> bool:
@@ -156,7 +154,7 @@ def check_cooperate(s: GameState, a: Cooperate, out: list[Violation]) -> None:
     assert c is not None
     if c.neutral is None:
         return
-    held = s.pending.data.get("tools", []) if s.pending else []  # a view shows them to the decider only
+    held = (s.pending.tools or []) if s.pending else []  # a view shows them to the decider only
     if a.tool is None and len(held) > 1:
         out.append(hard("MICH-4", "v.which_tool", tools=held))
     elif a.tool is not None and a.tool not in held:
@@ -171,7 +169,8 @@ def apply_cooperate(s: GameState, a: Cooperate, ctx: Ctx) -> None:
         ctx.emit(ev.Cooperate(player=a.player, to=c.attacker, tool=c.tool))
         cooperate_with_player(s, ctx)
         return
-    tool = a.tool or s.pending.data["tools"][0]
+    assert s.pending is not None and s.pending.tools
+    tool = a.tool or s.pending.tools[0]
     ctx.emit(ev.Cooperate(player=a.player, neutral=c.neutral, tool=tool))
     discard_cards(s, ctx, a.player, [tool], "michel")
     s.combat = None
@@ -310,7 +309,7 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
         move_card(s, ctx, loser, winner, card, "combat")
     elif l_.hand.size():
         if w.ability == "the_kings_choice":
-            s.pending = Pending("kings_choice", winner, sorted(set(l_.hand.entries())), {"from": loser})
+            s.pending = Pending("kings_choice", winner, sorted(set(l_.hand.entries())), from_seat=loser)
         else:
             card = steal_random(s, ctx, loser, winner, "combat")
     open_defeat(s, loser, winner, None, beatings, card)
@@ -352,7 +351,7 @@ def take_knives(s: GameState, item: dict, ctx: Ctx) -> None:
 
 @choice("kings_choice")
 def choose_kings_card(s: GameState, a, ctx: Ctx) -> None:
-    loser = s.pending.data["from"]
+    loser = s.pending.from_seat
     s.pending = None
     move_card(s, ctx, loser, a.player, a.option, "the_kings_choice")
     note_defeat_card(s, loser, a.option)
@@ -386,8 +385,8 @@ def neutral_extort(s: GameState, item: dict, ctx: Ctx) -> None:
     s.combat = Combat(attacker=None, defender=seat, tool=None, neutral=neutral, first_card=card)
     held = [t for t in info.tools if p.hand.count(t)]
     if held:
-        s.pending = Pending("michel_answer", seat, ["cooperate", "fight"],
-                            {"neutral": neutral, "card": card, "tools": held})
+        s.pending = Pending("michel_answer", seat, ["cooperate", "fight"], neutral=neutral, card=card,
+                            tools=held)
     else:
         start_combat(s, ctx)
 
@@ -413,7 +412,7 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
     held = [t for t in s.catalog.michel_cards[c.first_card].tools if p.hand.count(t)]
     lost: list[str] = []
     if len(held) > 1:
-        s.pending = Pending("michel_tool", seat, held, {"neutral": c.neutral})
+        s.pending = Pending("michel_tool", seat, held, neutral=c.neutral)
     elif held:
         lost = discard_cards(s, ctx, seat, held, "michel")
     elif p.hand.size():

@@ -39,12 +39,12 @@ def apply_move_neutral(s: GameState, a: MoveNeutral, ctx: Ctx) -> None:
     elif s.ruleset.neutral_destination == "random":
         neutral_arrives(s, ctx, a.neutral, ctx.choose("to", options))
     else:
-        s.pending = Pending("neutral_destination", a.player, list(options), {"neutral": a.neutral, "die": face})
+        s.pending = Pending("neutral_destination", a.player, list(options), neutral=a.neutral, die=face)
 
 
 @choice("neutral_destination")
 def choose_neutral_destination(s: GameState, a: Choose, ctx: Ctx) -> None:
-    neutral = s.pending.data["neutral"]
+    neutral = s.pending.neutral
     s.pending = None
     neutral_arrives(s, ctx, neutral, a.option)
 

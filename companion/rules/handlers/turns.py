@@ -67,7 +67,7 @@ def hand_limit(s: GameState, item: dict, ctx: Ctx) -> None:
     p = s.players[item["seat"]]
     over = p.hand.size() - s.hand_limit(p)
     if over > 0:
-        s.pending = Pending("hand_limit", p.seat, [], {"discard": over, "limit": s.hand_limit(p)})
+        s.pending = Pending("hand_limit", p.seat, [], discard=over, limit=s.hand_limit(p))
 
 
 @task("turn_end_abilities")
