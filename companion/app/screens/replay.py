@@ -76,7 +76,7 @@ class ReplayScreen(GameScreen):
             if vm.undone:
                 title.append(pill(tr("ui.undone_badge"), size=11))
             head.append(ft.Row(title, spacing=6))
-            lines = vm.lines or ([tr("ui.replay_quiet")] if vm.step else [])
+            lines = vm.lines or ([tr("ui.replay_quiet")] if vm.kind == "action" else [])
             head += [ft.Text(f"• {line}", size=14) for line in lines]
         events = ft.Semantics(identifier="replay-entry", container=True, live_region=True,
                               content=card(ft.Column(head, spacing=4, tight=True), padding=12,

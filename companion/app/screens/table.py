@@ -14,6 +14,7 @@ from typing import Any
 
 import flet as ft
 
+from .. import sound
 from ..session import Outcome, TableSession
 from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, confirm_view, end_turn_vm
 from ..vm.dice import michel_ask, michel_draws
@@ -75,6 +76,7 @@ class TableScreen(Screen):
             app.page.pubsub.subscribe_topic(self.topic, self._remote_change)
         except Exception:  # pubsub is a convenience for a second screen on the same game
             pass
+        sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
 
     # --- frame ---------------------------------------------------------------------------------
 
@@ -660,6 +662,7 @@ class TableScreen(Screen):
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = bool(rolls) and rolls[-1].get("source") != "table"
         self._notify(outcome.events)
+        sound.after(self, outcome.events, outcome.offence)
         if outcome.winner is not None or s.winner is not None:
             self.game_won()
             return
@@ -762,6 +765,7 @@ class TableScreen(Screen):
         rolls = [ev for ev in events if ev.get("type") == "roll"]
         self.result_die = rolls[-1].get("die") if rolls else None
         self.result_die_rolls = False
+        sound.after(self, events)  # an offence or a roll made on a phone sounds at the table
         if not self._frame_on_page():
             self._show()
             return
