@@ -58,7 +58,15 @@ class TableSounds:
 
     def play(self, app: Any, name: str) -> bool:
         player = self.players.get(name)
-        return player is not None and app.run_later(player.play)
+        return player is not None and app.run_later(_play, player)
+
+
+async def _play(player: Any) -> None:
+    """Play from the start; a browser that refuses (no gesture yet, no audio device) stays quiet."""
+    try:
+        await player.play()
+    except Exception:
+        log.debug("a sound did not play", exc_info=True)
 
 
 def prepare(screen: Any) -> TableSounds | None:
