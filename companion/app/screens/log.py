@@ -8,7 +8,7 @@ import flet as ft
 
 from ..vm.log import log_view
 from ..vm.table import names_of
-from ..widgets.common import card, muted, pill
+from ..widgets.common import card, icon_button, muted, pill
 from .base import GameScreen
 
 
@@ -23,6 +23,15 @@ class LogScreen(GameScreen):
                 self.entries = self.session.events()
             except Exception as error:
                 self.problem = getattr(error, "message", str(error))
+
+    def actions(self) -> list[ft.Control]:
+        """A finished game's log offers its replay, entry by entry."""
+        if self.problem or self.session.state.winner is None:
+            return []
+        back = self.app.route or f"/game/{self.game_id}/log"
+        return [icon_button(ft.Icons.SLOW_MOTION_VIDEO, self.tr("ui.replay"),
+                            lambda e: self.app.go(f"/game/{self.game_id}/replay", step=0, back=back),
+                            identifier="nav-replay")]
 
     def content(self) -> ft.Control:
         tr = self.tr

@@ -17,6 +17,7 @@ import flet as ft
 from companion.rules import events as ev
 from companion.rules.events import Event
 
+from .. import sound
 from ..session import Outcome, TableSession
 from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, confirm_view, end_turn_vm
 from ..vm.dice import michel_ask, michel_draws
@@ -78,6 +79,7 @@ class TableScreen(Screen):
             app.page.pubsub.subscribe_topic(self.topic, self._remote_change)
         except Exception:  # pubsub is a convenience for a second screen on the same game
             pass
+        sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
 
     # --- frame ---------------------------------------------------------------------------------
 
@@ -663,6 +665,7 @@ class TableScreen(Screen):
         self.result_die = rolls[-1].die if rolls else None
         self.result_die_rolls = bool(rolls) and rolls[-1].source != "table"
         self._notify(outcome.events)
+        sound.after(self, outcome.events, outcome.offence)
         if outcome.winner is not None or s.winner is not None:
             self.game_won()
             return
@@ -765,6 +768,7 @@ class TableScreen(Screen):
         rolls = [e for e in events if isinstance(e, ev.Roll)]
         self.result_die = rolls[-1].die if rolls else None
         self.result_die_rolls = False
+        sound.after(self, events)  # an offence or a roll made on a phone sounds at the table
         if not self._frame_on_page():
             self._show()
             return
