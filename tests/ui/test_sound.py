@@ -13,6 +13,7 @@ import pytest
 from companion.app import sound
 from companion.app.settings import Settings, SettingsFile
 from companion.rules import Game
+from companion.rules import events as ev
 
 SOUNDS = Path(__file__).resolve().parents[2] / "assets" / "sounds"
 
@@ -57,7 +58,7 @@ def test_only_the_console_sounds(monkeypatch, viewer, setting, heard) -> None:
     FakeSounds.played = []
     monkeypatch.setattr(sound, "TableSounds", FakeSounds)
     screen = SimpleNamespace(viewer=viewer, app=SimpleNamespace(settings=Settings(sound=setting)))
-    assert sound.after(screen, [{"type": "offence", "player": 0, "action": "dig", "place": "cell_block"}]) == heard
+    assert sound.after(screen, [ev.Offence(player=0, action="dig", place="cell_block")]) == heard
     assert FakeSounds.played == heard
 
 
