@@ -12,7 +12,7 @@ import dataclasses
 import types
 import typing
 from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 
 def omitted() -> Any:
@@ -31,6 +31,8 @@ class Record(Mapping[str, Any]):
     """The common reading of every record: its JSON, and that JSON as a mapping."""
 
     __slots__ = ()
+    # Set by @dataclass on every concrete record; declared so `dataclasses.fields` accepts the class.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -56,7 +58,7 @@ class Record(Mapping[str, Any]):
 
 
 def fields_of(cls: type[Record]) -> tuple[dataclasses.Field[Any], ...]:
-    return dataclasses.fields(cls)  # type: ignore[arg-type]  # every concrete record is a dataclass
+    return dataclasses.fields(cls)
 
 
 def json_name(name: str) -> str:

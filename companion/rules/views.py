@@ -229,7 +229,7 @@ def redact_event(event: ev.Event | Mapping[str, Any], viewer: int | None) -> ev.
             changes[f.name] = _blank(value)
         elif outsider and name in private:
             changes[f.name] = _hidden(value)
-    return dataclasses.replace(event, **changes) if changes else event  # type: ignore[type-var]
+    return dataclasses.replace(event, **changes) if changes else event
 
 
 def redact_events(events: Iterable[ev.Event | Mapping[str, Any]], viewer: int | None) -> list[ev.Event]:
