@@ -203,9 +203,8 @@ class App:
         width = getattr(e, "width", None) or self.page.width or self.width
         old = self.width
         self.width = width
-        if self.screen is not None and hasattr(self.screen, "resized"):
-            if self.screen.resized(old, width):
-                self.render()
+        if self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
+            self.render()
 
     def _key(self, e: ft.KeyboardEvent) -> None:
         if self.screen is not None and hasattr(self.screen, "key"):
