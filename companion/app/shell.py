@@ -66,6 +66,8 @@ class Services:
 
 
 class App:
+    join_devices: dict[str, Any]  # the devices this browser joined, by game (join/screens.py sets it)
+
     def __init__(self, page: ft.Page, services: Services) -> None:
         self.page = page
         self.services = services

@@ -55,7 +55,10 @@ class DeviceTable(TableScreen):
     def open_session(self, app: Any, game_id: str) -> SeatSession:
         return SeatSession(app.store, game_id, self.device, app.services.join)
 
-    has_extra = False  # a panel of its own under what answers a tap
+    @property
+    def has_extra(self) -> bool:
+        """A panel of its own under what answers a tap."""
+        return False
 
     def fill_extra(self) -> Any:
         """Fill `_extra` when what it shows changed; returns what it shows (a key)."""
@@ -135,7 +138,10 @@ class DeviceTable(TableScreen):
 
 
 class SeatScreen(DeviceTable):
-    has_extra = True  # the player's hand
+    @property
+    def has_extra(self) -> bool:  # the player's hand
+        return True
+    viewer: int  # the seat this phone holds, never None
 
     def __init__(self, app: Any, device: Any, query: dict[str, str]) -> None:
         self.viewer = device.seat

@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 def qr_png(url: str, box: int = 8) -> bytes:
     """The join link as a QR code (PNG bytes, black on white, with the standard quiet zone)."""
     import qrcode
+    from qrcode.image.pil import PilImage  # what qrcode picks itself when Pillow is installed (qrcode[pil])
 
-    image = qrcode.make(url, box_size=box, border=4)
+    image = qrcode.make(url, box_size=box, border=4, image_factory=PilImage)
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()

@@ -178,7 +178,8 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
                        neutral=tr.name("neutral", state.combat.neutral))
         else:
             label = tr("ui.answer.cooperate", tool=tr.name("card", tool),
-                       player=state.players[state.combat.attacker].name if state.combat is not None else "")
+                       player=state.players[state.combat.attacker].name
+                       if state.combat is not None and state.combat.attacker is not None else "")
     elif kind == "fight":
         label, style = tr("ui.answer.fight"), "primary"
     elif kind == "weapon":
