@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import flet as ft
+
+from companion.rules.events import Event
 
 from ..screens.table import TableScreen
 from ..vm.pending import pending_view
@@ -106,6 +109,10 @@ class DeviceTable(TableScreen):
 
     # --- the rest of the table -------------------------------------------------------------------
 
+    def lines_for(self, events: Sequence[Event | Mapping[str, Any]]) -> list[str]:
+        """What just happened, told for this screen's viewer (a seat, or SPECTATOR)."""
+        return event_lines(events, names_of(self.session.state), self.tr, self.viewer)
+
     def news_lines(self, events: list[dict[str, Any]]) -> list[str]:
         return self.lines_for(events) or [self.tr("join.updated")]
 
@@ -171,9 +178,6 @@ class SeatScreen(DeviceTable):
 
     def reactions_for(self, s: Any) -> Any:
         return reactions_view(s, self.tr, seats=(self.viewer,))
-
-    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
-        return event_lines(events, names_of(self.session.state), self.tr, self.viewer)
 
     # --- the frame -----------------------------------------------------------------------------
 

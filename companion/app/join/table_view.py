@@ -21,8 +21,8 @@ import flet as ft
 
 from ..vm.pending import pending_view
 from ..vm.reactions import reactions_view
-from ..vm.seat import SPECTATOR, event_lines
-from ..vm.table import names_of, seat_color
+from ..vm.seat import SPECTATOR
+from ..vm.table import seat_color
 from ..widgets.common import button, card, heading, icon_button, muted, pill, standee
 from .screens import announce
 from .seat import DeviceTable
@@ -77,9 +77,6 @@ class TableViewScreen(DeviceTable):
 
     def reactions_for(self, s: Any) -> Any:
         return reactions_view(s, self.tr, seats=())  # the Warden's alert, with nobody's buttons
-
-    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
-        return event_lines(events, names_of(self.session.state), self.tr, SPECTATOR)
 
     def title(self) -> str:
         if self.missing:
