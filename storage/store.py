@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, update
+from sqlalchemy import Connection, bindparam, false, insert, update
 from sqlalchemy import select as select_many  # sqlmodel's select is typed for at most four columns
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -181,7 +181,7 @@ _ENTRIES = select(EventRow.seq, EventRow.kind, EventRow.target, EventRow.action)
     EventRow.game_id == bindparam("game_id"), EventRow.seq <= bindparam("upto")).order_by(col(EventRow.seq))
 _ANSWERS_IN_EFFECT = select(EventRow.answer).where(
     EventRow.game_id == bindparam("game_id"), EventRow.kind == "action",
-    EventRow.undone == False).order_by(col(EventRow.seq))  # noqa: E712
+    col(EventRow.undone) == false()).order_by(col(EventRow.seq))
 _INSERT_EVENT = insert(EventRow)
 _SET_UNDONE = update(EventRow).where(col(EventRow.game_id) == bindparam("of_game"),
                                      col(EventRow.seq) == bindparam("of_seq")).values(undone=bindparam("flag"))
