@@ -293,9 +293,10 @@ def _know_a_guy(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: b
 
 
 def _protection(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
-    victim = s.players[checked(a.target)]
+    target = checked(a.target)
+    victim = s.players[target]
     taken = victim.cigarettes if bonus else ceil(victim.cigarettes / 2)
-    gain_cigarettes(s, ctx, victim.seat, -taken, "protection_doesnt_come_cheap")
+    gain_cigarettes(s, ctx, target, -taken, "protection_doesnt_come_cheap")
     gain_cigarettes(s, ctx, p.seat, taken, "protection_doesnt_come_cheap")
 
 

@@ -17,7 +17,7 @@ RESTRICTION_RULE = {"solitary": "SOL-1", "psychiatric_ward": "PSY-1", "wardens_o
 def checked(value: T | None) -> T:
     """A value the engine's flow guarantees here (a target or destination the check required, the
     decision a choice answers, whose Weapon is due): a missing one is the engine's own bug."""
-    assert value is not None, "applied an action its check would refuse"
+    assert value is not None, "a value the engine guarantees here is missing"
     return value
 
 
