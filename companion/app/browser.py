@@ -20,7 +20,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -249,7 +249,8 @@ def _uniform(png: bytes) -> bool:
 
     from PIL import Image
     extrema = Image.open(io.BytesIO(png)).convert("RGB").getextrema()
-    return all(low == high for low, high in extrema)
+    bands = cast("tuple[tuple[float, float], ...]", extrema)  # an RGB image's: one (low, high) per band
+    return all(low == high for low, high in bands)
 
 
 @asynccontextmanager

@@ -12,7 +12,7 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 
 def omitted() -> Any:
@@ -31,6 +31,8 @@ class Record:
     """The common reading of every record: its JSON. Fields are read as attributes, never by key."""
 
     __slots__ = ()
+    # Set by @dataclass on every concrete record; declared so `dataclasses.fields` accepts the class.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -47,7 +49,7 @@ class Record:
 
 
 def fields_of(cls: type[Record]) -> tuple[dataclasses.Field[Any], ...]:
-    return dataclasses.fields(cls)  # type: ignore[arg-type]  # every concrete record is a dataclass
+    return dataclasses.fields(cls)
 
 
 def json_name(name: str) -> str:

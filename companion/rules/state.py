@@ -8,7 +8,7 @@ state plus the same actions always gives the same result. `summary()` is the pub
 from __future__ import annotations
 
 from copy import deepcopy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .board import Board
@@ -130,8 +130,7 @@ class Pending:
     target: int | None = None  # punishment_choice: the victim
 
     def copy(self) -> Pending:
-        return Pending(self.kind, self.player, list(self.options), **{
-            name: list(value) if isinstance(value, list) else value for name, value in self.details().items()})
+        return replace(self, options=list(self.options), tools=None if self.tools is None else list(self.tools))
 
     def details(self) -> dict[str, Any]:
         """This kind's facts by field name (unset optional ones left out)."""

@@ -45,9 +45,8 @@ def visible_hands(state: GameState, viewer: int | None) -> set[int]:
         return set()
     out = {seat}
     pend = state.pending
-    if pend is not None and pend.player == seat and pend.kind == "extortion_answer":
-        if pend.show_hand_of is not None:
-            out.add(pend.show_hand_of)
+    if pend is not None and pend.player == seat and pend.show_hand_of is not None:  # Spying
+        out.add(pend.show_hand_of)
     return out
 
 
@@ -229,7 +228,7 @@ def redact_event(event: ev.Event | Mapping[str, Any], viewer: int | None) -> ev.
             changes[f.name] = _blank(value)
         elif outsider and name in private:
             changes[f.name] = _hidden(value)
-    return dataclasses.replace(event, **changes) if changes else event  # type: ignore[type-var]
+    return dataclasses.replace(event, **changes) if changes else event
 
 
 def redact_events(events: Iterable[ev.Event | Mapping[str, Any]], viewer: int | None) -> list[ev.Event]:

@@ -42,10 +42,11 @@ class LogScreen(GameScreen):
             return muted(tr("ui.log_empty"))
         rows: list[ft.Control] = [muted(tr("ui.log_hint", count=len(lines)), 13)]
         for line in lines:
-            head = [ft.Text(line.title, size=15, weight=ft.FontWeight.W_600, expand=True,
-                            color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
-                            style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.undone else None),
-                    muted(tr.digits(f"#{line.seq} {line.when}"), 12)]
+            head: list[ft.Control] = [ft.Text(line.title, size=15, weight=ft.FontWeight.W_600, expand=True,
+                                              color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
+                                              style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH)
+                                              if line.undone else None),
+                                      muted(tr.digits(f"#{line.seq} {line.when}"), 12)]
             if line.undone:
                 head.insert(1, pill(tr("ui.undone_badge"), size=11))
             body = [ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None)

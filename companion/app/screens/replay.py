@@ -57,7 +57,7 @@ class ReplayScreen(GameScreen):
             return
         moves = {"arrow left": self.step - 1, "arrow right": self.step + 1, "home": 0, "end": self.vm.total}
         target = moves.get((e.key or "").lower())
-        if self.tr.rtl and (e.key or "").lower() in ("arrow left", "arrow right"):
+        if target is not None and self.tr.rtl and (e.key or "").lower() in ("arrow left", "arrow right"):
             target = 2 * self.step - target  # the arrows follow the reading direction
         if target is not None and 0 <= target <= self.vm.total and target != self.step:
             self.go_step(target)
@@ -72,7 +72,7 @@ class ReplayScreen(GameScreen):
         if vm.problem:
             head.append(muted(vm.problem, 14))
         else:
-            title = [ft.Text(vm.title, size=16, weight=ft.FontWeight.W_600, expand=True)]
+            title: list[ft.Control] = [ft.Text(vm.title, size=16, weight=ft.FontWeight.W_600, expand=True)]
             if vm.undone:
                 title.append(pill(tr("ui.undone_badge"), size=11))
             head.append(ft.Row(title, spacing=6))

@@ -72,6 +72,10 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
     seat = pend.player
     p = state.players[seat]
     names = [q.name for q in state.players]
+
+    def named(seat: int | None) -> str:
+        return names[seat] if seat is not None else ""
+
     kinds = ANSWERS.get(pend.kind, frozenset())
     legal = [a for a in legal_actions(state, seat) if a.TYPE in kinds]
     vm = PendingVM(pend.kind, seat, p.name, seat_color(state, seat), title="")
@@ -86,7 +90,7 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
                       player=p.name)
         vm.highlight = [o for o in pend.options if o in state.board.places]
     elif pend.kind == "extortion_answer":
-        vm.title = tr("ui.pending.extortion_answer", player=p.name, attacker=names[pend.attacker],
+        vm.title = tr("ui.pending.extortion_answer", player=p.name, attacker=named(pend.attacker),
                       tool=tr.name("card", pend.tool))
         if c is not None:
             vm.details.append(tr("ui.pending.laid", cards_text=tr.join(tr.name("card", x) for _, x in c.laid)))
@@ -109,9 +113,9 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
             if c.tool and c.attacker is not None:
                 vm.details.append(tr("ui.pending.at_stake", tool=tr.name("card", c.tool)))
     elif pend.kind == "give_weapon":
-        vm.title = tr("ui.pending.give_weapon", player=p.name, other=names[pend.to])
+        vm.title = tr("ui.pending.give_weapon", player=p.name, other=named(pend.to))
     elif pend.kind == "kings_choice":
-        vm.title = tr("ui.pending.kings_choice", player=p.name, other=names[pend.from_seat])
+        vm.title = tr("ui.pending.kings_choice", player=p.name, other=named(pend.from_seat))
     elif pend.kind == "michel_answer":
         vm.title = tr("ui.pending.michel_answer", player=p.name, neutral=tr.name("neutral", pend.neutral))
         vm.michel_card = tr.name("michel_card", pend.card)
@@ -126,12 +130,12 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
         cards = [(cd, tr.name("card", cd), n) for cd, n in sorted(p.hand.known.items())]
         if p.hand.unknown:
             cards.append(("unknown", tr.name("card", "unknown"), p.hand.unknown))
-        vm.pick = CardPickVM(pend.discard, cards, {"type": "end_turn", "player": seat})
+        vm.pick = CardPickVM(pend.discard or 0, cards, {"type": "end_turn", "player": seat})
     elif pend.kind == "brawl_response":
         vm.title = tr("ui.pending.brawl_response", player=p.name)
     elif pend.kind == "punishment_choice":
-        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=names[pend.by],
-                      target=names[pend.target])
+        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=named(pend.by),
+                      target=named(pend.target))
     else:
         vm.title = tr("ui.pending.generic", player=p.name, decision=tr.name("decision", pend.kind))
     if pend.kind != "hand_limit":
@@ -177,7 +181,8 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
                        neutral=tr.name("neutral", state.combat.neutral))
         else:
             label = tr("ui.answer.cooperate", tool=tr.name("card", tool),
-                       player=state.players[state.combat.attacker].name if state.combat is not None else "")
+                       player=state.players[state.combat.attacker].name
+                       if state.combat is not None and state.combat.attacker is not None else "")
     elif kind == "fight":
         label, style = tr("ui.answer.fight"), "primary"
     elif kind == "weapon":

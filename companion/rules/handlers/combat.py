@@ -7,8 +7,10 @@ Weapons) fit in between.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import events as ev
-from ..actions import Bodybuilding, Cooperate, Extort, Fight, GiveUp, Weapon
+from ..actions import Bodybuilding, Choose, Cooperate, Extort, Fight, GiveUp, Weapon
 from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, task, violation
 from ..errors import Violation
 from ..ops import (
@@ -23,7 +25,7 @@ from ..ops import (
     to_supply,
 )
 from ..state import Combat, GameState, Pending, Player
-from .common import restricted, spend, trauma_forbids, use_action, valid_seat
+from .common import checked, restricted, spend, trauma_forbids, use_action, valid_seat
 
 
 def as_played(card: str) -> str:
@@ -169,8 +171,9 @@ def apply_cooperate(s: GameState, a: Cooperate, ctx: Ctx) -> None:
         ctx.emit(ev.Cooperate(player=a.player, to=c.attacker, tool=c.tool))
         cooperate_with_player(s, ctx)
         return
-    assert s.pending is not None and s.pending.tools
-    tool = a.tool or s.pending.tools[0]
+    held = checked(s.pending).tools
+    assert held, "a Michel answer names the Tools it may take"
+    tool = a.tool or held[0]
     ctx.emit(ev.Cooperate(player=a.player, neutral=c.neutral, tool=tool))
     discard_cards(s, ctx, a.player, [tool], "michel")
     s.combat = None
@@ -204,7 +207,7 @@ def check_weapon(s: GameState, a: Weapon, out: list[Violation]) -> None:
         if s.team_mode and a.player not in (c.attacker, c.defender):
             out.append(hard("TEAM-5", "v.not_a_helper", player=s.players[c.defender].name))
         else:
-            out.append(hard("CMB-1", "v.not_your_weapon", player=s.players[c.to_play].name))
+            out.append(hard("CMB-1", "v.not_your_weapon", player=s.players[checked(c.to_play)].name))
         return
     p = s.players[a.player]
     if not is_weapon(s, a.card) and not can_improvise(c, p):
@@ -294,7 +297,7 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
     if loser == c.defender:
         for helper in c.helpers:
             add_beatings(s, ctx, helper, 1, "combat_helper")
-    after: list[dict] = []
+    after: list[dict[str, Any]] = []
     if winner == c.defender and winner in c.knife_bonus:
         bonus = s.catalog.backgrounds["i_will_cut_you_with_your_own_blade"]["bonus"]
         after.append({"do": "take_knives", "seat": winner, "count": bonus, "why": "cut_you_bonus"})
@@ -328,7 +331,7 @@ def open_defeat(s: GameState, loser: int, winner: int | None, neutral: str | Non
     s.defeats.append({"loser": loser, "winner": winner, "neutral": neutral, "beatings": beatings, "card": card})
 
 
-def defeat_of(s: GameState, seat: int) -> dict | None:
+def defeat_of(s: GameState, seat: int) -> dict[str, Any] | None:
     return next((d for d in s.defeats if d["loser"] == seat), None)
 
 
@@ -339,19 +342,19 @@ def note_defeat_card(s: GameState, seat: int, card: str) -> None:
         d["card"] = card
 
 
-def grudge(s: GameState, seat: int) -> dict:
+def grudge(s: GameState, seat: int) -> dict[str, Any]:
     """Grudge: after losing a combat, draw Knives (once the combat's spoils are settled)."""
     return {"do": "take_knives", "seat": seat, "count": s.catalog.ability_values["grudge"], "why": "grudge"}
 
 
 @task("take_knives")
-def take_knives(s: GameState, item: dict, ctx: Ctx) -> None:
+def take_knives(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     take_from_pile(s, ctx, item["seat"], "knife", item["count"], item["why"])
 
 
 @choice("kings_choice")
-def choose_kings_card(s: GameState, a, ctx: Ctx) -> None:
-    loser = s.pending.from_seat
+def choose_kings_card(s: GameState, a: Choose, ctx: Ctx) -> None:
+    loser = checked(checked(s.pending).from_seat)
     s.pending = None
     move_card(s, ctx, loser, a.player, a.option, "the_kings_choice")
     note_defeat_card(s, loser, a.option)
@@ -366,7 +369,7 @@ def reveal_michel(s: GameState, ctx: Ctx, neutral: str, seat: int) -> str:
 
 
 @task("neutral_extort")
-def neutral_extort(s: GameState, item: dict, ctx: Ctx) -> None:
+def neutral_extort(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     """MICH-3/4: a neutral extorts one player, unless they left, or the Warden watches (MICH-8)."""
     neutral, seat = item["neutral"], item["seat"]
     p = s.players[seat]
@@ -422,7 +425,7 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
 
 
 @choice("michel_tool")
-def choose_michel_tool(s: GameState, a, ctx: Ctx) -> None:
+def choose_michel_tool(s: GameState, a: Choose, ctx: Ctx) -> None:
     s.pending = None
     discard_cards(s, ctx, a.player, [a.option], "michel")
     note_defeat_card(s, a.player, a.option)

@@ -8,7 +8,7 @@ from ..core import CHOICES, Ctx, applier, checker, choice, hard, violation
 from ..errors import Violation
 from ..ops import draw_search, gain_cigarettes, place_standee, return_token, take_from_pile
 from ..state import GameState, Pending
-from .common import spend, use_action
+from .common import checked, spend, use_action
 
 REROLL = "reroll"
 # The rule a wrong answer to each kind of choice breaks.
@@ -120,7 +120,7 @@ def choose_destination(s: GameState, a: Choose, ctx: Ctx) -> None:
         resolve_roll(s, ctx, a.player, ctx.roll(a.player, "move"), None, False)
         return
     if not pending.effects:
-        roll_effects(s, ctx, a.player, pending.die)
+        roll_effects(s, ctx, a.player, checked(pending.die))
     finish_move(s, ctx, a.player, a.option)
 
 
