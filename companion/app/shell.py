@@ -159,7 +159,7 @@ class App:
             self.show(e.route)
 
     def show(self, route: str) -> None:
-        from .screens import screen_for
+        from .routes import screen_for
         parts = urlsplit(route or "/")
         query = dict(parse_qsl(parts.query))
         if self.screen is not None and hasattr(self.screen, "leave"):

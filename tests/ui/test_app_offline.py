@@ -87,19 +87,19 @@ def test_table_taps_record_actions_and_flags(tmp_path: Path) -> None:
         app.flag = lambda title, reasons, **kw: flags.append((title, [r.rule for r in reasons]))
         app.show(f"/game/{game}")
         table = app.screen
-        table.start_action("craft")  # refused: one Beating
+        table.control.start_action("craft")  # refused: one Beating
         assert flags == [("Not allowed: Craft", ["BEAT-2"])]
-        table.start_action("cautious_move")
-        assert table.composer is not None and table.composer.step().field == "to"
-        table.answer("to", "infirmary")
+        table.control.start_action("cautious_move")
+        assert table.control.composer is not None and table.control.composer.step().field == "to"
+        table.control.answer("to", "infirmary")
         state = store.load(game).game.state
         assert state.players[0].place == "infirmary" and state.active == 0 and state.actions_left == 0
-        assert "Carmen moves from the Cafeteria to the Infirmary (Cautious move)." in table.result
-        table.start_action("steal_spoon")  # not here: the menu does not offer it, a tap would flag it
+        assert "Carmen moves from the Cafeteria to the Infirmary (Cautious move)." in table.control.result
+        table.control.start_action("steal_spoon")  # not here: the menu does not offer it, a tap would flag it
         assert "SPOON-1" in flags[-1][1]
-        table.undo()
+        table.control.undo()
         assert store.load(game).game.state.players[0].place == "cafeteria"
-        table.redo()
+        table.control.redo()
         assert store.load(game).game.state.players[0].place == "infirmary"
 
     asyncio.run(run())
@@ -128,15 +128,15 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
         here, there = await new_app(store, tmp_path), await new_app(store, tmp_path)
         for app in (here, there):
             app.show(f"/game/{game}")
-        there.screen.submit({"type": "search", "player": 0})
+        there.screen.control.submit({"type": "search", "player": 0})
         version = store.load(game).version
         screen = here.screen
         assert screen.session.refresh_if_behind(version)
         screen.show_news([])  # as the game's topic delivers it: the banner now, the rest a moment later
-        assert screen.shown_version == version - 1
-        screen.submit({"type": "search", "player": 0})
+        assert screen.control.shown_version == version - 1
+        screen.control.submit({"type": "search", "player": 0})
         assert store.load(game).version == version  # nothing recorded
-        assert screen.shown_version == version  # the whole table redrawn, fresh
+        assert screen.control.shown_version == version  # the whole table redrawn, fresh
 
     asyncio.run(run())
 
@@ -183,13 +183,13 @@ def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
         app.show(f"/game/{game}")
         table = app.screen
         app.confirm = lambda title, text, yes, on_yes, **kw: on_yes()  # "Warden here: WARD-2": dig anyway
-        table.start_action("dig")
-        table.submit({"type": "report", "player": 1})
+        table.control.start_action("dig")
+        table.control.submit({"type": "report", "player": 1})
         state = store.load(game).game.state
         assert state.pending.kind == "hand_limit" and state.pending.player == 0
         app.render()  # the pending panel with the card picker draws
-        table.set_pick("unknown", 1)
-        table.submit_pick()
+        table.control.set_pick("unknown", 1)
+        table.control.submit_pick()
         state = store.load(game).game.state
         assert state.players[0].hand.size() == 10 and state.pending is None and state.active == 1
 
@@ -227,41 +227,41 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
             pend = pending_view(state, app.tr)
             reactions = reactions_view(state, app.tr)
             if reactions.others and rng.random() < 0.1:
-                table.choose_answer(rng.choice(reactions.others))
+                table.control.choose_answer(rng.choice(reactions.others))
             elif pend is not None and pend.pick is not None:
                 cards = [c for c, _, n in pend.pick.cards for _ in range(n)]
                 for card in rng.sample(cards, pend.pick.count):
-                    table.pick.append(card)
-                table.submit_pick()
+                    table.control.pick.append(card)
+                table.control.submit_pick()
             elif pend is not None and pend.answers:
-                table.choose_answer(rng.choice(pend.answers))
+                table.control.choose_answer(rng.choice(pend.answers))
             else:
                 menu = [a.type for a in action_menu(state, state.active, app.tr) if a.enabled]
                 end = end_turn_vm(state, state.active, app.tr)
                 kinds = menu + (["end_turn"] * 3 if end is not None else [])
                 if not kinds:
                     break
-                table.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
+                table.control.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
                 for _ in range(12):
-                    composer = table.composer
+                    composer = table.control.composer
                     step = composer.step() if composer is not None else None
                     if step is None:
                         break
                     if step.kind == "one":
                         options = [c.value for c in step.choices if c.enabled] or [step.choices[0].value]
-                        table.answer(step.field, rng.choice(options))
+                        table.control.answer(step.field, rng.choice(options))
                     elif step.kind == "number":
-                        table.answer(step.field, step.default if step.default is not None else step.low)
+                        table.control.answer(step.field, step.default if step.default is not None else step.low)
                     elif step.kind == "die":
-                        table.answer(step.field, [rng.randint(1, 6) for _ in range(step.exact or 1)])
+                        table.control.answer(step.field, [rng.randint(1, 6) for _ in range(step.exact or 1)])
                     else:
                         pool = [c.value for c in step.choices if c.enabled for _ in range(c.limit or step.high)]
                         need = step.exact if step.exact is not None else step.low
                         chosen = list(step.default) if step.default and len(step.default) == need else \
                             rng.sample(pool, min(need, len(pool)))
-                        table.answer(step.field, chosen)
-                if table.composer is not None:
-                    table.cancel_action()
+                        table.control.answer(step.field, chosen)
+                if table.control.composer is not None:
+                    table.control.cancel_action()
         app.render()
 
     asyncio.run(run())

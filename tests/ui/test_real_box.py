@@ -48,7 +48,7 @@ class TestBugs:
             app = await host_app(store, tmp_path)
             app.show(f"/game/{game}")
             table = app.screen
-            table.submit({"type": "move", "player": 0, "die": [1]})  # 1: Cell Block or Cafeteria, from Cell Block
+            table.control.submit({"type": "move", "player": 0, "die": [1]})  # 1: Cell Block or Cafeteria, from Cell Block
             assert store.load(game).game.state.players[0].place == "cafeteria"
             lit = [t.vm.ident for t in table._map.tiles if t.vm is not None and t.vm.highlighted]
             assert lit == [] and not any(t.control.selected for t in table._map.tiles)
@@ -224,7 +224,7 @@ class TestWinning:
             asked = []
             app.confirm = lambda title, text, yes, on_yes, **kw: asked.append((title, yes, on_yes))
             app.show(f"/game/{won}")
-            app.screen.submit_checked({"type": "dig", "player": 0, "tool": "spoon"})
+            app.screen.control.submit_checked({"type": "dig", "player": 0, "tool": "spoon"})
             assert store.load(won).game.state.winner is None  # asked first
             (title, yes, record), = asked
             assert (title, yes) == ("This Dig wins the game for Carmen", "Record it")
@@ -339,9 +339,9 @@ class TestRealMichelCards:
             assert app.settings.physical_michel
             app.show(f"/game/{game}")
             table = app.screen
-            table.submit_checked(move)
-            assert table.michel_for == (move, 1) and store.load(game).version == 1  # nothing recorded yet
-            table.pick_michel("knife_spoon")
+            table.control.submit_checked(move)
+            assert table.control.michel_for == (move, 1) and store.load(game).version == 1  # nothing recorded yet
+            table.control.pick_michel("knife_spoon")
             entry = store.events(game)[-1]
             assert entry.action["michel_cards"] == ["knife_spoon"]
             drawn = [ev for ev in entry.answer["events"] if ev["type"] == "michel_card"]

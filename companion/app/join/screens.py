@@ -49,10 +49,10 @@ def seated(app: Any) -> dict[str, Any]:
 def enter(app: Any, device: Any, query: dict[str, str]) -> Screen:
     seated(app)[device.game_id] = device
     if device.seat is None:
-        from .table_view import TableViewScreen
-        return TableViewScreen(app, device.game_id, query, device=device)
-    from .seat import SeatScreen
-    return SeatScreen(app, device, query)
+        from .table_view import table_view_screen
+        return table_view_screen(app, device.game_id, query, device=device)
+    from .seat import seat_screen
+    return seat_screen(app, device, query)
 
 
 def client(app: Any) -> str:

@@ -1,6 +1,6 @@
 """A phone's screen: its player's hand, its actions on its turn, its reactions at any time.
 
-`SeatScreen` is the table screen seen through one seat: the same map, players, composer and
+`SeatPolicy` makes the table screen the one seen through one seat: the same map, players, composer and
 decision panels, built from the seat's projection (`SeatSession.state`), so another seat's
 cards are never among the controls sent to this phone. The turn menu shows only on the seat's
 own turn; a decision shows its answers only to the seat that decides (the others read it, and
@@ -21,13 +21,15 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules import Event
+from companion.rules import Event, GameState
 
 from ..screens.table import TableScreen
-from ..vm.pending import pending_view
-from ..vm.reactions import reactions_view
+from ..screens.viewer import Console
+from ..vm.pending import PendingVM, pending_view
+from ..vm.reactions import ReactionsVM, reactions_view
 from ..vm.seat import event_lines
 from ..vm.table import names_of
+from ..vm.text import Tr
 from ..widgets.common import card, heading, icon_button, muted, pill
 from .screens import TOKEN_PREF, DeviceScreen, announce, seated
 from .sync import NotYourSeat, SeatLost, SeatSession, devices_topic
@@ -35,139 +37,90 @@ from .sync import NotYourSeat, SeatLost, SeatSession, devices_topic
 log = logging.getLogger(__name__)
 
 
-class DeviceTable(TableScreen):
+class DevicePolicy(Console):
     """The table through a device's eyes (a seat's, or nobody's): what the phone and the table
-    view share. Read-only parts of the referee's screen are overridden, a panel of its own
-    (`_extra`, filled by `fill_extra`) sits under what answers a tap, and changes made
-    elsewhere arrive with their events, told in words for this screen's viewer."""
+    view share. Nothing here records anyway or rewinds the log; a won game stays on screen (the
+    banner names the winner); changes made elsewhere are told in words for this viewer."""
 
     may_force = False  # a refusal names its rules; recording it anyway is the referee's call
+    may_rewind = False
+    won_route = False
+    stale_text = "join.stale"
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str], device: Any) -> None:
+    def __init__(self, device: Any) -> None:
         self.device = device
-        self._extra = ft.Container()
-        self._extra_key: Any = None
-        super().__init__(app, game_id, query)
-        self.redirect = None  # a won game stays on screen: the banner names the winner
-        self.devices_topic = devices_topic(game_id)
-        try:
-            app.page.pubsub.subscribe_topic(self.devices_topic, self._devices_changed)
-        except Exception:
-            log.debug("no pubsub for this page", exc_info=True)
+        self.screen: TableScreen | None = None
 
     def open_session(self, app: Any, game_id: str) -> SeatSession:
         return SeatSession(app.store, game_id, self.device, app.services.join)
 
-    @property
-    def has_extra(self) -> bool:
-        """A panel of its own under what answers a tap."""
-        return False
-
-    def fill_extra(self) -> Any:
-        """Fill `_extra` when what it shows changed; returns what it shows (a key)."""
-        return None
-
-    def devices_changed(self, message: dict[str, Any]) -> None:
-        """A device joined, left or was freed (the host's panel redraws)."""
-
-    # --- the frame -----------------------------------------------------------------------------
-
-    def _frame(self, narrow: bool) -> ft.Control:
-        before = getattr(self, "_root", None)
-        root = super()._frame(narrow)
-        if root is not before and self.has_extra:
-            self._side_parts.insert(1, self._extra)  # just under what answers a tap
-        return root
-
-    def body(self) -> ft.Control:
-        out = super().body()
-        if not self.missing and self.has_extra:
-            self._extra_key = self.fill_extra()
-        return out
-
-    def refresh(self) -> None:
-        before = self._extra_key
-        super().refresh()
-        if self._extra_key != before and self.app.screen is self:
-            try:
-                self._extra.update()
-            except RuntimeError:  # the layout changed meanwhile: the new frame shows it
-                pass
-
-    def key(self, e: ft.KeyboardEvent) -> None:
-        if (e.key or "").lower() == "escape" and (self.composer is not None or self.die_for is not None):
-            self.cancel_action()
-
-    def undo(self) -> None:
-        return
-
-    def redo(self) -> None:
-        return
-
-    def game_won(self) -> None:
-        self._show()
-
-    # --- the rest of the table -------------------------------------------------------------------
-
-    def lines_for(self, events: Sequence[Event]) -> list[str]:
+    def lines_for(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
         """What just happened, told for this screen's viewer (a seat, or SPECTATOR)."""
-        return event_lines(events, names_of(self.session.state), self.tr, self.viewer)
+        return event_lines(events, names_of(screen.session.state), screen.tr, screen.viewer)
 
-    def news_lines(self, events: Sequence[Event]) -> list[str]:
-        return self.lines_for(events) or [self.tr("join.updated")]
+    def news_lines(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
+        return self.lines_for(screen, events) or [screen.tr("join.updated")]
 
-    async def _devices_changed(self, topic: str, message: Any) -> None:
-        if self.app.screen is not self or not isinstance(message, dict):
-            return
-        device = self.device
-        if device is not None and message.get("kind") == "freed" \
-                and device.id in (message.get("devices") or []):
-            self.lost()
-            return
-        self.devices_changed(message)
-
-    def leave(self) -> None:
-        super().leave()
+    def opened(self, screen: TableScreen) -> None:
+        self.screen = screen
         try:
-            self.app.page.pubsub.unsubscribe_topic(self.devices_topic)
+            screen.app.services.news.subscribe(screen.app.page, devices_topic(screen.game_id), self._devices_changed)
+        except Exception:
+            log.debug("no news for this page", exc_info=True)
+
+    def left(self, screen: TableScreen) -> None:
+        try:
+            screen.app.services.news.unsubscribe(screen.app.page, devices_topic(screen.game_id))
         except Exception:
             pass
 
+    async def _devices_changed(self, topic: str, message: Any) -> None:
+        screen = self.screen
+        if screen is None or screen.app.screen is not screen or not isinstance(message, dict):
+            return
+        device = self.device
+        if device is not None and message.get("kind") == "freed" and device.id in (message.get("devices") or []):
+            self.lost()
+            return
+        self.devices_changed(screen, message)
+
+    def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
+        """A device joined, left or was freed (the host's panel redraws)."""
+
     def lost(self) -> None:
         """The host freed this device's place: say so, and forget the token kept in this browser."""
-        if self.app.screen is not self:
+        screen = self.screen
+        if screen is None or screen.app.screen is not screen:
             return
-        seated(self.app).pop(self.game_id, None)
-        self.leave()
-        self.app.screen = FreedScreen(self.app, {})
-        self.app.render()
-        self.app.run_later(forget_token, self.app, self.game_id)
+        app = screen.app
+        seated(app).pop(screen.game_id, None)
+        screen.leave()
+        app.screen = FreedScreen(app, {})
+        app.render()
+        app.run_later(forget_token, app, screen.game_id)
 
 
-class SeatScreen(DeviceTable):
-    @property
-    def has_extra(self) -> bool:  # the player's hand
-        return True
-    viewer: int  # the seat this phone holds, never None
+class SeatPolicy(DevicePolicy):
+    """A phone's seat: its own menu on its turn, its own decisions and reactions, its hand."""
 
-    def __init__(self, app: Any, device: Any, query: dict[str, str]) -> None:
-        self.viewer = device.seat
-        super().__init__(app, device.game_id, query, device)
-        page = app.page
-        self._session_id = str(getattr(page.session, "id", id(self)))
-        app.services.join.arrive(device.id, self._session_id)
-        page.on_connect = self._reconnected
-        page.on_disconnect = self._disconnected
-        announce(app, device.game_id, "online", [device.id])
+    has_extra = True  # the player's hand
+
+    def __init__(self, device: Any) -> None:
+        super().__init__(device)
+        self.viewer: int = device.seat
+        self._session_id = ""
 
     # --- whose screen ------------------------------------------------------------------------
 
-    def menu_seat(self, s: Any) -> int | None:
-        mine = s.active == self.viewer and s.pending is None and s.winner is None
+    def menu_seat(self, state: GameState) -> int | None:
+        mine = state.active == self.viewer and state.pending is None and state.winner is None
         return self.viewer if mine else None
 
-    def pending_for(self, s: Any, physical: bool) -> Any:
-        pend = pending_view(s, self.tr, physical)
+    def answers_for(self, seat: int) -> bool:
+        return seat == self.viewer
+
+    def pending_for(self, state: GameState, tr: Tr, physical: bool) -> PendingVM | None:
+        pend = pending_view(state, tr, physical)
         if pend is None:
             return None
         if pend.seat == self.viewer:
@@ -176,38 +129,50 @@ class SeatScreen(DeviceTable):
         mine = [a for a in pend.helpers if a.seat == self.viewer]  # a teammate's Weapons (TEAM-5)
         return dataclasses.replace(pend, answers=[], helpers=mine, pick=None, show_hand=None)
 
-    def reactions_for(self, s: Any) -> Any:
-        return reactions_view(s, self.tr, seats=(self.viewer,))
+    def reactions_for(self, state: GameState, tr: Tr) -> ReactionsVM:
+        return reactions_view(state, tr, seats=(self.viewer,))
+
+    def refused_before_store(self, error: Exception) -> bool:
+        screen = self.screen
+        if screen is None:
+            return False
+        if isinstance(error, NotYourSeat):
+            screen.toast(screen.tr("join.not_yours"))
+            screen.show()
+            return True
+        if isinstance(error, SeatLost):
+            self.lost()
+            return True
+        return False
 
     # --- the frame -----------------------------------------------------------------------------
 
-    def title(self) -> str:
-        if self.missing:
-            return super().title()
-        s = self.session.state
-        return self.tr("join.seat_title", player=s.players[self.viewer].name, turn=s.turn)
+    def title_template(self, screen: TableScreen) -> tuple[str, dict[str, Any]]:
+        s = screen.session.state
+        return "join.seat_title", {"player": s.players[self.viewer].name, "turn": s.turn}
 
-    def back_route(self) -> str | None:
+    def back_route(self, screen: TableScreen) -> str | None:
         return None
 
-    def actions(self) -> list[ft.Control]:
-        return self.memo.make(self._phone_actions, self.tr.lang)
+    def actions(self, screen: TableScreen) -> list[ft.Control]:
+        return screen.memo.make(self._phone_actions, screen, screen.tr.lang)
 
-    def _phone_actions(self, lang: str) -> list[ft.Control]:
+    def _phone_actions(self, screen: TableScreen, lang: str) -> list[ft.Control]:
         """The app bar's buttons: the same on every redraw (`lang` keys them in the memo)."""
-        back = f"/play/{self.game_id}"
-        return [icon_button(ft.Icons.MENU_BOOK, self.tr("ui.rules"), lambda e: self.app.go("/rules", back=back),
+        back = f"/play/{screen.game_id}"
+        app = screen.app
+        return [icon_button(ft.Icons.MENU_BOOK, screen.tr("ui.rules"), lambda e: app.go("/rules", back=back),
                             identifier="nav-rules"),
-                icon_button(ft.Icons.TRANSLATE, self.tr("ui.setting_language"),  # a phone's settings: its language
-                            lambda e: self.app.go("/settings", back=back), identifier="nav-settings")]
+                icon_button(ft.Icons.TRANSLATE, screen.tr("ui.setting_language"),  # a phone's settings: its language
+                            lambda e: app.go("/settings", back=back), identifier="nav-settings")]
 
-    def fill_extra(self) -> Any:
+    def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
         """The player's own hand, as they entered it: only this phone ever gets it."""
-        tr = self.tr
-        me = self.session.state.players[self.viewer]
+        tr = screen.tr
+        me = screen.session.state.players[self.viewer]
         key = (tuple(sorted(me.hand.known.items())), me.hand.unknown, me.background, tr.lang)
-        if key == self._extra_key:
-            return key
+        if key == shown:
+            return key, None
         chips = [pill(tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c), size=14,
                       bgcolor=ft.Colors.TERTIARY_CONTAINER, color=ft.Colors.ON_TERTIARY_CONTAINER)
                  for c, n in sorted(me.hand.known.items())]
@@ -221,68 +186,55 @@ class SeatScreen(DeviceTable):
         if me.background is not None and me.has_background:
             rows.append(muted(tr("ui.background_known", background=tr.name("background", me.background)), 13))
         rows.append(muted(tr("join.hand_private"), 12))
-        self._extra.content = card(ft.Column(rows, spacing=8, tight=True), identifier="my-hand")
-        return key
-
-    # --- taps ----------------------------------------------------------------------------------
-
-    def start_action(self, kind: str, force: bool = False, quick: bool = False) -> None:
-        if self.menu_seat(self.session.state) is None:  # a tap on a menu the table has moved past
-            self.refresh()
-            return
-        super().start_action(kind, force=False, quick=quick)
-
-    def choose_place(self, place: str) -> None:
-        pend = self.session.state.pending
-        if pend is not None and pend.player == self.viewer:
-            super().choose_place(place)
-
-    def submit(self, action: dict[str, Any]) -> None:
-        try:
-            super().submit(action)
-        except NotYourSeat:
-            self.busy = False
-            self.app.toast(self.tr("join.not_yours"))
-            self._show()
-        except SeatLost:
-            self.busy = False
-            self.lost()
-
-    def _after(self, outcome: Any) -> None:
-        if outcome.stale:  # another device was first: nothing was recorded, here is the table now
-            self._reset()
-            self.app.toast(self.tr("join.stale"))
-            self._show()
-            return
-        super()._after(outcome)
+        return key, card(ft.Column(rows, spacing=8, tight=True), identifier="my-hand")
 
     # --- coming and going --------------------------------------------------------------------------
 
+    def opened(self, screen: TableScreen) -> None:
+        super().opened(screen)
+        app, device = screen.app, self.device
+        page = app.page
+        self._session_id = str(getattr(page.session, "id", id(screen)))
+        app.services.join.arrive(device.id, self._session_id)
+        page.on_connect = self._reconnected
+        page.on_disconnect = self._disconnected
+        announce(app, device.game_id, "online", [device.id])
+
     def _reconnected(self, e: Any = None) -> None:
         """Back from sleep: the session followed the game meanwhile; reload once more and say so."""
-        join = self.app.services.join
-        if not join.still_bound(self.device):
+        screen = self.screen
+        if screen is None:
+            return
+        app, device = screen.app, self.device
+        join = app.services.join
+        if not join.still_bound(device):
             self.lost()
             return
-        join.arrive(self.device.id, self._session_id)
-        announce(self.app, self.game_id, "online", [self.device.id])
-        if self.app.screen is self:
-            self.session.reload()
-            self._reset()
-            self.result = [self.tr("join.caught_up")]
-            self.result_die = None
-            self._show()
+        join.arrive(device.id, self._session_id)
+        announce(app, screen.game_id, "online", [device.id])
+        if app.screen is screen:
+            screen.session.reload()
+            screen.control.reset()
+            screen.control.tell([screen.tr("join.caught_up")])
+            screen.show()
 
     def _disconnected(self, e: Any = None) -> None:
-        self.app.services.join.leave(self.device.id, self._session_id)
-        announce(self.app, self.game_id, "offline", [self.device.id])
+        if self.screen is not None:
+            self.screen.app.services.join.leave(self.device.id, self._session_id)
+            announce(self.screen.app, self.screen.game_id, "offline", [self.device.id])
 
-    def leave(self) -> None:
-        super().leave()
-        self.app.services.join.leave(self.device.id, self._session_id)
-        self.app.page.on_connect = None
-        self.app.page.on_disconnect = lambda e: None
-        announce(self.app, self.game_id, "offline", [self.device.id])
+    def left(self, screen: TableScreen) -> None:
+        super().left(screen)
+        app = screen.app
+        app.services.join.leave(self.device.id, self._session_id)
+        app.page.on_connect = None
+        app.page.on_disconnect = lambda e: None
+        announce(app, screen.game_id, "offline", [self.device.id])
+
+
+def seat_screen(app: Any, device: Any, query: dict[str, str]) -> TableScreen:
+    """A phone's seat: the table screen through that seat's eyes."""
+    return TableScreen(app, device.game_id, query, SeatPolicy(device))
 
 
 class FreedScreen(DeviceScreen):

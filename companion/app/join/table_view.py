@@ -19,13 +19,17 @@ from typing import Any
 
 import flet as ft
 
-from ..vm.pending import pending_view
-from ..vm.reactions import reactions_view
+from companion.rules import GameState
+
+from ..screens.table import TableScreen
+from ..vm.pending import PendingVM, pending_view
+from ..vm.reactions import ReactionsVM, reactions_view
 from ..vm.seat import SPECTATOR
 from ..vm.table import seat_color
+from ..vm.text import Tr
 from ..widgets.common import button, card, heading, icon_button, muted, pill, standee
 from .screens import announce
-from .seat import DeviceTable
+from .seat import DevicePolicy
 
 log = logging.getLogger(__name__)
 
@@ -53,63 +57,62 @@ def base_url(app: Any) -> str:
     return ws.rstrip("/") or "http://127.0.0.1:8550"
 
 
-class TableViewScreen(DeviceTable):
+class TableViewPolicy(DevicePolicy):
+    """Nobody's eyes (`SPECTATOR`): everything public, nothing to tap; on the host's screen
+    (no device) it also carries the join panel."""
+
     viewer = SPECTATOR
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str], device: Any = None) -> None:
+    def __init__(self, device: Any = None) -> None:
+        super().__init__(device)  # device: a spectator's; None on the host's screen
         self._qr: tuple[str, bytes] | None = None
-        super().__init__(app, game_id, query, device)  # device: a spectator's; None on the host's screen
 
     @property
     def has_extra(self) -> bool:  # the join panel is the host's
         return self.device is None
 
-    def menu_seat(self, s: Any) -> int | None:
+    def menu_seat(self, state: GameState) -> int | None:
         return None
 
-    def pending_for(self, s: Any, physical: bool) -> Any:
+    def answers_for(self, seat: int) -> bool:
+        return False
+
+    def pending_for(self, state: GameState, tr: Tr, physical: bool) -> PendingVM | None:
         """Who decides what, and what is on the table (Weapons laid...): no answers, no cards."""
-        pend = pending_view(s, self.tr, physical)
+        pend = pending_view(state, tr, physical)
         if pend is None:
             return None
         pend.answers, pend.helpers, pend.pick, pend.show_hand = [], [], None, None
         return pend
 
-    def reactions_for(self, s: Any) -> Any:
-        return reactions_view(s, self.tr, seats=())  # the Warden's alert, with nobody's buttons
+    def reactions_for(self, state: GameState, tr: Tr) -> ReactionsVM:
+        return reactions_view(state, tr, seats=())  # the Warden's alert, with nobody's buttons
 
-    def title(self) -> str:
-        if self.missing:
-            return super().title()
-        s = self.session.state
-        return self.tr("ui.table_title", turn=s.turn, player=s.players[s.active].name)
+    def back_route(self, screen: TableScreen) -> str | None:
+        return f"/game/{screen.game_id}" if self.has_extra else None
 
-    def back_route(self) -> str | None:
-        return f"/game/{self.game_id}" if self.has_extra else None
-
-    def actions(self) -> list[ft.Control]:
-        tr = self.tr
+    def actions(self, screen: TableScreen) -> list[ft.Control]:
+        tr, app, game = screen.tr, screen.app, screen.game_id
         hosting = self.has_extra
-        rules = icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: self.app.go(
-            "/rules", back=f"/game/{self.game_id}/table" if hosting else f"/play/{self.game_id}"),
-            identifier="nav-rules")
+        rules = icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: app.go(
+            "/rules", back=f"/game/{game}/table" if hosting else f"/play/{game}"), identifier="nav-rules")
         if not hosting:
             return [rules]
-        return [icon_button(ft.Icons.GAVEL, tr("join.console"), lambda e: self.app.go(f"/game/{self.game_id}"),
+        return [icon_button(ft.Icons.GAVEL, tr("join.console"), lambda e: app.go(f"/game/{game}"),
                             identifier="nav-console"), rules]
 
     # --- the join panel ------------------------------------------------------------------------------
 
-    def fill_extra(self) -> Any:
-        tr = self.tr
-        join = self.app.services.join
-        url = join.join_url(self.game_id, base_url(self.app))
-        devices = join.listing(self.game_id)
-        s = self.session.state
+    def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
+        tr, app, game = screen.tr, screen.app, screen.game_id
+        join = app.services.join
+        url = join.join_url(game, base_url(app))
+        devices = join.listing(game)
+        s = screen.session.state
         key = (url, tuple((d.id, d.seat, d.label, join.online(d.id)) for d in devices), tr.lang,
                tuple(p.name for p in s.players))
-        if key == self._extra_key:
-            return key
+        if key == shown:
+            return key, None
         if self._qr is None or self._qr[0] != url:
             self._qr = (url, qr_png(url))
         qr = ft.Semantics(identifier="join-qr", label=tr("join.qr_label"), container=True, image=True,
@@ -125,57 +128,62 @@ class TableViewScreen(DeviceTable):
             ft.Row([qr], alignment=ft.MainAxisAlignment.CENTER),
             link,
         ]
-        if not self.app.services.lan_url:
+        if not app.services.lan_url:
             rows.append(muted(tr("join.local_only"), 12))
         holders = {d.seat: d for d in devices if d.seat is not None}
         for p in s.players:
-            rows.append(self._seat_row(p, holders.get(p.seat)))
+            rows.append(self._seat_row(screen, p, holders.get(p.seat)))
         watchers = [d for d in devices if d.seat is None]
         if watchers:
             rows.append(muted(tr("join.spectators", count=len(watchers)), 12))
-        rows.append(button(tr("join.new_link"), lambda e: self._ask_rotate(), icon=ft.Icons.AUTORENEW,
+        rows.append(button(tr("join.new_link"), lambda e: self._ask_rotate(screen), icon=ft.Icons.AUTORENEW,
                            style="outlined", identifier="join-new-link"))
-        self._extra.content = card(ft.Column(rows, spacing=10, tight=True), identifier="join-panel")
-        return key
+        return key, card(ft.Column(rows, spacing=10, tight=True), identifier="join-panel")
 
-    def _seat_row(self, p: Any, device: Any) -> ft.Control:
-        tr = self.tr
+    def _seat_row(self, screen: TableScreen, p: Any, device: Any) -> ft.Control:
+        tr = screen.tr
         if device is None:
             state: ft.Control = muted(tr("join.no_device"), 12)
             free: ft.Control = ft.Container()
         else:
-            online = self.app.services.join.online(device.id)
+            online = screen.app.services.join.online(device.id)
             state = ft.Row([pill(tr("join.online") if online else tr("join.away"), size=11,
                                  bgcolor=ft.Colors.GREEN_100 if online else ft.Colors.SURFACE_CONTAINER_HIGHEST,
                                  color=ft.Colors.BLACK if online else None), muted(device.label, 12)],
                            spacing=6, wrap=True)
-            free = button(tr("join.free_seat"), lambda e: self._ask_free(p.seat, p.name), style="text",
+            free = button(tr("join.free_seat"), lambda e: self._ask_free(screen, p.seat, p.name), style="text",
                           identifier=f"free-seat-{p.seat}")
         return ft.Semantics(identifier=f"device-seat-{p.seat}", container=True, content=ft.Row([
-            standee(p.name[:1].upper(), seat_color(self.session.state, p.seat), p.name, size=30),
+            standee(p.name[:1].upper(), seat_color(screen.session.state, p.seat), p.name, size=30),
             ft.Column([ft.Text(p.name, size=14, weight=ft.FontWeight.W_600), state], spacing=2, expand=True,
                       tight=True), free], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
 
-    def _ask_free(self, seat: int, name: str) -> None:
-        tr = self.tr
-        self.app.confirm(tr("join.free_title", player=name), tr("join.free_text", player=name), tr("join.free_seat"),
-                         lambda: self._free(seat), danger=True)
+    def _ask_free(self, screen: TableScreen, seat: int, name: str) -> None:
+        tr = screen.tr
+        screen.confirm(tr("join.free_title", player=name), tr("join.free_text", player=name), tr("join.free_seat"),
+                       lambda: self._free(screen, seat), danger=True)
 
-    def _free(self, seat: int) -> None:
-        gone = self.app.services.join.free_seat(self.game_id, seat)
-        announce(self.app, self.game_id, "freed", gone)
-        self.refresh()
+    def _free(self, screen: TableScreen, seat: int) -> None:
+        gone = screen.app.services.join.free_seat(screen.game_id, seat)
+        announce(screen.app, screen.game_id, "freed", gone)
+        screen.refresh()
 
-    def _ask_rotate(self) -> None:
-        tr = self.tr
-        self.app.confirm(tr("join.rotate_title"), tr("join.rotate_text"), tr("join.new_link"), self._rotate)
+    def _ask_rotate(self, screen: TableScreen) -> None:
+        tr = screen.tr
+        screen.confirm(tr("join.rotate_title"), tr("join.rotate_text"), tr("join.new_link"),
+                       lambda: self._rotate(screen))
 
-    def _rotate(self) -> None:
-        self.app.services.join.rotate(self.game_id)
-        announce(self.app, self.game_id, "link")
-        self.app.toast(self.tr("join.rotated"))
-        self.refresh()
+    def _rotate(self, screen: TableScreen) -> None:
+        screen.app.services.join.rotate(screen.game_id)
+        announce(screen.app, screen.game_id, "link")
+        screen.toast(screen.tr("join.rotated"))
+        screen.refresh()
 
-    def devices_changed(self, message: dict[str, Any]) -> None:
+    def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
         if self.has_extra:
-            self.refresh()  # who is here, who is away, the link
+            screen.refresh()  # who is here, who is away, the link
+
+
+def table_view_screen(app: Any, game_id: str, query: dict[str, str], device: Any = None) -> TableScreen:
+    """The table view: the table screen through nobody's eyes (the host's, or a spectator's phone)."""
+    return TableScreen(app, game_id, query, TableViewPolicy(device))

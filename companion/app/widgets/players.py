@@ -13,7 +13,7 @@ import flet as ft
 
 from ..vm.table import PlayerVM, ScoreVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, TOUCH, Memo, card, muted, paint, pill, standee, start_border, tap
+from .common import DANGER, TOUCH, Chip, Memo, card, muted, paint, pill, standee, start_border, tap
 
 
 class PlayerCard:
@@ -217,4 +217,39 @@ class ScoreStrip:
         if list(map(id, chips)) == list(map(id, self.row.controls)):
             return False
         self.row.controls = chips
+        return True
+
+
+class StatusBanner:
+    """Whose turn or decision it is, in their colour, with the turn, actions left and the target.
+    Rewritten in place, and only when what it says changed."""
+
+    def __init__(self) -> None:
+        self.title = ft.Text(size=19, weight=ft.FontWeight.BOLD)
+        self.turn, self.target = Chip(), Chip(icon=ft.Icons.FLAG)
+        self.actions = Chip(icon=ft.Icons.BOLT, bold=True, size=14)
+        chips = ft.Row([self.turn.control, self.actions.control, self.target.control], wrap=True, spacing=6,
+                       run_spacing=6)
+        self.box = ft.Container(ft.Column([self.title, chips], spacing=6, tight=True), padding=12,
+                                width=float("inf"), border_radius=ft.BorderRadius.all(12))
+        self.control = ft.Semantics(identifier="status", container=True, live_region=True, content=self.box)
+        self._key: Any = None
+
+    def set(self, table: TableVM, tr: Tr, deciding_now: bool) -> bool:
+        """Show `table`'s headline (`deciding_now`: a decision, not a turn, is awaited); True when it changed."""
+        deciding = table.deciding if table.deciding is not None else table.active
+        fill, ink = paint(table.players[deciding].color)
+        key = (table.headline, table.turn, table.actions_left, deciding, deciding_now, table.target)
+        if self._key == key:
+            return False
+        self._key = key
+        shade = ft.Colors.with_opacity(0.25, ft.Colors.BLACK)
+        self.turn.set(tr("ui.turn_number", turn=table.turn), bgcolor=shade, color=ink)
+        self.actions.set(tr("ui.actions_left", count=table.actions_left), bgcolor=shade, color=ink)
+        self.actions.control.visible = not deciding_now
+        self.target.set(tr("ui.target_chip", target=table.target), bgcolor=shade, color=ink)
+        self.title.value = table.headline
+        self.title.color = ink
+        self.box.bgcolor = fill
+        self.control.label = table.headline
         return True

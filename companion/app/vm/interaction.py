@@ -1,0 +1,396 @@
+"""What a table screen is in the middle of: the Flet-free half of the table screen.
+
+A tap starts a `Composer` (asking only what that action still needs), answers a pending
+decision, enters the real die or the real Michel cards, or rewinds the log. `TableControl`
+holds that state and turns each tap into the next question or a write, judged by the engine
+and recorded with the version on screen. It draws nothing: it asks its `TablePort` (the
+screen) to show, flag, confirm or toast, so it is tested without a browser.
+
+Whose eyes the screen is for (the referee's console, a seat's phone, the table view) is the
+`Viewer` policy: whose menu it offers, whose decisions it may answer, whether it may record a
+refused action anyway or rewind the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from companion.rules import Event, GameState, action_options
+from companion.rules import events as ev
+
+from ..session import Outcome, TableSession
+from .actions import ActionVM, ChoiceVM, Composer, StepVM, confirm_view, reasons
+from .dice import michel_draws
+from .pending import AnswerVM
+from .text import Tr
+from .undo import redo_view, undo_view
+
+DESTINATIONS = ("destination", "neutral_destination")  # decisions a tap on the map answers
+
+
+class Viewer(Protocol):
+    """Whose screen it is, as far as taps are concerned."""
+
+    may_force: bool  # "record anyway" (a house rule wins over the referee): the referee's call
+    may_rewind: bool  # undo and redo
+    stale_text: str  # what a write refused as stale says ("the table changed")
+
+    def menu_seat(self, state: GameState) -> int | None:
+        """The seat whose turn menu this screen offers (None: no menu)."""
+        ...
+
+    def answers_for(self, seat: int) -> bool:
+        """Whether this screen answers `seat`'s decisions."""
+        ...
+
+    def refused_before_store(self, error: Exception) -> bool:
+        """Handle a write the session refused before the store (a phone's seat); False: not one."""
+        ...
+
+
+class Referee:
+    """The referee's console: every seat's menu and decisions, force and rewind."""
+
+    may_force = True
+    may_rewind = True
+    stale_text = "ui.stale"
+
+    def menu_seat(self, state: GameState) -> int | None:
+        return state.active
+
+    def answers_for(self, seat: int) -> bool:
+        return True
+
+    def refused_before_store(self, error: Exception) -> bool:
+        return False
+
+
+class TablePort(Protocol):
+    """What the controller asks of its screen."""
+
+    def show(self) -> None: ...  # redraw, the panel scrolled back to its top
+    def refresh(self) -> None: ...  # redraw in place
+    def flag(self, title: str, found: list[Any], on_force: Callable[[], Any] | None = None) -> None: ...
+    def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None: ...
+    def toast(self, text: str) -> None: ...
+    def open_rule(self, rule: str) -> None: ...
+    def recorded(self, outcome: Outcome) -> None: ...  # an accepted action: tell, sound, and won?
+    def rewound(self) -> None: ...  # an undo or a redo went through
+    def lines_for(self, events: Sequence[Event]) -> list[str]: ...
+    def physical(self) -> tuple[bool, bool]: ...  # (the table rolls its die, the table draws Michel cards)
+    def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
+
+
+class TableControl:
+    """One screen's interaction with one game: what is being composed, asked or shown."""
+
+    def __init__(self, session: TableSession, tr: Tr, port: TablePort, viewer: Viewer) -> None:
+        self.session = session
+        self.tr = tr
+        self.port = port
+        self.viewer = viewer
+        # The version the whole screen shows: a tap is made on it, even when news of a later one
+        # is arriving (it is then refused as stale, never judged against a table nobody saw).
+        self.shown_version = session.version
+        self.composer: Composer | None = None
+        self.draft: dict[str, Any] = {}
+        self.die_for: AnswerVM | None = None  # a decision waiting for the real die
+        self.pick: list[str] = []  # cards chosen to discard down to the hand limit
+        self.result: list[str] = []  # what just happened, in words
+        self.result_die: int | None = None
+        self.result_die_rolls = False  # the app rolled it just now: the die tumbles
+        self.busy = False  # a write is on its way: another tap meanwhile is dropped
+        self.bg_open: int | None = None  # whose combat Backgrounds are listed
+        self.refused_open = False  # the actions not possible now are folded away
+        self.michel_for: tuple[dict[str, Any], int] | None = None  # an action waiting for the real Michel cards
+        self.michel_drawn: list[str] = []
+
+    @property
+    def state(self) -> GameState:
+        return self.session.state
+
+    @property
+    def asking(self) -> bool:
+        """Something is being composed or asked (Escape cancels it)."""
+        return self.composer is not None or self.die_for is not None
+
+    def reset(self) -> None:
+        """Forget what was being composed or asked (the table moved on)."""
+        self.bg_open = None
+        self.michel_for = None
+        self.composer = None
+        self.draft = {}
+        self.die_for = None
+        self.pick = []
+
+    def tell(self, lines: list[str], events: Sequence[Event] = (), rolled_here: bool = False) -> None:
+        """What just happened: its words, and the last die rolled (tumbling when rolled here)."""
+        self.result = lines
+        rolls = [e for e in events if isinstance(e, ev.Roll)]
+        self.result_die = rolls[-1].die if rolls else None
+        self.result_die_rolls = rolled_here and bool(rolls) and rolls[-1].source != "table"
+
+    def clear_result(self) -> None:
+        self.result = []
+        self.result_die = None
+        self.port.refresh()
+
+    # --- starting and composing actions -----------------------------------------------------
+
+    def start_action(self, kind: str, force: bool = False, quick: bool = False) -> None:
+        if self.busy:
+            return
+        seat = self.viewer.menu_seat(self.state)
+        if seat is None:  # a tap on a menu the table has moved past
+            self.port.refresh()
+            return
+        physical_dice, _ = self.port.physical()
+        composer = Composer(self.state, seat, kind, self.tr, physical_dice=physical_dice,
+                            force=force and self.viewer.may_force, quick=quick)
+        if not composer.possible:
+            self.port.flag(self.tr("ui.not_allowed", action_label=self.tr.name("action", kind)),
+                           self.reasons_for(kind))
+            return
+        self.composer = composer
+        self.draft = {}
+        if composer.step() is None:
+            self._submit_composed()
+        else:
+            self.port.show()
+
+    def reasons_for(self, kind: str) -> list[Any]:
+        """Why `kind` cannot be done now: the engine's violations for it."""
+        seat = self.viewer.menu_seat(self.state)
+        if seat is None:
+            return []
+        for option in action_options(self.state, seat):
+            if option.type == kind:
+                return reasons(option.violations, self.tr)
+        return []
+
+    def toggle_refused(self) -> None:
+        """Open or fold the actions that are not possible now."""
+        self.refused_open = not self.refused_open
+        self.port.refresh()
+
+    def explain_refused(self, a: ActionVM) -> None:
+        """A disabled action was tapped: show the flag with each rule, and the override."""
+        may = a.forceable and self.viewer.may_force
+        on_force = (lambda: self.start_action(a.type, force=True)) if may else None
+        self.port.flag(self.tr("ui.not_allowed", action_label=a.label), a.reasons, on_force)
+
+    def explain_choice(self, c: ChoiceVM) -> None:
+        composer = self.composer
+        on_force = None
+        if composer is not None and self.viewer.may_force and c.reasons and all(r.forceable for r in c.reasons):
+            def force() -> None:
+                composer.force = True
+                composer.pool = list(composer.all)
+                composer.answer(self._step_field(), c.value)
+                self._continue()
+            on_force = force
+        self.port.flag(self.tr("ui.not_allowed", action_label=c.label), c.reasons, on_force)
+
+    def _step_field(self) -> str:
+        step = self.composer.step() if self.composer is not None else None
+        return step.field if step is not None else ""
+
+    def answer(self, field: str, value: Any) -> None:
+        if self.composer is None:
+            return
+        self.composer.answer(field, value)
+        self.draft.pop(field, None)
+        self._continue()
+
+    def answer_die(self, step: StepVM, value: int) -> None:
+        got = list(self.draft.get("die_progress", [])) + [value]
+        if len(got) >= (step.exact or 1):
+            self.draft.pop("die_progress", None)
+            self.answer("die", got)
+        else:
+            self.draft["die_progress"] = got
+            self.port.show()
+
+    def set_draft(self, field: str, value: Any) -> None:
+        self.draft[field] = value
+        self.port.show()
+
+    def set_count(self, field: str, value: Any, count: int, chosen: list[Any]) -> None:
+        rest = [c for c in chosen if c != value]
+        self.draft[field] = rest + [value] * max(0, count)
+        self.port.show()
+
+    def back_action(self) -> None:
+        if self.composer is not None and self.composer.back():
+            self.port.show()
+        else:
+            self.cancel_action()
+
+    def cancel_action(self) -> None:
+        self.composer = None
+        self.draft = {}
+        self.die_for = None
+        self.michel_for = None
+        self.port.show()
+
+    def pick_michel(self, card: str) -> None:
+        """The table says which Michel card came up; with all of them, the action is recorded."""
+        if self.michel_for is None:
+            return
+        action, count = self.michel_for
+        self.michel_drawn.append(card)
+        if len(self.michel_drawn) < count:
+            self.port.show()
+            return
+        self.michel_for = None
+        self.submit_checked(dict(action, michel_cards=list(self.michel_drawn)))
+
+    def _continue(self) -> None:
+        if self.composer is not None and self.composer.step() is None:
+            self._submit_composed()
+        else:
+            self.port.show()
+
+    def _submit_composed(self) -> None:
+        if self.composer is not None:
+            self.submit_checked(self.composer.action())
+
+    def submit_checked(self, action: dict[str, Any]) -> None:
+        """Record `action`, asking first which real Michel cards came up (when the table draws
+        them) and, once, whether to go on when the engine says it wins or is an offence."""
+        _, physical_michel = self.port.physical()
+        if physical_michel and self.michel_for is None:
+            count = michel_draws(self.state, action)
+            if count:
+                self.michel_for, self.michel_drawn = (action, count), []
+                self.port.show()
+                return
+        ask = confirm_view(self.state, action, self.tr)
+        if ask is None:
+            self.submit(action)
+            return
+        self.port.confirm(ask.title, ask.text, self.tr("ui.confirm_record"), lambda: self.submit(action))
+
+    # --- pending decisions and reactions --------------------------------------------------------
+
+    def choose_answer(self, a: AnswerVM) -> None:
+        physical_dice, _ = self.port.physical()
+        if a.needs_die and physical_dice:
+            self.die_for = a
+            self.port.show()
+            return
+        self.submit_checked(a.action)
+
+    def answer_with_die(self, a: AnswerVM, value: int) -> None:
+        self.die_for = None
+        self.submit_checked(dict(a.action, die=[value]))
+
+    def cancel_die(self) -> None:
+        self.die_for = None
+        self.port.show()
+
+    def choose_place(self, place: str) -> None:
+        """A highlighted Place was tapped: it answers a destination decision."""
+        pend = self.state.pending
+        if pend is not None and pend.kind in DESTINATIONS and place in pend.options \
+                and self.viewer.answers_for(pend.player):
+            self.submit_checked({"type": "choose", "player": pend.player, "option": place})
+
+    def set_pick(self, card: str, count: int) -> None:
+        self.pick = [c for c in self.pick if c != card] + [card] * max(0, count)
+        self.port.show()
+
+    def submit_pick(self) -> None:
+        pend = self.state.pending
+        if pend is not None:
+            self.submit({"type": "end_turn", "player": pend.player, "discard": list(self.pick)})
+
+    def open_backgrounds(self, seat: int | None) -> None:
+        self.bg_open = seat
+        self.port.refresh()
+
+    def open_rule(self, rule: str) -> None:
+        self.port.open_rule(rule)
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    def submit(self, action: dict[str, Any]) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            outcome = self.session.submit(action, self.shown_version)
+        except Exception as error:
+            self.busy = False
+            if self.viewer.refused_before_store(error):
+                return
+            raise
+        self.busy = False
+        self.after(outcome)
+
+    def after(self, outcome: Outcome) -> None:
+        tr = self.tr
+        if outcome.stale:  # another screen was first: nothing was recorded, here is the table now
+            self.reset()
+            self.port.toast(tr(self.viewer.stale_text))
+            self.port.show()
+            return
+        if outcome.error:
+            self.port.toast(tr("ui.store_problem", problem=outcome.error))
+            self.port.show()
+            return
+        if not outcome.accepted:
+            action = outcome.action or {}
+            label = tr.name("action", str(action.get("type", "")))
+            found = reasons(outcome.violations, tr)
+            retry = None
+            if self.viewer.may_force and found and all(r.forceable for r in found) and not action.get("force"):
+                def retry() -> None:
+                    self.submit(dict(action, force=True))
+            self.port.flag(tr("ui.not_allowed", action_label=label), found, retry)
+            return
+        self.reset()
+        self.tell(self.port.lines_for(outcome.events), outcome.events, rolled_here=True)
+        self.port.recorded(outcome)
+
+    # --- undo / redo ---------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        if not self.viewer.may_rewind:
+            return
+        tr = self.tr
+        vm = undo_view(self.session.events(), self.state, tr, self.session.can_redo)
+        if not vm.can_undo:
+            self.port.toast(tr("ui.nothing_to_undo"))
+        elif vm.confirm:
+            self.port.confirm(tr("ui.undo_confirm_title", what=vm.last), vm.confirm, tr("ui.undo"),
+                              lambda: self.rewind("undo", vm.last), danger=True)
+        else:
+            self.rewind("undo", vm.last)
+
+    def redo(self) -> None:
+        if not self.viewer.may_rewind:
+            return
+        tr = self.tr
+        vm = redo_view(self.session.events(), self.state, tr)
+        if not self.session.can_redo or not vm.can_redo:
+            self.port.toast(tr("ui.nothing_to_redo"))
+        elif vm.confirm:
+            self.port.confirm(tr("ui.redo_confirm_title", what=vm.last), vm.confirm, tr("ui.redo"),
+                              lambda: self.rewind("redo", vm.last), danger=True)
+        else:
+            self.rewind("redo", vm.last)
+
+    def rewind(self, which: str, what: str) -> None:
+        tr = self.tr
+        outcome = self.session.undo() if which == "undo" else self.session.redo()
+        if outcome.stale:
+            self.port.toast(tr("ui.stale"))
+        elif outcome.error:
+            self.port.toast(outcome.error)
+        else:
+            self.reset()
+            self.tell([tr("ui.undone" if which == "undo" else "ui.redone", what=what)])
+            self.port.rewound()
+        self.port.show()
