@@ -48,7 +48,7 @@ class DeviceTable(TableScreen):
         self.redirect = None  # a won game stays on screen: the banner names the winner
         self.devices_topic = devices_topic(game_id)
         try:
-            app.page.pubsub.subscribe_topic(self.devices_topic, self._devices_changed)
+            app.services.news.subscribe(app.page, self.devices_topic, self._devices_changed)
         except Exception:
             log.debug("no pubsub for this page", exc_info=True)
 
@@ -119,7 +119,7 @@ class DeviceTable(TableScreen):
     def leave(self) -> None:
         super().leave()
         try:
-            self.app.page.pubsub.unsubscribe_topic(self.devices_topic)
+            self.app.services.news.unsubscribe(self.app.page, self.devices_topic)
         except Exception:
             pass
 

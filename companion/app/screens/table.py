@@ -72,15 +72,15 @@ class TableScreen(Screen):
         self.michel_drawn: list[str] = []
         self.topic = f"game:{game_id}"
         try:
-            app.page.pubsub.subscribe_topic(self.topic, self._remote_change)
-        except Exception:  # pubsub is a convenience for a second screen on the same game
+            app.services.news.subscribe(app.page, self.topic, self._remote_change)
+        except Exception:  # news is a convenience for a second screen on the same game
             pass
 
     # --- frame ---------------------------------------------------------------------------------
 
     def leave(self) -> None:
         try:
-            self.app.page.pubsub.unsubscribe_topic(self.topic)
+            self.app.services.news.unsubscribe(self.app.page, self.topic)
         except Exception:
             pass
 
@@ -728,8 +728,8 @@ class TableScreen(Screen):
         """Tell the other screens of this game (the events stay in this process: each screen
         shows only what its viewer may read, join/seat.py)."""
         try:
-            self.app.page.pubsub.send_others_on_topic(self.topic, {"version": self.session.version,
-                                                                   "events": list(events or [])})
+            self.app.services.news.publish(self.app.page, self.topic, {"version": self.session.version,
+                                                                        "events": list(events or [])})
         except Exception:
             pass
 
