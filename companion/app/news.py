@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 GAME_PREFIX = "game:"
+PRESENCE = frozenset({"online", "offline"})
 
 
 class Carrier(Protocol):
@@ -37,6 +38,7 @@ class News:
         self._clients: dict[int, Any] = {}  # a page's pubsub client per Flet hub: the ways into them
         self._topics: Counter[str] = Counter()
         self._lock = threading.Lock()
+        self.presence: Any = None  # told of devices online on another instance (JoinService.heard)
 
     @property
     def store(self) -> Any:
@@ -78,8 +80,11 @@ class News:
         with self._lock:
             return list(self._topics)
 
-    def deliver(self, topic: str, message: dict[str, Any]) -> None:
+    def deliver(self, topic: str, message: dict[str, Any], origin: str = "") -> None:
         """News from another instance, for this one's screens of that topic (none: nothing to read)."""
+        if message.get("kind") in PRESENCE and self.presence is not None:
+            devices = [d for d in message.get("devices") or [] if isinstance(d, str)]
+            self.presence(origin, message["kind"], devices)
         if not self._listened(topic):
             return
         if topic.startswith(GAME_PREFIX):

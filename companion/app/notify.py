@@ -148,7 +148,7 @@ class PostgresCarrier:
         topic, message = data.get("t"), data.get("m")
         if isinstance(topic, str) and isinstance(message, dict):
             try:
-                self.news.deliver(topic, message)
+                self.news.deliver(topic, message, str(data.get("o") or ""))
             except Exception:
                 log.warning("cannot hand on the news of %s", topic, exc_info=True)
 

@@ -62,6 +62,7 @@ class Services:
                 from . import notify
                 from .news import News
                 news = News(lambda: self.store)
+                news.presence = lambda origin, kind, devices: self.join.heard(origin, kind, devices)
                 notify.start(news, self.store)
                 self._news = news
             return self._news

@@ -176,3 +176,22 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         instances._claims.clear()
         first.close()
         second.close()
+
+
+def test_the_host_on_one_instance_sees_a_phone_online_on_the_other(pg_url: str, tmp_path: Path) -> None:
+    async def run() -> tuple[bool, bool, bool]:
+        a, b, game, device, _ = await two(pg_url, tmp_path)
+        try:
+            await b.open_screen(f"/game/{game}/table")  # the host's table view lists the devices
+            before = b.services.join.online(device.id)
+            phone = await a.open_screen(f"/play/{game}", device)
+            await until(lambda: b.services.join.online(device.id), 5)
+            during = b.services.join.online(device.id)
+            a.close_screen(phone)
+            await until(lambda: not b.services.join.online(device.id), 5)
+            return before, during, b.services.join.online(device.id)
+        finally:
+            a.close()
+            b.close()
+
+    assert asyncio.run(run()) == (False, True, False)
