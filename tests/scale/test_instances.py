@@ -71,7 +71,8 @@ def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_actio
                 actor.screen.submit(action)
                 version = a.store.load(game).version
                 screens = [phone, table, referee]
-                times.append(await until(lambda: all(s.screen.session.version == version for s in screens), 5))
+                times.append(await until(lambda v=version, all_of=screens: all(s.screen.session.version == v
+                                                                             for s in all_of), 5))
             return times
         finally:
             a.close()
@@ -119,11 +120,13 @@ def test_two_racing_writers_on_two_instances_record_one_action(pg_url: str, tmp_
                 gate = threading.Barrier(2)
                 outcomes: list[Any] = []
 
-                def write(app: Any) -> None:
+                def write(app: Any, gate: threading.Barrier, outcomes: list[Any], action: dict[str, Any],
+                          base: int) -> None:
                     gate.wait()
                     outcomes.append(app.screen.session.submit(action, base_version=base))
 
-                threads = [threading.Thread(target=write, args=(app,)) for app in (left, right)]
+                threads = [threading.Thread(target=write, args=(app, gate, outcomes, action, base))
+                           for app in (left, right)]
                 for thread in threads:
                     thread.start()
                 for thread in threads:
@@ -161,9 +164,8 @@ def test_a_phone_reconnected_to_the_other_instance_keeps_its_seat(pg_url: str, t
 
 
 def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
-    from storage import Store
-
     from companion.app import instances
+    from storage import Store
 
     first, second = Store(url=f"sqlite:///{tmp_path / 'g.sqlite3'}"), Store(url=f"sqlite:///{tmp_path / 'g.sqlite3'}")
     try:

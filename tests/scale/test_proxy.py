@@ -8,7 +8,6 @@ instance does (news.py), so the phone, wherever nginx sent it, must show it.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,9 +46,8 @@ def hosted(pg_url: str, tmp_path: Path) -> Iterator[Any]:
 
 def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(hosted: Any, pg_url: str,
                                                                        tmp_path: Path) -> None:
-    from storage import Store
-
     from companion.app.join.instance import Instance
+    from storage import Store
 
     # Plain HTTP through the proxy, with TLS checked against the throwaway certificate.
     health = httpx.get(f"https://127.0.0.1:{hosted.port}/api/health", verify=hosted.tls, timeout=10)
@@ -95,4 +93,3 @@ def test_a_browser_through_the_proxy_is_not_the_host(hosted: Any) -> None:
             return await client.wait_for("join-neutral", "home-new", timeout=20)
 
     assert asyncio.run(run()) == "join-neutral"
-    time.sleep(0)

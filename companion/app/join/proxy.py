@@ -93,7 +93,8 @@ class Proxy:
         temp = "\n".join(f"    {kind}_temp_path {self.folder / kind};"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         (self.folder / "nginx.conf").write_text(
-            f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\nerror_log {self.folder / 'error.log'};\n"
+            f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\n"
+            f"error_log {self.folder / 'error.log'};\n"
             f"events {{ worker_connections 4096; }}\nhttp {{\n    access_log off;\n{temp}\n"
             f"    include {self.folder / 'site.conf'};\n}}\n", encoding="utf-8")
         self.proc = subprocess.Popen([binary, "-p", str(self.folder), "-e", str(self.folder / "error.log"), "-c",
