@@ -18,6 +18,7 @@ import random
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,7 @@ class Load:
         self.anchor: Any = None
         self.writes = 0
         self.write_ms: list[float] = []  # how long each write took to be acknowledged
+        self.writer = ThreadPoolExecutor(1)
 
     async def add_table(self) -> None:
         store, join = self.driver.store, self.driver.services.join
@@ -133,14 +135,19 @@ class Load:
             table["screens"][0].latencies.clear()
             for screen in table["screens"]:
                 screen.latencies.clear()
+        # The writes run on a thread of their own: choosing a legal action and writing it must
+        # not hold up this loop, which timestamps the frames the screens receive.
+        loop = asyncio.get_running_loop()
+        writing: list[asyncio.Future] = []
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             now = time.monotonic()
             for table in self.tables:
                 if now >= table["next"]:
                     table["next"] = now + EVERY_S
-                    self.act(table)
+                    writing.append(loop.run_in_executor(self.writer, self.act, table))
             await asyncio.sleep(0.02)
+        await asyncio.gather(*writing)
         await asyncio.sleep(1.0)
         return [ms for table in self.tables for screen in table["screens"] for ms in screen.latencies]
 
@@ -149,6 +156,7 @@ class Load:
             for screen in table["screens"]:
                 await screen.close()
         self.driver.close()
+        self.writer.shutdown(wait=True)
 
 
 def cpu_seconds(pid: int) -> float:
