@@ -125,9 +125,9 @@ class News:
             return None
         events: list[Any] = []
         try:
-            for entry in self.store.events(game_id):
-                if entry.seq == version and entry.kind == "action" and isinstance(entry.answer, dict):
-                    events = list(events_from_json(entry.answer.get("events")))
+            entry = self.store.entry(game_id, version)
+            if entry is not None and entry.kind == "action" and isinstance(entry.answer, dict):
+                events = list(events_from_json(entry.answer.get("events")))
         except Exception:  # an unknown game (another database's news) or a storage problem
             log.info("cannot read the news of %s", game_id, exc_info=True)
             return None

@@ -64,6 +64,7 @@ def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_actio
             table = await b.open_screen(f"/game/{game}/table")
             referee = await b.open_screen(f"/game/{game}")
             times = []
+            worded = 0
             for _ in range(4):
                 state = a.store.load(game).game.state
                 action = legal_action(state)
@@ -73,6 +74,13 @@ def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_actio
                 screens = [phone, table, referee]
                 times.append(await until(lambda v=version, all_of=screens: all(s.screen.session.version == v
                                                                              for s in all_of), 5))
+                # what the other instance hands its screens: the new entry's events, read from the store
+                heard = b.services.news._with_events(game, {"version": version})
+                answer = a.store.entry(game, version).answer
+                assert heard is not None and heard["version"] == version
+                assert [e.to_json() if hasattr(e, "to_json") else e for e in heard["events"]] == answer["events"]
+                worded += bool(heard["events"])
+            assert worded  # some of those actions had events to tell
             return times
         finally:
             a.close()
