@@ -51,6 +51,7 @@ class PostgresCarrier:
         self._stop = threading.Event()
         self._listening = threading.Event()
         self.channel = ""
+        self.listener_pid = 0  # the listening connection's server process (a test cuts it)
         self._open_sender()  # the first connection fails loudly: a wrong address is the operator's to fix
         self._thread = threading.Thread(target=self._listen, name="news-listener", daemon=True)
         self._thread.start()
@@ -113,6 +114,7 @@ class PostgresCarrier:
             try:
                 with conn.cursor() as cur:
                     cur.execute(f"LISTEN {self.channel}")
+                self.listener_pid = conn.get_backend_pid()
                 self._listening.set()
                 if not first:
                     self.news.catch_up()

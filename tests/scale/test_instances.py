@@ -205,3 +205,34 @@ def test_the_host_on_one_instance_sees_a_phone_online_on_the_other(pg_url: str, 
             b.close()
 
     assert asyncio.run(run()) == (False, True, False)
+
+
+def test_news_missed_while_the_listening_connection_was_lost_arrives_late(pg_url: str, tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, text
+
+    async def run() -> None:
+        a, b, game, _, _ = await two(pg_url, tmp_path)
+        admin = create_engine(pg_url)
+        try:
+            referee = await a.open_screen(f"/game/{game}")
+            table = await b.open_screen(f"/game/{game}/table")
+            carrier = b.services.news.carrier
+            # a write whose notification b never got (it was lost with b's listening connection)
+            before = a.store.load(game)
+            a.store.submit(game, legal_action(before.game.state), base_version=before.version, key="lost")
+            await asyncio.sleep(0.5)
+            assert table.screen.session.version == before.version
+            with admin.connect() as conn:  # the database drops b's listening connection
+                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": carrier.listener_pid})
+            version = before.version + 1
+            await until(lambda: table.screen.session.version == version, 15)  # b read it again on reconnecting
+            await until(lambda: carrier.wait_listening(0), 15)
+            referee.screen.submit(legal_action(a.store.load(game).game.state))
+            version = a.store.load(game).version
+            await until(lambda: table.screen.session.version == version, 5)  # and hears the next as before
+        finally:
+            admin.dispose()
+            a.close()
+            b.close()
+
+    asyncio.run(run())
