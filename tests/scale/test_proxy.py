@@ -62,10 +62,15 @@ def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(hosted:
             _, token = join.join(game, store.devices.secret(game), "127.0.0.1", 0, "phone")
             prefs = {TOKEN_PREF.format(game=game): token}
             shown = []
-            for _ in range(3):  # reconnects: nginx sends them to either instance, each brings the seat back
+            session = ""
+            for _ in range(4):
+                # reconnects, each naming the session before (as Flet's client does): nginx sends them to
+                # either instance; one that never held that session opens a new one, found by the token
                 async with WireClient(hosted.ws, prefs=prefs, ssl=hosted.tls) as phone:
+                    phone.session_id = session
                     await phone.register(f"/play/{game}")
                     shown.append(await phone.wait_for("my-hand", timeout=20) is not None)
+                    session = phone.session_id
             async with WireClient(hosted.ws, prefs=prefs, ssl=hosted.tls) as phone:
                 await phone.register(f"/play/{game}")
                 await phone.wait_for("my-hand", timeout=20)
@@ -81,7 +86,7 @@ def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(hosted:
             elsewhere.close()
 
     shown, before, heard = asyncio.run(run())
-    assert shown == [True, True, True]
+    assert shown == [True, True, True, True]
     assert not before and heard
 
 
