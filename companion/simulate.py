@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, islice
 from time import perf_counter
 from typing import Any
@@ -79,6 +80,11 @@ def random_config(rng: random.Random, players: int | None, seed: int, modules: s
 
 # How much the simulated players like each answer to a pending decision.
 ANSWER_WEIGHTS = {"weapon": 4, "give_up": 1, "cooperate": 2, "fight": 1, "skip_neutral": 2, "move_neutral": 1}
+
+
+def _built(action: A.Action) -> A.Action:
+    """An answer listed already, as the builder a weighted pick calls."""
+    return action
 
 
 class RandomTable:
@@ -149,8 +155,9 @@ class RandomTable:
         if size:
             out.append((0.5, lambda: A.PlayAction(player=seat, card=rng.choice(list(cat.action_cards)),
                                                   target=rng.randrange(len(s.players)))))
-        if p.ability in cat.abilities_as_action:
-            out.append((1, lambda: A.GangAbility(player=seat, ability=p.ability, to=rng.choice(self.places),
+        ability = p.ability
+        if ability is not None and ability in cat.abilities_as_action:
+            out.append((1, lambda: A.GangAbility(player=seat, ability=ability, to=rng.choice(self.places),
                                                  cards=tuple(p.hand.entries()[:1]),
                                                  cigarettes=2 if s.ruleset.sell is None else None)))
         here = [q.seat for q in s.players if q.place == p.place and q.seat != seat]
@@ -167,7 +174,7 @@ class RandomTable:
         for kind in ("study", "develop_skills", "plan", "workout", "steal_bandage", "rehabilitate", "improve_tool",
                      "bet", "brawl"):
             if kind in here_actions:
-                out.append((3, lambda kind=kind: self.dig_in_action(s, p, kind)))
+                out.append((3, partial(self.dig_in_action, s, p, kind)))
         if p.tokens.get("spy"):
             out.append((0.5, lambda: A.Spy(player=seat, target=rng.randrange(len(s.players)))))
         return out
@@ -198,8 +205,9 @@ class RandomTable:
 
     def choices(self, s: GameState) -> Iterator[A.Action]:
         """Candidate actions for the deciding player, most wanted first (randomised by weight)."""
+        weighted: list[tuple[float, Callable[[], A.Action]]]
         if s.pending is not None:
-            weighted = [(ANSWER_WEIGHTS.get(a.TYPE, 1), (lambda a=a: a)) for a in _answers(s, s.pending.player)]
+            weighted = [(ANSWER_WEIGHTS.get(a.TYPE, 1), partial(_built, a)) for a in _answers(s, s.pending.player)]
         else:
             weighted = self.weighted(s, s.players[s.active])
         return self.draw_without_replacement(weighted)

@@ -36,7 +36,7 @@ def _game_of_at_least(count: int) -> tuple[dict[str, Any], list[dict[str, Any]]]
 
 
 def _short_finished_games(count: int, rng: random.Random) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    games = []
+    games: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     while len(games) < count:
         seed = rng.randrange(2**62)
         players = rng.choice((2, 3, 4, 5))

@@ -20,8 +20,9 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import col
 
 from .database import Database
 from .errors import GameNotFound, LinkRefused, SeatTaken
@@ -65,7 +66,9 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-_DEVICE = select(DeviceRow.id, DeviceRow.game_id, DeviceRow.seat, DeviceRow.label, DeviceRow.joined, DeviceRow.seen)
+_DEVICE = select(col(DeviceRow.id), col(DeviceRow.game_id), col(DeviceRow.seat), col(DeviceRow.label),
+                 col(DeviceRow.joined), col(DeviceRow.seen))
+_SECRET = select(col(JoinLinkRow.secret))
 
 
 class Devices:
@@ -93,13 +96,13 @@ class Devices:
     def secret(self, game_id: str) -> str:
         """The game's current join secret, made the first time a link is asked for."""
         with self.db.transaction() as conn:
-            found = conn.execute(select(JoinLinkRow.secret).where(JoinLinkRow.game_id == game_id)).scalar()
+            found = conn.execute(_SECRET.where(col(JoinLinkRow.game_id) == game_id)).scalar()
         if found is not None:
             return found
         try:
             with self.db.transaction(write=True) as conn:
                 self._game(conn, game_id)
-                found = conn.execute(select(JoinLinkRow.secret).where(JoinLinkRow.game_id == game_id)).scalar()
+                found = conn.execute(_SECRET.where(col(JoinLinkRow.game_id) == game_id)).scalar()
                 if found is None:
                     found = new_secret()
                     conn.execute(insert(JoinLinkRow).values(game_id=game_id, secret=found, created=_now(),
@@ -116,14 +119,14 @@ class Devices:
         self.secret(game_id)
         fresh = new_secret()
         with self.db.transaction(write=True) as conn:
-            conn.execute(update(JoinLinkRow).where(JoinLinkRow.game_id == game_id).values(
-                secret=fresh, created=_now(), rotations=JoinLinkRow.rotations + 1))
+            conn.execute(update(JoinLinkRow).where(col(JoinLinkRow.game_id) == game_id).values(
+                secret=fresh, created=_now(), rotations=col(JoinLinkRow.rotations) + 1))
         return fresh
 
     def secret_matches(self, game_id: str, presented: str) -> bool:
         """Whether `presented` is the game's current secret; an unknown game is just a mismatch."""
         with self.db.transaction() as conn:
-            found = conn.execute(select(JoinLinkRow.secret).where(JoinLinkRow.game_id == game_id)).scalar()
+            found = conn.execute(_SECRET.where(col(JoinLinkRow.game_id) == game_id)).scalar()
         return same_secret(found or _DUMMY, presented) and found is not None
 
     # --- devices -----------------------------------------------------------------------------
@@ -138,20 +141,21 @@ class Devices:
         label = " ".join(str(label).split())[:MAX_LABEL]
         try:
             with self.db.transaction(write=True) as conn:
-                found = conn.execute(select(JoinLinkRow.secret).where(JoinLinkRow.game_id == game_id)).scalar()
+                found = conn.execute(_SECRET.where(col(JoinLinkRow.game_id) == game_id)).scalar()
                 if not same_secret(found or _DUMMY, secret) or found is None:
                     raise LinkRefused(game_id)
                 if seat is not None:
-                    seats = conn.execute(select(SeatRow.seat).where(SeatRow.game_id == game_id)).scalars().all()
+                    seats = conn.execute(select(col(SeatRow.seat)).where(
+                        col(SeatRow.game_id) == game_id)).scalars().all()
                     if seat not in seats:
                         raise ValueError(f"game {game_id} has no seat {seat}")
-                    holder = conn.execute(select(DeviceRow.token_hash).where(
-                        DeviceRow.game_id == game_id, DeviceRow.seat == seat)).scalar()
+                    holder = conn.execute(select(col(DeviceRow.token_hash)).where(
+                        col(DeviceRow.game_id) == game_id, col(DeviceRow.seat) == seat)).scalar()
                     if holder is not None and holder != token_hash:
                         raise SeatTaken(game_id, seat)
                 now = _now()
-                mine = conn.execute(select(DeviceRow.id, DeviceRow.game_id).where(
-                    DeviceRow.token_hash == token_hash)).first()
+                mine = conn.execute(select(col(DeviceRow.id), col(DeviceRow.game_id)).where(
+                    col(DeviceRow.token_hash) == token_hash)).first()
                 if mine is not None and mine.game_id != game_id:
                     raise ValueError("a device token belongs to one game")
                 if mine is None:
@@ -160,9 +164,9 @@ class Devices:
                                                           seat=seat, label=label, joined=now, seen=now))
                 else:
                     device_id = mine.id
-                    conn.execute(update(DeviceRow).where(DeviceRow.id == device_id).values(
+                    conn.execute(update(DeviceRow).where(col(DeviceRow.id) == device_id).values(
                         seat=seat, label=label, seen=now))
-                row = conn.execute(_DEVICE.where(DeviceRow.id == device_id)).one()
+                row = conn.execute(_DEVICE.where(col(DeviceRow.id) == device_id)).one()
         except IntegrityError:  # the unique (game_id, seat) index: another phone won the race
             raise SeatTaken(game_id, seat if seat is not None else -1) from None
         return Device(*row)
@@ -170,44 +174,45 @@ class Devices:
     def find(self, token_hash: str, *, touch: bool = True) -> Device | None:
         """The device this token hash belongs to (its last visit recorded), or None."""
         with self.db.transaction() as conn:
-            row = conn.execute(_DEVICE.where(DeviceRow.token_hash == token_hash)).first()
+            row = conn.execute(_DEVICE.where(col(DeviceRow.token_hash) == token_hash)).first()
         if row is None:
             return None
         device = Device(*row)
         if touch:
             now = _now()
             with self.db.transaction(write=True) as conn:
-                conn.execute(update(DeviceRow).where(DeviceRow.id == device.id).values(seen=now))
+                conn.execute(update(DeviceRow).where(col(DeviceRow.id) == device.id).values(seen=now))
             device = Device(device.id, device.game_id, device.seat, device.label, device.joined, now)
         return device
 
     def get(self, device_id: str) -> Device | None:
         with self.db.transaction() as conn:
-            row = conn.execute(_DEVICE.where(DeviceRow.id == device_id)).first()
+            row = conn.execute(_DEVICE.where(col(DeviceRow.id) == device_id)).first()
         return None if row is None else Device(*row)
 
     def devices(self, game_id: str) -> list[Device]:
         """The game's devices: seats in order, then the spectators by arrival."""
         with self.db.transaction() as conn:
-            rows = conn.execute(_DEVICE.where(DeviceRow.game_id == game_id).order_by(
-                DeviceRow.seat.is_(None), DeviceRow.seat, DeviceRow.joined, DeviceRow.id)).all()
+            rows = conn.execute(_DEVICE.where(col(DeviceRow.game_id) == game_id).order_by(
+                col(DeviceRow.seat).is_(None), col(DeviceRow.seat), col(DeviceRow.joined), col(DeviceRow.id))).all()
         return [Device(*r) for r in rows]
 
     def free_seat(self, game_id: str, seat: int) -> list[str]:
         """Unbind whatever device holds the seat; its token then opens nothing. The ids removed."""
         with self.db.transaction(write=True) as conn:
-            ids = conn.execute(select(DeviceRow.id).where(DeviceRow.game_id == game_id,
-                                                          DeviceRow.seat == seat)).scalars().all()
-            conn.execute(delete(DeviceRow).where(DeviceRow.game_id == game_id, DeviceRow.seat == seat))
+            ids = conn.execute(select(col(DeviceRow.id)).where(col(DeviceRow.game_id) == game_id,
+                                                          col(DeviceRow.seat) == seat)).scalars().all()
+            conn.execute(delete(DeviceRow).where(col(DeviceRow.game_id) == game_id, col(DeviceRow.seat) == seat))
         return list(ids)
 
     def remove(self, game_id: str, device_id: str) -> bool:
         """Unbind one device (a spectator the host sends away)."""
         with self.db.transaction(write=True) as conn:
-            done = conn.execute(delete(DeviceRow).where(DeviceRow.game_id == game_id, DeviceRow.id == device_id))
+            done = conn.execute(delete(DeviceRow).where(col(DeviceRow.game_id) == game_id,
+                                                        col(DeviceRow.id) == device_id))
         return bool(done.rowcount)
 
     @staticmethod
-    def _game(conn, game_id: str) -> None:
-        if conn.execute(select(GameRow.id).where(GameRow.id == game_id)).first() is None:
+    def _game(conn: Connection, game_id: str) -> None:
+        if conn.execute(select(col(GameRow.id)).where(col(GameRow.id) == game_id)).first() is None:
             raise GameNotFound(game_id)

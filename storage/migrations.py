@@ -162,8 +162,8 @@ def _resolve_logs(conn: Connection) -> None:
     for game_id, version, config in conn.execute(text("SELECT id, version, config FROM games ORDER BY id")).all():
         rows = conn.execute(text("SELECT seq, kind, target, action, answer, undone FROM events WHERE game_id = :g "
                                  "ORDER BY seq"), {"g": game_id}).all()
-        snapshots = dict(conn.execute(text("SELECT version, state FROM snapshots WHERE game_id = :g"),
-                                      {"g": game_id}).all())
+        snapshots: dict[int, str] = dict(conn.execute(text("SELECT version, state FROM snapshots WHERE game_id = :g"),
+                                                      {"g": game_id}).all())
         try:
             checked = check_log(version, config, rows, snapshots)
         except ValueError as error:  # a configuration the engine no longer accepts

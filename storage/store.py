@@ -42,9 +42,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, update
+from sqlalchemy import Connection, bindparam, false, insert, update
+from sqlalchemy import select as select_many  # sqlmodel's select is typed for at most four columns
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import col, select
 
 from companion.rules import Action, Answer, ConfigError, Game, MalformedAction, Violation, parse_action
 from companion.rules.events import events_from_json
@@ -169,22 +170,23 @@ class _Conflict(Exception):
 
 
 # The statements of the hot paths, built once: executing them only binds parameters.
-_HEAD = select(GameRow.id, GameRow.version, GameRow.status, GameRow.finished, GameRow.winner,
-               GameRow.config).where(GameRow.id == bindparam("game_id"))
+_HEAD = select_many(col(GameRow.id), col(GameRow.version), col(GameRow.status), col(GameRow.finished),
+                    col(GameRow.winner), col(GameRow.config)).where(col(GameRow.id) == bindparam("game_id"))
 _HEAD_LOCKED = _HEAD.with_for_update()
 _BY_KEY = select(EventRow.action, EventRow.answer).where(EventRow.game_id == bindparam("game_id"),
                                                          EventRow.idempotency_key == bindparam("key"))
 _ENTRY = select(EventRow.action, EventRow.answer).where(EventRow.game_id == bindparam("game_id"),
                                                         EventRow.seq == bindparam("seq"))
 _ENTRIES = select(EventRow.seq, EventRow.kind, EventRow.target, EventRow.action).where(
-    EventRow.game_id == bindparam("game_id"), EventRow.seq <= bindparam("upto")).order_by(EventRow.seq)
+    EventRow.game_id == bindparam("game_id"), EventRow.seq <= bindparam("upto")).order_by(col(EventRow.seq))
 _ANSWERS_IN_EFFECT = select(EventRow.answer).where(
     EventRow.game_id == bindparam("game_id"), EventRow.kind == "action",
-    EventRow.undone == False).order_by(EventRow.seq)  # noqa: E712
+    col(EventRow.undone) == false()).order_by(col(EventRow.seq))
 _INSERT_EVENT = insert(EventRow)
-_SET_UNDONE = update(EventRow).where(EventRow.game_id == bindparam("of_game"),
-                                     EventRow.seq == bindparam("of_seq")).values(undone=bindparam("flag"))
-_SAVE_HEAD = update(GameRow).where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("before")).values(
+_SET_UNDONE = update(EventRow).where(col(EventRow.game_id) == bindparam("of_game"),
+                                     col(EventRow.seq) == bindparam("of_seq")).values(undone=bindparam("flag"))
+_SAVE_HEAD = update(GameRow).where(col(GameRow.id) == bindparam("game_id"),
+                                   col(GameRow.version) == bindparam("before")).values(
     version=bindparam("new_version"), updated=bindparam("now"), status=bindparam("new_status"),
     finished=bindparam("new_finished"), winner=bindparam("new_winner"))
 
@@ -257,13 +259,14 @@ class Store:
         """Games, the most recently played first; status="active" lists the games to resume."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"status must be one of {', '.join(STATUSES)} or None, not {status!r}")
-        games = select(GameRow.id, GameRow.created, GameRow.updated, GameRow.finished, GameRow.status,
-                       GameRow.winner, GameRow.version, GameRow.ruleset).order_by(GameRow.updated.desc(), GameRow.id)
-        seats = select(SeatRow.game_id, SeatRow.seat, SeatRow.name, SeatRow.colour, SeatRow.team,
-                       SeatRow.won).order_by(SeatRow.game_id, SeatRow.seat)
+        games = select_many(col(GameRow.id), col(GameRow.created), col(GameRow.updated), col(GameRow.finished),
+                            col(GameRow.status), col(GameRow.winner), col(GameRow.version), col(GameRow.ruleset)
+                            ).order_by(col(GameRow.updated).desc(), col(GameRow.id))
+        seats = select_many(col(SeatRow.game_id), col(SeatRow.seat), col(SeatRow.name), col(SeatRow.colour),
+                            col(SeatRow.team), col(SeatRow.won)).order_by(col(SeatRow.game_id), col(SeatRow.seat))
         if status is not None:
-            games = games.where(GameRow.status == status)
-            seats = seats.join(GameRow, GameRow.id == SeatRow.game_id).where(GameRow.status == status)
+            games = games.where(col(GameRow.status) == status)
+            seats = seats.join(GameRow, col(GameRow.id) == SeatRow.game_id).where(col(GameRow.status) == status)
         with self.db.transaction() as conn:
             game_rows = conn.execute(games).all()
             seat_rows = conn.execute(seats).all()
@@ -298,7 +301,7 @@ class Store:
         with self.db.transaction() as conn:
             head = self._head(conn, game_id)
             rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq <= head.version)
-                                .order_by(EventRow.seq)).all()
+                                .order_by(col(EventRow.seq))).all()
         return [LogEntry(seq=e.seq, action=json.loads(e.action), answer=json.loads(e.answer),
                          submitted_by=e.submitted_by, at=e.at, undone=e.undone, kind=e.kind, target=e.target)
                 for e in rows]
@@ -465,13 +468,14 @@ class Store:
         Reads only the games and seats tables (the figures were kept when each game finished),
         in one read transaction: two plain queries, rows unpacked as tuples.
         """
-        finished = GameRow.status == "finished"
+        finished = col(GameRow.status) == "finished"
         games = (select(GameRow.id, GameRow.finished, GameRow.ruleset, GameRow.winner).where(finished)
-                 .order_by(GameRow.finished, GameRow.id))
-        seats = (select(SeatRow.game_id, SeatRow.seat, SeatRow.name, SeatRow.colour, SeatRow.team, SeatRow.won,
-                        SeatRow.tunnel, SeatRow.beatings_taken, SeatRow.beatings_given, SeatRow.extortions_won,
-                        SeatRow.extortions_lost).join(GameRow, GameRow.id == SeatRow.game_id).where(finished)
-                 .order_by(SeatRow.game_id, SeatRow.seat))
+                 .order_by(col(GameRow.finished), col(GameRow.id)))
+        seats = (select_many(col(SeatRow.game_id), col(SeatRow.seat), col(SeatRow.name), col(SeatRow.colour),
+                             col(SeatRow.team), col(SeatRow.won), col(SeatRow.tunnel), col(SeatRow.beatings_taken),
+                             col(SeatRow.beatings_given), col(SeatRow.extortions_won), col(SeatRow.extortions_lost))
+                 .join(GameRow, col(GameRow.id) == SeatRow.game_id).where(finished)
+                 .order_by(col(SeatRow.game_id), col(SeatRow.seat)))
         with self.db.transaction() as conn:
             game_rows = conn.execute(games).all()
             seat_rows = conn.execute(seats).all()
@@ -491,7 +495,7 @@ class Store:
         """
         with self.db.transaction() as conn:
             head = self._head(conn, game_id)
-            rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)).all()
+            rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id).order_by(col(EventRow.seq))).all()
             snapshots = dict(conn.execute(select(SnapshotRow.version, SnapshotRow.state)
                                           .where(SnapshotRow.game_id == game_id)).all())
             reported = conn.execute(select(LogProblemRow.schema_version, LogProblemRow.problem)
@@ -614,7 +618,7 @@ class Store:
         if state.winner is None:
             if head.status == "finished":  # an undo took the winning action back
                 head.status, head.finished, head.winner = "active", None, None
-                conn.execute(update(SeatRow).where(SeatRow.game_id == head.id).values(
+                conn.execute(update(SeatRow).where(col(SeatRow.game_id) == head.id).values(
                     won=False, tunnel=None, beatings_taken=None, beatings_given=None, extortions_won=None,
                     extortions_lost=None))
             return False
@@ -623,7 +627,7 @@ class Store:
         head.finished = now if newly else head.finished
         answers = conn.execute(_ANSWERS_IN_EFFECT, {"game_id": head.id}).scalars()
         for s in seat_statistics(state, (json.loads(a) for a in answers)):
-            conn.execute(update(SeatRow).where(SeatRow.game_id == head.id, SeatRow.seat == s.seat).values(
+            conn.execute(update(SeatRow).where(col(SeatRow.game_id) == head.id, col(SeatRow.seat) == s.seat).values(
                 won=s.won, tunnel=s.tunnel, beatings_taken=s.beatings_taken, beatings_given=s.beatings_given,
                 extortions_won=s.extortions_won, extortions_lost=s.extortions_lost))
         return newly

@@ -72,6 +72,11 @@ def follows(state: GameState, **action: Any) -> Answer:
     return answer
 
 
+def said(answer: Answer) -> list[dict[str, Any]]:
+    """An answer's events as the protocol writes them (what a rule test compares against)."""
+    return [e.to_json() for e in answer.events]
+
+
 def player(state: GameState, seat: int):
     return state.players[seat]
 

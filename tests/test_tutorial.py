@@ -15,6 +15,8 @@ from pathlib import Path
 
 from companion.rules import new_game, parse_action, step
 
+from support import said
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = Path(__file__).resolve().parent / "scenarios" / "tutorial.json"
 
@@ -75,18 +77,18 @@ class TestTutorialThroughTheEngine:
     def test_the_round_step_by_step(self):
         _, answers = replay(scenario())
         carmen_moves, steal, _, nicholas_moves, _, yellow_moves, extort, fight, blade, knife, give_up = answers
-        assert carmen_moves.events[-1] == {"type": "move", "player": 0, "to": "cafeteria", "why": "move",
+        assert carmen_moves.events[-1].to_json() == {"type": "move", "player": 0, "to": "cafeteria", "why": "move",
                                            "from": "cell_block"}
-        assert steal.events == [{"type": "take", "player": 0, "card": "spoon", "count": 1, "why": "steal_spoon"}]
-        assert nicholas_moves.events == [{"type": "move", "player": 1, "to": "recreational_area",
+        assert said(steal) == [{"type": "take", "player": 0, "card": "spoon", "count": 1, "why": "steal_spoon"}]
+        assert said(nicholas_moves) == [{"type": "move", "player": 1, "to": "recreational_area",
                                           "why": "cautious_move", "from": "cell_block"}]
-        assert yellow_moves.events[-1] == {"type": "move", "player": 2, "to": "cafeteria", "why": "move",
+        assert yellow_moves.events[-1].to_json() == {"type": "move", "player": 2, "to": "cafeteria", "why": "move",
                                            "from": "cell_block"}
         assert extort.pending == {"kind": "extortion_answer", "player": 0, "options": ["cooperate", "fight"],
                                   "attacker": 2, "tool": "spoon"}
         assert fight.pending["kind"] == "combat" and fight.pending["player"] == 0
         assert blade.pending["player"] == 2 and knife.pending["player"] == 0
-        assert give_up.events == [
+        assert said(give_up) == [
             {"type": "give_up", "player": 0},
             {"type": "discard", "player": None, "cards": ["knife", "blade", "knife"], "why": "combat"},
             {"type": "combat_end", "winner": 2, "loser": 0},

@@ -41,11 +41,13 @@ def whistle(length: float = 0.7) -> list[float]:
     return out
 
 
-def roll(length: float = 0.55, seed: int = 6) -> list[float]:
+def roll(length: float = 0.55, knocks: int = 7, seed: int = 6) -> list[float]:
+    # A fixed number of knocks: the gaps shrink geometrically, so "until the sound is over"
+    # could converge short of its end and never stop.
     rng = random.Random(seed)
     out = [0.0] * int(RATE * length)
     at, gap, loud = 0.0, 0.11, 0.9
-    while at < length - 0.03:
+    for _ in range(knocks):
         start = int(at * RATE)
         for j in range(int(0.018 * RATE)):  # one knock: a burst of noise dying away fast
             if start + j < len(out):

@@ -21,6 +21,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import cast
 
 from companion.bench import rss_mb
 
@@ -119,7 +120,9 @@ async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[st
             while True:  # painted, not just in the accessibility tree: the status banner has its colour
                 x = 820 if viewport_name == "laptop" else 20
                 shot = await page.screenshot(clip={"x": x, "y": 70, "width": 200, "height": 40})
-                if any(lo != hi for lo, hi in Image.open(io.BytesIO(shot)).convert("RGB").getextrema()):
+                bands = cast("tuple[tuple[float, float], ...]",  # an RGB image's: one (low, high) per band
+                             Image.open(io.BytesIO(shot)).convert("RGB").getextrema())
+                if any(lo != hi for lo, hi in bands):
                     break
             first = time.monotonic() - started
             if os.environ.get("COMPANION_BENCH_TRACE"):

@@ -11,6 +11,7 @@ says how to install it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import socket
@@ -19,7 +20,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -248,7 +249,8 @@ def _uniform(png: bytes) -> bool:
 
     from PIL import Image
     extrema = Image.open(io.BytesIO(png)).convert("RGB").getextrema()
-    return all(low == high for low, high in extrema)
+    bands = cast("tuple[tuple[float, float], ...]", extrema)  # an RGB image's: one (low, high) per band
+    return all(low == high for low, high in bands)
 
 
 @asynccontextmanager
@@ -273,13 +275,31 @@ async def shot(page: Any, name: str, settle: float = 8.0) -> Path:
     previous = None
     while True:
         await asyncio.sleep(0.25)
-        image = await page.screenshot(timeout=60000)
+        image = await _screenshot(page)
         blank = _uniform(image)
         if (image == previous and not blank) or time.monotonic() > deadline:
             break
         previous = image
     path.write_bytes(image)
     return path
+
+
+async def _screenshot(page: Any, tries: int = 3) -> bytes:
+    """A screenshot, asked again when the compositor misses its frame.
+
+    On a loaded machine headless chromium sometimes never delivers the frame a capture waits
+    for; a fresh animation frame (and a fresh request) gets one.
+    """
+    from playwright.async_api import TimeoutError as CaptureTimeout
+
+    for _ in range(tries - 1):
+        try:
+            return await page.screenshot(timeout=30000)
+        except CaptureTimeout:
+            frame = page.evaluate("() => new Promise(done => requestAnimationFrame(() => done()))")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(frame, 10)
+    return await page.screenshot(timeout=30000)
 
 
 async def launch_browser(playwright: Any) -> Any:

@@ -207,10 +207,9 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
         print(f"Dig Your Way Out companion is running at {url}", flush=True)
         if lan_url:
             print(f"Phones on this network join by the QR code on a game's table view ({lan_url}).", flush=True)
-        if lan_url or proxies:
-            if is_loopback(shown):  # else the address above already carries the key
-                print(f"The host's screens from another device (keep it private): {access.host_link(lan_url or url)}",
-                      flush=True)
+        if (lan_url or proxies) and is_loopback(shown):  # else the address above already carries the key
+            print(f"The host's screens from another device (keep it private): {access.host_link(lan_url or url)}",
+                  flush=True)
         print("Press Ctrl+C to stop.", flush=True)
         if open_browser and browser_available():
             webbrowser.open(url)

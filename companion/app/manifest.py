@@ -72,9 +72,9 @@ class ThemeColorPages:
                 if message.get("more_body"):
                     return
                 body = theme_color_meta(b"".join(chunks))
-                headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
-                headers.append((b"content-length", str(len(body)).encode()))
-                await send({**start, "headers": headers})
+                kept = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+                kept.append((b"content-length", str(len(body)).encode()))
+                await send({**start, "headers": kept})
                 await send({"type": "http.response.body", "body": body})
                 return
             await send(message)

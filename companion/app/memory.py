@@ -26,7 +26,7 @@ def _load_trim() -> Callable[[int], int] | None:
     if not name:
         return None
     try:
-        return ctypes.CDLL(name).malloc_trim  # type: ignore[no-any-return]
+        return ctypes.CDLL(name).malloc_trim
     except (OSError, AttributeError):  # not glibc
         return None
 

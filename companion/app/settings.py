@@ -1,4 +1,4 @@
-"""The table's settings: theme, dice, neutral destinations, Michel's cards; kept in a small JSON file.
+"""The table's settings: theme, dice, neutral destinations, Michel's cards, sound; kept in a small JSON file.
 
 The file lives beside the database in the user's data folder (or where `COMPANION_SETTINGS`
 points); a missing or damaged file just means the defaults. The language is not here: it is
@@ -17,6 +17,7 @@ THEMES = ("system", "light", "dark")
 DIE_MODES = ("app", "physical")
 NEUTRAL_MODES = ("ask", "automatic")
 MICHEL_MODES = ("app", "physical")
+SOUND_MODES = ("on", "off")
 
 
 @dataclass
@@ -25,6 +26,7 @@ class Settings:
     die_mode: str = "app"  # the app rolls, or the table rolls and enters the result
     neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
     michel_mode: str = "app"  # the app draws Michel's cards, or the table draws the real ones and says which
+    sound: str = "on"  # the console's whistle and die roll (sound.py)
 
     def valid(self) -> Settings:
         return Settings(
@@ -32,11 +34,16 @@ class Settings:
             die_mode=self.die_mode if self.die_mode in DIE_MODES else "app",
             neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
             michel_mode=self.michel_mode if self.michel_mode in MICHEL_MODES else "app",
+            sound=self.sound if self.sound in SOUND_MODES else "on",
         )
 
     @property
     def physical_dice(self) -> bool:
         return self.die_mode == "physical"
+
+    @property
+    def sound_on(self) -> bool:
+        return self.sound == "on"
 
     @property
     def physical_michel(self) -> bool:

@@ -83,6 +83,8 @@ class Services:
 
 
 class App:
+    join_devices: dict[str, Any]  # the devices this browser joined, by game (join/screens.py sets it)
+
     def __init__(self, page: ft.Page, services: Services) -> None:
         self.page = page
         self.services = services
@@ -220,9 +222,8 @@ class App:
         width = getattr(e, "width", None) or self.page.width or self.width
         old = self.width
         self.width = width
-        if self.screen is not None and hasattr(self.screen, "resized"):
-            if self.screen.resized(old, width):
-                self.render()
+        if self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
+            self.render()
 
     def _key(self, e: ft.KeyboardEvent) -> None:
         if self.screen is not None and hasattr(self.screen, "key"):

@@ -34,7 +34,7 @@ class WireClient:
         self.url = url  # ws://host:port/ws
         self.source = source
         self.headers = dict(headers or {})
-        self.prefs = dict(prefs or {})
+        self.prefs: dict[Any, Any] = dict(prefs or {})  # keys and values as the server sent them (JSON)
         self.ssl = ssl  # for wss:// (a TLS context; a test's proxy has a throwaway certificate)
         self.received = b""
         self.session_id = ""
@@ -99,7 +99,7 @@ class WireClient:
 
     def _answer(self, call: Mapping[str, Any]) -> Any:
         """A fresh browser's answers: its storage holds `prefs` and keeps what it is told."""
-        args = call.get("args") or {}
+        args: Mapping[str, Any] = call.get("args") or {}
         name = call.get("name")
         if name == "get":
             return self.prefs.get(args.get("key"))

@@ -24,7 +24,7 @@ CATALOG_DIR = Path(__file__).parent
 DEFAULT_LANGUAGE = "en"
 
 # Parameter name (without a trailing "s" or digits) -> namespace of the names in the catalog.
-NAME_SPACES = {
+NAME_SPACES: dict[str, str | tuple[str, ...]] = {
     "place": "place", "to": "place", "from": "place",
     "card": "card", "tool": "card", "product": "card", "material": "card", "discard": "card",
     "weapon": "card",
@@ -73,7 +73,7 @@ def name(space: str | tuple[str, ...], ident: str, lang: str = DEFAULT_LANGUAGE)
     return ident
 
 
-def _space(param: str) -> str | None:
+def _space(param: str) -> str | tuple[str, ...] | None:
     return NAME_SPACES.get(param) or NAME_SPACES.get(_SUFFIX.sub("", param))
 
 
@@ -91,6 +91,7 @@ def _idents(space: str, lang: str) -> Mapping[str, str]:
 
 
 def _named(space: str, value: str, lang: str) -> str:
+    ident: str | None
     if f"{space}.{value}" in catalog(DEFAULT_LANGUAGE):
         shown, ident = name(space, value, lang), value
     else:
@@ -111,7 +112,7 @@ def _value(param: str, value: Any, lang: str) -> Any:
     return value
 
 
-class _Params(dict):
+class _Params(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
@@ -122,12 +123,13 @@ class _Formatter(string.Formatter):
 
     def format_field(self, value: Any, spec: str) -> str:
         if spec in ("the", "The"):
-            shown = getattr(value, "the", str(value))
+            shown: str = getattr(value, "the", str(value))
             return shown[:1].upper() + shown[1:] if spec == "The" else shown
         if "|" in spec:
             one, many = spec.split("|", 1)
             return one if value == 1 else many
-        return super().format_field(value, spec)
+        shown_value: str = super().format_field(value, spec)  # typeshed leaves it Any; format() gives a str
+        return shown_value
 
 
 _FORMATTER = _Formatter()

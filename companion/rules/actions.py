@@ -9,9 +9,9 @@ Whether the action is legal in the current state is `check`'s job; a malformed a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, dataclass_transform
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from .catalog import Catalog, load_catalog
 from .chance import parse_outcomes
@@ -50,15 +50,18 @@ def _to_json(value: Any) -> Any:
     return value
 
 
-def action(cls: type[Action]) -> type[Action]:
+AnAction = TypeVar("AnAction", bound=Action)
+
+
+def action(cls: type[AnAction]) -> type[AnAction]:
     ACTION_TYPES[cls.TYPE] = cls
     return cls
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)
-def _act(type_name: str, /, **fields: Any) -> Callable[[type], type[Action]]:
+def _act(type_name: str, /, **fields: Any) -> Callable[[type[AnAction]], type[AnAction]]:
     """Register a frozen action class for `type_name` (a dataclass to type checkers too)."""
-    def wrap(cls: type) -> type[Action]:
+    def wrap(cls: type[AnAction]) -> type[AnAction]:
         cls.TYPE = type_name
         return action(dataclass(frozen=True, slots=True, kw_only=True)(cls))
     return wrap
@@ -332,7 +335,7 @@ MAX_LIST = 100
 MAX_OUTCOMES = 1000  # one action can lead to many extortions, each drawing Michel cards
 
 
-def _one_of(value: Any, allowed, what: str, field: str) -> str:
+def _one_of(value: Any, allowed: Container[str], what: str, field: str) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise MalformedAction("malformed.unknown_id", field=field, what=what, value=_short(value))
     return value
@@ -354,7 +357,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _list(value: Any, field: str) -> list:
+def _list(value: Any, field: str) -> list[Any]:
     if not isinstance(value, list) or len(value) > MAX_LIST:
         raise MalformedAction("malformed.not_list", field=field)
     return value

@@ -7,7 +7,7 @@ Place, ...). The normalised form is what a game stores and replays from.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +44,7 @@ def _object(value: Any, what: str) -> Mapping[str, Any]:
     return value
 
 
-def _known_keys(obj: Mapping[str, Any], allowed, what: str) -> None:
+def _known_keys(obj: Mapping[str, Any], allowed: Collection[str], what: str) -> None:
     extra = sorted(set(obj) - set(allowed))
     if extra:
         raise ConfigError(None, "config.unknown_key", key=extra[0], what=what)

@@ -90,7 +90,7 @@ def _gate(s: GameState, a: Action) -> list[Violation]:
             return [hard("MICH-6" if neutral else "EXT-2", "v.cooperate_too_late")]
         if pending.kind == "michel_answer":
             return [hard("TURN-5", "v.neutral_answer_pending", player=seat_name(s, pending.player),
-                         neutral=pending.data["neutral"])]
+                         neutral=pending.neutral)]
         return [hard("TURN-5", "v.decision_pending", player=seat_name(s, pending.player), decision=pending.kind)]
     if kind in ANSWER_TYPES:
         return [hard("TURN-5", "v.nothing_to_answer")]

@@ -29,9 +29,6 @@ class Event(Record):
     def from_json(cls: type[E], data: Mapping[str, Any]) -> E:
         return read(cls, data, also=frozenset({"type"}))
 
-    def __getitem__(self, key: str) -> Any:
-        return self.TYPE if key == "type" else self.to_json()[key]
-
 
 E = TypeVar("E", bound=Event)
 EVENTS: dict[str, type[Event]] = {}  # event type -> its class

@@ -24,7 +24,7 @@ class Game:
         self.log: list[Action] = []
 
     @classmethod
-    def replay(cls, config: dict[str, Any], actions: Iterable[Action | dict]) -> Game:
+    def replay(cls, config: dict[str, Any], actions: Iterable[Action | dict[str, Any]]) -> Game:
         """Rebuild a game from its configuration and its accepted actions."""
         game = cls(config)
         for raw in actions:
@@ -34,7 +34,7 @@ class Game:
                                  + "; ".join(v.message for v in answer.violations))
         return game
 
-    def submit(self, action: Action | dict) -> Answer:
+    def submit(self, action: Action | dict[str, Any]) -> Answer:
         """Judge and apply one action; an internal error leaves the game as it was."""
         if not isinstance(action, Action):
             action = parse_action(action, self.state.catalog)

@@ -8,7 +8,8 @@ as that card (PROTOCOL.md, Hands).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 UNKNOWN = "unknown"
 
@@ -29,7 +30,7 @@ class Hand:
     def count(self, card: str) -> int:
         return self.known.get(card, 0)
 
-    def shortfall(self, cards: Iterable[str], is_search_card) -> list[str]:
+    def shortfall(self, cards: Iterable[str], is_search_card: Callable[[str], bool]) -> list[str]:
         """The cards of `cards` this hand cannot provide, even using its unknown cards."""
         cards = list(cards)
         if len(cards) == 1:  # the common case, without counting
@@ -83,7 +84,7 @@ class Hand:
         out.extend([UNKNOWN] * self.unknown)
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"known": dict(sorted(self.known.items())), "unknown": self.unknown}
 
     def __repr__(self) -> str:

@@ -12,9 +12,11 @@ from .catalog import Catalog
 from .ruleset import Ruleset
 from .state import GameState
 
+_Box = tuple[int, tuple[tuple[str, frozenset[str]], ...], frozenset[str], frozenset[str], tuple[tuple[str, int], ...]]
+
 
 @cache
-def _box(catalog: Catalog) -> tuple:
+def _box(catalog: Catalog) -> _Box:
     """The box's totals, computed once per catalog."""
     return (
         sum(catalog.search_deck.values()),
@@ -43,13 +45,13 @@ def invariant_problems(s: GameState) -> list[str]:
     tokens_held: dict[str, int] = {}
     traumas_held = 0
     backgrounds = s.background_deck + len(s.background_discard)
-    every_gang_card: list[str] = []
+    every_gang_card: list[str | None] = []  # a gang member without a Gang card is reported below
     ability_gang = cat.ability_gang
     for p in s.players:
         backgrounds += p.has_background + len(p.revealed)
         if p.gang is not None:
             every_gang_card.append(p.ability)
-            if ability_gang.get(p.ability) != p.gang:
+            if p.ability is None or ability_gang.get(p.ability) != p.gang:
                 problems.append(f"{p.name} is in the {p.gang} with the Gang card {p.ability}")
         hand = p.hand
         if (p.beatings < 0 or p.beatings > max_beatings or p.cigarettes < 0 or hand.unknown < 0

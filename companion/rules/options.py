@@ -8,8 +8,10 @@ legality on its own.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TypedDict
 
 from companion.i18n import DEFAULT_LANGUAGE, catalog, placeholders
 
@@ -17,6 +19,7 @@ from . import actions as A
 from .core import judging
 from .engine import check, step
 from .errors import Violation
+from .events import MichelCard
 from .state import GameState, Player
 
 WEAPON_SEARCH_CARD = "blade"
@@ -60,7 +63,7 @@ def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
     return tuple(pool[:n]) if len(pool) >= n else tuple(pool + ["knife"] * (n - len(pool)))
 
 
-def _accessories_for(s: GameState, p: Player, allowed, count: int) -> tuple[str, ...]:
+def _accessories_for(s: GameState, p: Player, allowed: Collection[str], count: int) -> tuple[str, ...]:
     known = [c for c in sorted(allowed) if p.hand.count(c)]
     rest = [c for c in sorted(allowed) if c not in known]
     return tuple((known + rest[:max(0, min(p.hand.unknown, count - len(known)))])[:count])
@@ -76,7 +79,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind in ("extortion_answer", "michel_answer"):
         out: list[A.Action] = [A.Fight(player=seat)]
         if kind == "michel_answer":
-            out += [A.Cooperate(player=seat, tool=t) for t in pending.data.get("tools", ())]
+            out += [A.Cooperate(player=seat, tool=t) for t in (pending.tools or ())]
         else:
             out.append(A.Cooperate(player=seat))
         return out
@@ -90,10 +93,10 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind == "neutral_move":
         return [A.MoveNeutral(player=seat, neutral=n) for n in s.neutral_names] + [A.SkipNeutral(player=seat)]
     if kind == "hand_limit":
-        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:pending.data["discard"]]))]
+        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:(pending.discard or 0)]))]
     if kind == "brawl_response":
-        return [A.BrawlResponse(player=seat, discard=c) for c in weapon_types(s, p)] + [
-            A.BrawlResponse(player=seat, discard=None)]
+        out = [A.BrawlResponse(player=seat, discard=c) for c in weapon_types(s, p)]
+        return out + [A.BrawlResponse(player=seat, discard=None)]
     if kind == "punishment_choice":
         return [A.PunishmentChoice(player=seat, choice=c) for c in A.CHOICES]
     return []
@@ -201,6 +204,11 @@ def _turn_candidates(s: GameState, seat: int, every_type: bool = False) -> list[
     return out
 
 
+class _Reveal(TypedDict):
+    player: int
+    card: str
+
+
 def _background_candidates(s: GameState, p: Player) -> list[A.Action]:
     if not p.has_background:
         return []
@@ -210,7 +218,7 @@ def _background_candidates(s: GameState, p: Player) -> list[A.Action]:
     elsewhere = next((pid for pid in s.board.places if pid != here and not s.board.places[pid].solitary), here)
     out: list[A.Action] = []
     for card in cards:
-        base = dict(player=p.seat, card=card)
+        base: _Reveal = {"player": p.seat, "card": card}
         if card == "get_out_of_here":
             out.append(A.RevealBackground(**base, to=elsewhere))
         elif card in ("nobody_walks_away_from_me", "protection_doesnt_come_cheap"):
@@ -236,8 +244,9 @@ def _ability_candidates(s: GameState, p: Player) -> list[A.Action]:
         printed = None if s.ruleset.sell is not None else 3
         return [A.GangAbility(player=p.seat, ability=ability, cigarettes=printed)]
     entries = p.hand.entries()
-    return [A.GangAbility(player=p.seat, ability=ability, cards=tuple(c))
-            for n in (1, 2) for c in sorted(set(combinations(entries, n)))][:8]
+    shapes: list[A.Action] = [A.GangAbility(player=p.seat, ability=ability, cards=tuple(c))
+                              for n in (1, 2) for c in sorted(set(combinations(entries, n)))]
+    return shapes[:8]
 
 
 def _reactions(s: GameState, seat: int) -> list[A.Action]:
@@ -284,7 +293,7 @@ MOMENT_KEYS = frozenset({
 TARGET_KEYS = frozenset({"v.target_not_here"})  # the same, for every shape aimed at the same seat
 
 
-def _group(a: A.Action) -> tuple:
+def _group(a: A.Action) -> tuple[object, ...]:
     """The fields a moment refusal may depend on besides the moment itself (and the target)."""
     return (a.TYPE, a.player, getattr(a, "planning", False), getattr(a, "bandage", None), getattr(a, "trauma", False))
 
@@ -296,7 +305,7 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     its group was refused for the moment alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
     """
     out: list[A.Action] = []
-    refused: set[tuple] = set()
+    refused: set[tuple[object, ...]] = set()
     with judging(s):
         for a in candidates(s, seat):
             group = _group(a)
@@ -379,5 +388,5 @@ def preview(s: GameState, a: A.Action) -> Preview:
     answer = step(s.copy(), a)
     if not answer.accepted:
         return Preview(False, None, None)
-    drawn = sum(1 for ev in answer.events if ev.get("type") == "michel_card" and ev.get("source") != "table")
-    return Preview(True, answer.offence["rule"] if answer.offence else None, answer.winner, drawn)
+    drawn = sum(1 for e in answer.events if isinstance(e, MichelCard) and e.source != "table")
+    return Preview(True, answer.offence.rule if answer.offence else None, answer.winner, drawn)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
 
 
 def omitted() -> Any:
@@ -27,10 +27,12 @@ class MalformedRecord(ValueError):
 R = TypeVar("R", bound="Record")
 
 
-class Record(Mapping[str, Any]):
-    """The common reading of every record: its JSON, and that JSON as a mapping."""
+class Record:
+    """The common reading of every record: its JSON. Fields are read as attributes, never by key."""
 
     __slots__ = ()
+    # Set by @dataclass on every concrete record; declared so `dataclasses.fields` accepts the class.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -45,18 +47,9 @@ class Record(Mapping[str, Any]):
     def from_json(cls: type[R], data: Mapping[str, Any]) -> R:
         return read(cls, data)
 
-    def __getitem__(self, key: str) -> Any:
-        return self.to_json()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_json())
-
-    def __len__(self) -> int:
-        return len(self.to_json())
-
 
 def fields_of(cls: type[Record]) -> tuple[dataclasses.Field[Any], ...]:
-    return dataclasses.fields(cls)  # type: ignore[arg-type]  # every concrete record is a dataclass
+    return dataclasses.fields(cls)
 
 
 def json_name(name: str) -> str:

@@ -112,7 +112,7 @@ def _deal_piles(state: GameState, start: Mapping[str, Any]) -> None:
     if not isinstance(discard, list) or not all(is_id(c, cat.search_cards) or c == UNKNOWN for c in discard):
         raise ConfigError("SUP-1", "config.bad_discard")
     state.discard = list(discard)
-    held = Counter()
+    held: Counter[str] = Counter()
     for p in state.players:
         held.update(p.hand.known)
         held.update(p.dug)
@@ -218,9 +218,10 @@ def _place_standees(state: GameState, cfg: GameConfig) -> None:
     if not isinstance(places, dict) or any(n not in state.neutral_names for n in places):
         raise ConfigError("MICH-1", "config.bad_neutrals")
     for name in state.neutral_names:
-        state.neutrals[name] = places.get(name, neutral_start)
-        if not is_id(state.neutrals[name], board.places):
-            raise ConfigError("DI-1", "config.place_not_in_game", place=str(state.neutrals[name]), seat="-")
+        start = places.get(name, neutral_start)
+        if not is_id(start, board.places):
+            raise ConfigError("DI-1", "config.place_not_in_game", place=str(start), seat="-")
+        state.neutrals[name] = start
     if cfg.warden:
         home = board.first("showers") if cfg.team else board.first("cell_block")
         state.warden = cfg.start.get("warden", home)

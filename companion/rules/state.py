@@ -8,7 +8,7 @@ state plus the same actions always gives the same result. `summary()` is the pub
 from __future__ import annotations
 
 from copy import deepcopy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .board import Board
@@ -86,18 +86,61 @@ class TurnFlags:
                          self.buy_discount, self.cell_block_crafts, self.must_cooperate)
 
 
+# What each kind of decision tells beside its options: the fields of `Pending` it sets, in JSON
+# order. A kind not listed carries nothing more. (`from_seat` is written as "from".)
+PENDING_FIELDS: dict[str, tuple[str, ...]] = {
+    "destination": ("die", "effects"),
+    "neutral_destination": ("neutral", "die"),
+    "hand_limit": ("discard", "limit"),
+    "extortion_answer": ("attacker", "tool", "show_hand_of"),
+    "combat": ("attacker", "defender", "neutral", "weapons_played"),
+    "kings_choice": ("from_seat",),
+    "michel_answer": ("neutral", "card", "tools"),
+    "michel_tool": ("neutral",),
+    "give_weapon": ("to",),
+    "punishment_choice": ("by", "target"),
+}
+_OPTIONAL_PENDING = frozenset({"show_hand_of"})  # written only when set (Spying)
+_PENDING_JSON = {"from_seat": "from"}
+
+
 @dataclass(slots=True)
 class Pending:
-    """A decision the game waits for: who decides, what kind, and the legal answers."""
+    """A decision the game waits for: who decides, what kind, the legal answers, and the facts
+    that kind of decision is about (PENDING_FIELDS says which; the others stay None)."""
 
     kind: str
     player: int
     options: list[Any] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
+    die: int | None = None  # the face rolled (a move's destination, a neutral's)
+    effects: bool | None = None  # destination: the roll's effects already took place
+    neutral: str | None = None
+    discard: int | None = None  # hand_limit: how many cards go
+    limit: int | None = None  # hand_limit: the hand size allowed
+    attacker: int | None = None  # None in a combat: a neutral attacks
+    defender: int | None = None
+    tool: str | None = None  # the Tool an extortion asks for
+    show_hand_of: int | None = None  # Spying: the extorter's hand is shown to the decider
+    weapons_played: int | None = None
+    card: str | None = None  # the Michel card revealed
+    tools: list[str] | None = None  # michel_answer: the decider's Tools the card names
+    from_seat: int | None = None  # kings_choice: the loser whose card the winner picks
+    to: int | None = None  # give_weapon: who receives it
+    by: int | None = None  # punishment_choice: who spent the Corruption token
+    target: int | None = None  # punishment_choice: the victim
+
+    def copy(self) -> Pending:
+        return replace(self, options=list(self.options), tools=None if self.tools is None else list(self.tools))
+
+    def details(self) -> dict[str, Any]:
+        """This kind's facts by field name (unset optional ones left out)."""
+        return {name: getattr(self, name) for name in PENDING_FIELDS.get(self.kind, ())
+                if name not in _OPTIONAL_PENDING or getattr(self, name) is not None}
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "player": self.player, "options": list(self.options)}
-        out.update(self.data)
+        for name, value in self.details().items():
+            out[_PENDING_JSON.get(name, name)] = list(value) if isinstance(value, list) else value
         return out
 
 
@@ -231,8 +274,7 @@ class GameState:
             neutrals=dict(self.neutrals), michel_deck=list(self.michel_deck),
             michel_discard=list(self.michel_discard), michel_queue=list(self.michel_queue), warden=self.warden,
             supplies=dict(self.supplies), trauma_stack=list(self.trauma_stack),
-            pending=None if pending is None else Pending(pending.kind, pending.player, list(pending.options),
-                                                         deepcopy(pending.data)),
+            pending=None if pending is None else pending.copy(),
             combat=None if self.combat is None else self.combat.copy(), agenda=deepcopy(self.agenda),
             offence=self.offence, occasion=None if self.occasion is None else self.occasion.copy(),
             defeats=deepcopy(self.defeats),

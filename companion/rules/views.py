@@ -27,9 +27,9 @@ from .state import Combat, GameState, Pending, Player, TurnFlags
 # Decisions whose options anyone may read; the others list the decider's (or a loser's) cards.
 PUBLIC_OPTIONS = frozenset({"destination", "neutral_destination", "extortion_answer", "michel_answer", "combat",
                             "neutral_move", "brawl_response", "punishment_choice", "hand_limit"})
-# What a decision's data may tell everyone (the Tools a player holds against Michel stay theirs).
-PUBLIC_PENDING_DATA = frozenset({"attacker", "defender", "neutral", "tool", "by", "target", "die", "effects",
-                                 "from", "to", "weapons_played", "card", "show_hand_of", "discard", "limit"})
+# What a decision's facts may tell everyone (the Tools a player holds against Michel stay theirs).
+PUBLIC_PENDING_FIELDS = frozenset({"attacker", "defender", "neutral", "tool", "by", "target", "die", "effects",
+                                   "from_seat", "to", "weapons_played", "card", "show_hand_of", "discard", "limit"})
 PUBLIC_CONFIG = ("ruleset", "modules", "teams", "first_player", "house_rules")
 PUBLIC_PLAYER_CONFIG = ("name", "color")
 
@@ -45,10 +45,8 @@ def visible_hands(state: GameState, viewer: int | None) -> set[int]:
         return set()
     out = {seat}
     pend = state.pending
-    if pend is not None and pend.player == seat and pend.kind == "extortion_answer":
-        whose = pend.data.get("show_hand_of")
-        if isinstance(whose, int):
-            out.add(whose)
+    if pend is not None and pend.player == seat and pend.show_hand_of is not None:  # Spying
+        out.add(pend.show_hand_of)
     return out
 
 
@@ -109,9 +107,10 @@ def _pending(pend: Pending | None, seat: int | None) -> Pending | None:
     if pend is None:
         return None
     if pend.player == seat:
-        return Pending(pend.kind, pend.player, list(pend.options), dict(pend.data))
+        return pend.copy()
     options = list(pend.options) if pend.kind in PUBLIC_OPTIONS else []
-    return Pending(pend.kind, pend.player, options, {k: v for k, v in pend.data.items() if k in PUBLIC_PENDING_DATA})
+    public = {name: value for name, value in pend.details().items() if name in PUBLIC_PENDING_FIELDS}
+    return Pending(pend.kind, pend.player, options, **public)
 
 
 def _combat(c: Combat | None) -> Combat | None:
@@ -229,7 +228,7 @@ def redact_event(event: ev.Event | Mapping[str, Any], viewer: int | None) -> ev.
             changes[f.name] = _blank(value)
         elif outsider and name in private:
             changes[f.name] = _hidden(value)
-    return dataclasses.replace(event, **changes) if changes else event  # type: ignore[type-var]
+    return dataclasses.replace(event, **changes) if changes else event
 
 
 def redact_events(events: Iterable[ev.Event | Mapping[str, Any]], viewer: int | None) -> list[ev.Event]:

@@ -58,7 +58,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind in ("extortion_answer", "michel_answer"):
         out: list[A.Action] = [A.Fight(player=seat)]
         if kind == "michel_answer":
-            out += [A.Cooperate(player=seat, tool=t) for t in pending.data.get("tools", ())]
+            out += [A.Cooperate(player=seat, tool=t) for t in (pending.tools or ())]
         else:
             out.append(A.Cooperate(player=seat))
         return out
@@ -72,7 +72,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind == "neutral_move":
         return [A.MoveNeutral(player=seat, neutral=n) for n in s.neutral_names] + [A.SkipNeutral(player=seat)]
     if kind == "hand_limit":
-        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:pending.data["discard"]]))]
+        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:(pending.discard or 0)]))]
     if kind == "brawl_response":
         return [A.BrawlResponse(player=seat, discard=c) for c in _weapons(s, p)] + [
             A.BrawlResponse(player=seat, discard=None)]

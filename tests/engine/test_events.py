@@ -15,13 +15,16 @@ from companion.rules.state import Offence
 from companion.simulate import random_actions, random_config
 from storage.store import answer_from_json
 
+from support import follows, start
+
 
 def test_a_typed_event_writes_the_protocols_object():
     move = ev.Move(player=0, to="cafeteria", why="move", from_="cell_block")
     assert json.dumps(move.to_json()) == ('{"type": "move", "player": 0, "to": "cafeteria", "why": "move", '
                                           '"from": "cell_block"}')
-    assert move == {"type": "move", "player": 0, "to": "cafeteria", "why": "move", "from": "cell_block"}
-    assert move["from"] == "cell_block" and move.get("type") == "move"
+    assert move.from_ == "cell_block" and ev.event_from_json(move.to_json()).to_json() == move.to_json()
+    with pytest.raises(TypeError):  # fields are read by name, never by a string key
+        move["from"]  # type: ignore[index]
 
 
 def test_a_variant_writes_only_its_own_fields():
@@ -70,6 +73,24 @@ def test_lists_are_read_back_as_tuples():
 def test_the_wardens_offence_is_a_typed_value_read_back_strictly():
     offence = Offence(rule="WARD-2", action="sell", place="gymnasium", offender=2)
     data = {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender": 2}
-    assert offence.to_json() == data and Offence.from_json(data).offender == 2 and offence == data
+    assert offence.to_json() == data and Offence.from_json(data).offender == 2
     with pytest.raises(MalformedRecord):
         Offence.from_json({**data, "offender": "2"})
+
+
+def test_a_pending_decision_is_typed_and_writes_only_its_kinds_facts():
+    """The facts a decision is about are fields; its JSON has exactly the protocol's keys for its kind."""
+    state = start(hands={0: ["knife"], 1: ["pickaxe"]},
+                  player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria", "gang": "bratva",
+                                                                  "ability": "spying"}})
+    follows(state, type="extort", player=0, target=1, tool="pickaxe", weapons=["knife"])
+    pending = state.pending
+    assert pending is not None and (pending.attacker, pending.tool, pending.show_hand_of) == (0, "pickaxe", 0)
+    assert pending.to_json() == {"kind": "extortion_answer", "player": 1, "options": ["cooperate", "fight"],
+                                 "attacker": 0, "tool": "pickaxe", "show_hand_of": 0}
+    plain = start(hands={0: ["knife"], 1: ["pickaxe"]},
+                  player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria"}})
+    follows(plain, type="extort", player=0, target=1, tool="pickaxe", weapons=["knife"])
+    assert plain.pending is not None and "show_hand_of" not in plain.pending.to_json()
+    copied = plain.pending.copy()
+    assert copied == plain.pending and copied is not plain.pending

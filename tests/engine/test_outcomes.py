@@ -10,6 +10,7 @@ import pytest
 from chance_support import GAMES, other_next64, simulated, without_rng
 
 from companion.rules import ConfigError, Game, MalformedAction, new_game, parse_action, step
+from companion.rules.events import Roll
 from companion.rules.handlers.neutrals import neutral_options
 from companion.rules.rng import Rng
 
@@ -78,12 +79,12 @@ def test_actions_without_their_records_depend_on_the_generator(monkeypatch):
 def test_the_table_dice_come_first_then_the_records_then_the_generator():
     game = Game({"players": [{"name": "A"}, {"name": "B"}], "seed": 3})
     answer = game.submit({"type": "move", "player": 0, "outcomes": [{"die": 2}]})
-    rolls = [(e["die"], e["source"]) for e in answer.events if e["type"] == "roll"]
+    rolls = [(e.die, e.source) for e in answer.events if isinstance(e, Roll)]
     assert rolls == [(2, "app")] and game.log[-1].outcomes == ({"die": 2},)
     table = Game({"players": [{"name": "A"}, {"name": "B"}], "seed": 3})
     answer = table.submit({"type": "move", "player": 0, "die": [5], "outcomes": [{"die": 2}]})
-    assert [(e["die"], e["source"]) for e in answer.events if e["type"] == "roll"] == [(5, "table")]
-    assert any(e["type"] == "unused_outcomes" and e["outcomes"] == [{"die": 2}] for e in answer.events)
+    assert [(e.die, e.source) for e in answer.events if isinstance(e, Roll)] == [(5, "table")]
+    assert any(e.to_json() == {"type": "unused_outcomes", "outcomes": [{"die": 2}]} for e in answer.events)
 
 
 def test_a_recorded_outcome_that_cannot_happen_is_refused_and_changes_nothing():

@@ -3,7 +3,7 @@ Camouflage, Heist) and the generic `action` whose effect the table enters as sta
 
 import pytest
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 
 @rule_test("ACTC")
@@ -35,7 +35,7 @@ class TestActc:
                                   {"path": "players.1.hand", "add": ["knife"]}])
         assert state.players[0].cigarettes == 3 and known(state, 1) == {"knife": 1} and state.piles["knife"] == 19
         assert known(state, 0) == {"links": 1} and state.discard == ["action"] and state.actions_left == 1
-        assert [e["type"] for e in answer.events if e["type"] == "adjust"] == ["adjust", "adjust"]
+        assert [e["type"] for e in said(answer) if e["type"] == "adjust"] == ["adjust", "adjust"]
 
 
 class TestKnownCards:
@@ -52,7 +52,7 @@ class TestKnownCards:
         state = start(hands={0: ["solitary_confinement"]})
         answer = follows(state, type="play_action", player=0, card="solitary_confinement", target=0)
         assert state.players[0].place == "solitary" and state.active == 1
-        assert {"type": "turn_ended", "player": 0, "why": "action_card"} in answer.events
+        assert {"type": "turn_ended", "player": 0, "why": "action_card"} in said(answer)
 
     def test_cafeteria_key(self):
         state = start(hands={0: ["cafeteria_key"]}, player_fields={0: {"place": "showers"}})
@@ -96,7 +96,7 @@ class TestKnownCards:
         state = start(hands={0: ["camouflage"]}, modules={"neutrals": 1}, player_fields={0: {"place": "infirmary"}})
         follows(state, type="play_action", player=0, card="camouflage")
         answer = follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_spoon"])
-        assert {"type": "camouflaged", "neutral": "michel", "player": 0} in answer.events
+        assert {"type": "camouflaged", "neutral": "michel", "player": 0} in said(answer)
         assert state.pending is None and state.combat is None
 
     def test_heist(self):

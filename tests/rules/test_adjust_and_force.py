@@ -1,7 +1,7 @@
 """`force: true` (the physical game wins, the violation is kept as overridden) and `adjust`
 (explicit corrections, applied together or not at all)."""
 
-from support import breaks, follows, known, play, snapshot, start
+from support import breaks, follows, known, play, said, snapshot, start
 
 
 class TestForce:
@@ -14,7 +14,7 @@ class TestForce:
                                                    "key": "v.no_craft_here", "params": {"place": "cell_block"},
                                                    "overridden": True}]
         assert known(state, 0) == {"pickaxe": 1} and state.piles["pickaxe"] == 10 and state.actions_left == 1
-        assert answer.events[0] == {"type": "forced", "player": 0, "rules": ["CRAFT-1"]}
+        assert said(answer)[0] == {"type": "forced", "player": 0, "rules": ["CRAFT-1"]}
         assert state.step == 1
 
     def test_every_violation_is_kept(self):
@@ -115,7 +115,7 @@ class TestForce:
         state = start(player_fields={0: {"place": "cafeteria"}})
         answer = play(state, type="steal_spoon", player=0, force=True)
         assert answer.accepted and not answer.forced and answer.violations == []
-        assert not [e for e in answer.events if e["type"] == "forced"]
+        assert not [e for e in said(answer) if e["type"] == "forced"]
 
 
 class TestAdjust:
@@ -130,7 +130,7 @@ class TestAdjust:
         assert state.players[0].cigarettes == 5 and state.players[1].beatings == 2
         assert known(state, 1) == {"knife": 1, "blade": 1} and state.piles["knife"] == 19 and state.deck == 67
         assert state.neutrals == {"michel": "cafeteria"} and state.players[2].place == "infirmary"
-        assert answer.events[0] == {"type": "adjusted", "player": 2, "reason": "we forgot"}
+        assert said(answer)[0] == {"type": "adjusted", "player": 2, "reason": "we forgot"}
         assert state.active == 0 and state.actions_left == 2
 
     def test_a_refused_edit_refuses_them_all(self):

@@ -3,7 +3,7 @@ plus the moments they may be revealed (own turn, combat, combat start as defende
 
 import pytest
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 
 def reveal(state, seat, card, **fields):
@@ -63,7 +63,7 @@ class TestBg:
         state = start(player_fields={0: {"gang": "bikers"}})
         answer = reveal(state, 0, "too_fast_for_you")
         assert state.actions_left == 4
-        assert {"type": "background", "player": 0, "background": "too_fast_for_you", "bonus": True} in answer.events
+        assert {"type": "background", "player": 0, "background": "too_fast_for_you", "bonus": True} in said(answer)
 
 
 class TestBikersBackgrounds:
@@ -126,7 +126,7 @@ class TestBratvaBackgrounds:
         answer = reveal(state, 1, "is_that_everything_youve_got")
         assert state.players[1].beatings == 0 and known(state, 0) == {"knife": 1, "rare": 1}
         assert {"type": "heal", "player": 1, "count": 1, "total": 0, "why": "is_that_everything_youve_got"} \
-            in answer.events
+            in said(answer)
         assert state.summary()["combat_lost"] == []
 
     def test_is_that_everything_youve_got_bonus(self):
@@ -355,7 +355,7 @@ class TestCrewBackgrounds:
         state = start()
         answer = reveal(state, 0, "me_cheating_never", die=[6, 3])
         assert state.players[0].cigarettes == 9 and state.players[0].place == "cell_block"
-        assert [e["die"] for e in answer.events if e["type"] == "roll"] == [6, 3]
+        assert [e["die"] for e in said(answer) if e["type"] == "roll"] == [6, 3]
 
     def test_me_cheating_never_bonus_third_roll(self):
         state = start(player_fields={0: {"gang": "crew"}})

@@ -5,7 +5,7 @@ import pytest
 
 from companion.rules import ConfigError
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 ALL_PLACES = ["gambling_cells", "workshop", "gymnasium", "laundry", "library", "psychiatric_ward"]
 
@@ -73,7 +73,7 @@ class TestDi2:
         assert state.players[1].place == "psychiatric_ward"
         assert state.players[1].trauma == top
         assert {"type": "move", "player": 1, "to": "psychiatric_ward", "why": "action_card",
-                "from": "cell_block"} in answer.events
+                "from": "cell_block"} in said(answer)
 
     def test_follows_die_faces_name_the_replacements(self):
         """A 2 from the Gambling Cells leads to the Gymnasium (it names Cell Block and Recreational Area)."""
@@ -112,7 +112,7 @@ class TestDi3:
         follows(state, type="craft", player=0, recipe="pickaxe")
         assert known(state, 0) == {"pickaxe": 1}
         answer = follows(state, type="search", player=0)
-        assert {"type": "draw", "player": 0, "cards": ["unknown"] * 3, "why": "search"} in answer.events
+        assert {"type": "draw", "player": 0, "cards": ["unknown"] * 3, "why": "search"} in said(answer)
 
     def test_follows_search_values_and_faces(self):
         """Each replacement keeps the covered Place's Search value and die faces (assumption: data)."""

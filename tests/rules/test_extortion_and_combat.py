@@ -4,7 +4,7 @@ import pytest
 
 from companion.rules import ConfigError
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 
 def duel(attacker=("knife", "knife"), defender=("spoon", "blade"), place="cafeteria", fields=None, **config):
@@ -115,7 +115,7 @@ class TestCmb1:
         follows(state, type="weapon", player=0, card="knife")
         assert state.pending.player == 1
         answer = follows(state, type="give_up", player=1)
-        assert {"type": "combat_end", "winner": 0, "loser": 1} in answer.events
+        assert {"type": "combat_end", "winner": 0, "loser": 1} in said(answer)
         assert state.players[1].beatings == 1 and state.combat is None
 
     def test_card_values_are_never_compared(self):
@@ -169,7 +169,7 @@ class TestCmb2:
         follows(state, type="extort", player=0, target=1, tool="shovel", weapons=["knife"])
         answer = follows(state, type="give_up", player=1)
         assert known(state, 0) == {"knife": 1, "rare": 1} and known(state, 1) == {}
-        assert {"type": "give", "player": 1, "to": 0, "card": "rare", "why": "combat"} in answer.events
+        assert {"type": "give", "player": 1, "to": 0, "card": "rare", "why": "combat"} in said(answer)
 
     def test_an_empty_hand_gives_nothing(self):
         state = duel(defender=())
@@ -199,7 +199,7 @@ class TestCmb3:
         answer = follows(state, type="give_up", player=0)
         assert state.piles["knife"] == 19 and state.discard == ["blade", "blade"]
         assert {"type": "discard", "player": None, "cards": ["knife", "blade", "blade", "knife"],
-                "why": "combat"} in answer.events
+                "why": "combat"} in said(answer)
         assert known(state, 0) == {} and known(state, 1) == {}
 
 
@@ -222,4 +222,4 @@ class TestBeat1:
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         answer = follows(state, type="give_up", player=1)
         assert state.players[1].beatings == 2
-        assert {"type": "beating", "player": 1, "count": 0, "total": 2, "why": "combat"} in answer.events
+        assert {"type": "beating", "player": 1, "count": 0, "total": 2, "why": "combat"} in said(answer)

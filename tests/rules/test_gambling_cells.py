@@ -2,7 +2,7 @@
 
 import pytest
 
-from support import breaks, follows, rule_test, start
+from support import breaks, follows, rule_test, said, start
 
 CELLS = {"places": ["gambling_cells"]}
 
@@ -39,7 +39,7 @@ class TestGamb1:
         answer = follows(state, type="bet", player=0, amount=2, number=3, die=[3])
         assert state.players[0].cigarettes == 9
         assert state.actions_left == 1
-        assert [e["change"] for e in answer.events if e["type"] == "cigarettes"] == [-2, 6]
+        assert [e["change"] for e in said(answer) if e["type"] == "cigarettes"] == [-2, 6]
 
     def test_follows_lost_bet(self):
         """A result below the number loses the bet."""

@@ -6,7 +6,7 @@ are `gang_ability` actions; the others act by themselves at the moment their tex
 
 import pytest
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 
 def member(ability, seat=0, **fields):
@@ -49,7 +49,7 @@ class TestGa:
         state = start(player_fields={0: member("not_so_free_pass", cigarettes=3)})
         answer = follows(state, type="gang_ability", player=0, ability="not_so_free_pass", to="showers")
         assert state.players[0].place == "showers" and state.players[0].cigarettes == 1
-        assert state.actions_left == 1 and not [e for e in answer.events if e["type"] == "roll"]
+        assert state.actions_left == 1 and not [e for e in said(answer) if e["type"] == "roll"]
 
 
 class TestBikers:
@@ -58,7 +58,7 @@ class TestBikers:
         state = start(player_fields={0: member("master_key", place="showers")})
         answer = follows(state, type="gang_ability", player=0, ability="master_key", to="recreational_area")
         assert state.players[0].place == "recreational_area" and state.actions_left == 1
-        assert not [e for e in answer.events if e["type"] == "roll"]
+        assert not [e for e in said(answer) if e["type"] == "roll"]
 
     def test_master_key_never_stays(self):
         state = start(player_fields={0: member("master_key")})
@@ -69,8 +69,8 @@ class TestBikers:
         state = start(player_fields={0: member("second_chance")})
         answer = follows(state, type="move", player=0, die=[2, 5], to="showers")
         assert state.players[0].place == "showers" and state.actions_left == 1
-        assert [e["die"] for e in answer.events if e["type"] == "roll"] == [2, 5]
-        assert {"type": "reroll", "player": 0, "ability": "second_chance"} in answer.events
+        assert [e["die"] for e in said(answer) if e["type"] == "roll"] == [2, 5]
+        assert {"type": "reroll", "player": 0, "ability": "second_chance"} in said(answer)
 
     def test_second_chance_offered_after_the_roll(self):
         """Without a destination the reroll is offered next to the Places; after it, no more reroll."""

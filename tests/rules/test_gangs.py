@@ -2,7 +2,7 @@
 
 import pytest
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 JOIN = {
     "bikers": ["boots", "bandana"],
@@ -48,7 +48,7 @@ class TestGang1:
         assert p.gang == gang and p.ability == top
         assert known(state, 0) == {"links": 1} and state.discard == cards
         assert state.gang_piles[gang] == pile[1:] and state.actions_left == 1
-        assert {"type": "join_gang", "player": 0, "gang": gang, "ability": top} in answer.events
+        assert {"type": "join_gang", "player": 0, "gang": gang, "ability": top} in said(answer)
 
     def test_unknown_cards_stand_for_the_accessories(self):
         state = start()
@@ -102,7 +102,7 @@ class TestAct1:
         answer = follows(state, type="play_action", player=0, card="cafeteria_key")
         assert known(state, 0) == {"links": 1, "spoon": 1}
         assert state.discard == ["cafeteria_key"] and state.piles["spoon"] == 10 and state.actions_left == 1
-        assert {"type": "action_card", "player": 0, "card": "cafeteria_key", "target": None} in answer.events
+        assert {"type": "action_card", "player": 0, "card": "cafeteria_key", "target": None} in said(answer)
 
     def test_an_unknown_card_can_be_the_action_card(self):
         state = start()

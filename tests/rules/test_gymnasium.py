@@ -1,7 +1,7 @@
 """The Gymnasium (GYM-1..2): Brawl with every other player's answer and roll, Workout and the
 Bodybuilding token inside a combat."""
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 GYM = {"places": ["gymnasium"]}
 
@@ -42,12 +42,12 @@ class TestGym1:
                       hands={0: ["knife"], 1: ["blade"], 2: ["knife"], 3: ["knife"], 4: ["knife"]},
                       player_fields={seat: {"place": "gymnasium"} for seat in range(4)} | {4: {"place": "showers"}})
         answer = follows(state, type="brawl", player=1, weapon="blade")
-        assert {"type": "brawl", "player": 1, "place": "gymnasium", "players": [2, 3, 0]} in answer.events
+        assert {"type": "brawl", "player": 1, "place": "gymnasium", "players": [2, 3, 0]} in said(answer)
         assert answer.pending == {"kind": "brawl_response", "player": 2, "options": ["weapon", "beating"]}
         follows(state, type="brawl_response", player=2, discard="knife")
         follows(state, type="brawl_response", player=3, discard=None)
         answer = follows(state, type="brawl_response", player=0, discard="knife", die=[2, 3])
-        rolls = [(e["player"], e["die"]) for e in answer.events if e["type"] == "roll"]
+        rolls = [(e["player"], e["die"]) for e in said(answer) if e["type"] == "roll"]
         assert rolls == [(2, 2), (0, 3)]
         assert [p.place for p in state.players] == ["gymnasium", "gymnasium", "solitary", "gymnasium", "showers"]
         assert [p.beatings for p in state.players] == [0, 0, 0, 1, 0]
@@ -109,7 +109,7 @@ class TestGym2:
         assert state.players[1].tokens == {} and state.supplies["bodybuilding"] == 10
         assert known(state, 1) == {"knife": 1}
         assert answer.pending["player"] == 0 and answer.pending["options"] == ["weapon", "give_up"]
-        assert {"type": "exempt", "player": 1} in answer.events
+        assert {"type": "exempt", "player": 1} in said(answer)
 
     def test_follows_six_returns_the_token(self):
         state = _fight()

@@ -1,7 +1,7 @@
 """The Library (LIB-1..3): Rehabilitate, Study, and the Spy token used during your own turn."""
 
 
-from support import breaks, follows, rule_test, start
+from support import breaks, follows, rule_test, said, start
 
 LIBRARY = {"places": ["library"]}
 
@@ -33,7 +33,7 @@ class TestLib1:
         assert state.background_deck == deck - 1
         assert p.has_background and p.background == "i_got_strong_bones_they_say"
         assert state.actions_left == 1
-        assert {"type": "rehabilitate", "player": 0} in answer.events
+        assert {"type": "rehabilitate", "player": 0} in said(answer)
 
     def test_follows_after_the_background_was_used(self):
         """A used Background is not discarded again: just draw; the new one can be revealed later."""
@@ -91,7 +91,7 @@ class TestLib3:
         assert state.players[0].tokens == {"spy": 1}
         assert state.supplies["spy"] == 9
         assert state.actions_left == 2
-        assert {"type": "spy", "player": 0, "target": 2, "hand": {"known": {}, "unknown": 3}} in answer.events
+        assert {"type": "spy", "player": 0, "target": 2, "hand": {"known": {}, "unknown": 3}} in said(answer)
 
     def test_follows_after_the_last_action(self):
         """Costing no action, a Spy token can still be used with no action left."""

@@ -4,7 +4,7 @@ import pytest
 
 from companion.rules import ConfigError
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 MICHEL = {"neutrals": 1}
 BOTH = {"neutrals": 2}
@@ -132,7 +132,7 @@ class TestMich2:
         state = michel_game(seed=5)
         follows(state, type="end_turn", player=0)
         answer = follows(state, type="move_neutral", player=0, neutral="michel")
-        rolls = [e for e in answer.events if e["type"] == "roll"]
+        rolls = [e for e in said(answer) if e["type"] == "roll"]
         assert len(rolls) == 1 and rolls[0]["source"] == "app" and rolls[0]["why"] == "neutral"
 
     def test_michelle_moves_on_her_own(self):
@@ -162,10 +162,10 @@ class TestMich3:
         follows(state, type="end_turn", player=2)
         answer = follows(state, type="move_neutral", player=2, neutral="michel", die=[1], to="cafeteria",
                          michel_cards=["knife_spoon"])
-        assert [e["player"] for e in answer.events if e["type"] == "michel_card"] == [3]
+        assert [e["player"] for e in said(answer) if e["type"] == "michel_card"] == [3]
         assert state.pending.kind == "michel_answer" and state.pending.player == 3
         answer = follows(state, type="cooperate", player=3, michel_cards=["no_knife", "knife_spoon"])
-        assert [e["player"] for e in answer.events if e["type"] == "michel_card"] == [0, 1]
+        assert [e["player"] for e in said(answer) if e["type"] == "michel_card"] == [0, 1]
         assert known(state, 3) == {} and state.piles["spoon"] == 10
         assert state.pending.kind == "michel_answer" and state.pending.player == 1
         follows(state, type="cooperate", player=1)
@@ -192,12 +192,12 @@ class TestMich3:
         state = michel_game()
         follows(state, type="end_turn", player=0)
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[4], to="cafeteria")
-        assert not [e for e in answer.events if e["type"] == "michel_card"] and len(state.michel_deck) == 12
+        assert not [e for e in said(answer) if e["type"] == "michel_card"] and len(state.michel_deck) == 12
 
     def test_both_neutrals_extort_an_arrival(self):
         state = michel_game(modules=BOTH, hands={0: []}, places={0: "infirmary"})
         answer = arrive(state, cards=["no_knife", "no_knife"])
-        assert [e["neutral"] for e in answer.events if e["type"] == "michel_card"] == ["michel", "michelle"]
+        assert [e["neutral"] for e in said(answer) if e["type"] == "michel_card"] == ["michel", "michelle"]
 
     def test_the_listed_cards_serve_every_extortion_of_the_move(self):
         """PROTOCOL: michel_cards lists the cards for the extortions this move triggers, in order."""
@@ -207,7 +207,7 @@ class TestMich3:
                 michel_cards=["knife_spoon", "knife_shovel"])
         answer = follows(state, type="cooperate", player=0)
         assert {"type": "michel_card", "neutral": "michel", "player": 1, "card": "knife_shovel",
-                "source": "table"} in answer.events
+                "source": "table"} in said(answer)
 
 
 class TestMichelle:
@@ -216,14 +216,14 @@ class TestMichelle:
         state = michel_game(modules=BOTH, hands={0: ["spoon", "knife"]}, places={0: "infirmary"})
         arrive(state, cards=["knife_spoon", "knife_spoon"])
         follows(state, type="cooperate", player=0, tool="spoon")
-        assert state.pending.kind == "combat" and state.pending.data["neutral"] == "michelle"
+        assert state.pending.kind == "combat" and state.pending.neutral == "michelle"
         follows(state, type="weapon", player=0, card="knife", michel_cards=["no_knife"])
         assert known(state, 0) == {} and state.players[0].hand.unknown == 1 and state.pending is None
 
     def test_the_waiting_message_names_michelle(self):
         state = michel_game(modules=BOTH, hands={0: ["spoon"]}, places={0: "infirmary"})
         arrive(state, cards=["no_knife", "knife_spoon"])
-        assert state.pending.kind == "michel_answer" and state.pending.data["neutral"] == "michelle"
+        assert state.pending.kind == "michel_answer" and state.pending.neutral == "michelle"
         answer = breaks(state, "TURN-5", type="search", player=0)
         assert answer.violations[0].message == "Waiting for Carmen to give a Tool to Michelle or fight."
 
@@ -282,7 +282,7 @@ class TestMich5:
         assert answer.pending["kind"] == "combat" and answer.pending["weapons_played"] == 1
         follows(state, type="weapon", player=0, card="blade", michel_cards=["knife_pickaxe_shovel"])
         answer = follows(state, type="weapon", player=0, card="knife", michel_cards=["no_knife"])
-        assert {"type": "combat_end", "winner": 0, "loser": None, "neutral": "michel"} in answer.events
+        assert {"type": "combat_end", "winner": 0, "loser": None, "neutral": "michel"} in said(answer)
         assert known(state, 0) == {} and state.players[0].hand.unknown == 1 and state.players[0].beatings == 0
         assert state.piles["knife"] == 20 and state.discard == ["blade"] and state.deck == 77 - 1 - 6 - 1
         assert state.combat is None and state.pending is None
@@ -362,16 +362,16 @@ class TestMich7:
         follows(state, type="end_turn", player=0)
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[5])
         assert state.neutrals == {"michel": "infirmary"}
-        assert [e["type"] for e in answer.events if e["type"].startswith("michel")] == \
+        assert [e["type"] for e in said(answer) if e["type"].startswith("michel")] == \
             ["michel_card", "michel_card", "michel_reshuffle", "michel_card"]
-        assert {"type": "michel_reshuffle", "cards": 2} in answer.events
+        assert {"type": "michel_reshuffle", "cards": 2} in said(answer)
         assert state.michel_deck == ["no_knife"] and state.michel_discard == ["no_knife"]
 
     def test_the_app_draws_from_its_deck(self):
         state = michel_game(hands={0: []}, places={0: "infirmary"}, house_rules={"michel_deck": {"no_knife": 3}})
         answer = follows(state, type="move", player=0, die=[5], to="showers")
         assert {"type": "michel_card", "neutral": "michel", "player": 0, "card": "no_knife",
-                "source": "app"} in answer.events
+                "source": "app"} in said(answer)
         assert len(state.michel_deck) == 2 and state.michel_discard == ["no_knife"]
 
     def test_a_table_card_leaves_the_app_deck_alone(self):
@@ -379,7 +379,7 @@ class TestMich7:
         deck = list(state.michel_deck)
         answer = arrive(state, cards=["no_knife"])
         assert {"type": "michel_card", "neutral": "michel", "player": 0, "card": "no_knife",
-                "source": "table"} in answer.events
+                "source": "table"} in said(answer)
         assert state.michel_deck == deck and state.michel_discard == []
 
 
@@ -402,8 +402,8 @@ class TestMich8:
         follows(state, type="end_turn", player=0)
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[3], to="cell_block",
                          michel_cards=["knife_spoon"])
-        assert [e["player"] for e in answer.events if e["type"] == "neutral_calm"] == [0, 1, 2]
-        assert not [e for e in answer.events if e["type"] == "michel_card"]
+        assert [e["player"] for e in said(answer) if e["type"] == "neutral_calm"] == [0, 1, 2]
+        assert not [e for e in said(answer) if e["type"] == "michel_card"]
         assert state.pending is None and state.active == 1 and known(state, 0) == {"spoon": 1}
 
     def test_elsewhere_michel_extorts_as_usual(self):

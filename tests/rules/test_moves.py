@@ -3,7 +3,7 @@ ADJ-1 (adjacent Places)."""
 
 import pytest
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 
 @rule_test("SRCH-1")
@@ -33,7 +33,7 @@ class TestSrch1:
         answer = follows(state, type="search", player=0)
         assert state.players[0].hand.unknown == 3 + count
         assert state.deck == 68 - count and state.actions_left == 1
-        assert {"type": "draw", "player": 0, "cards": ["unknown"] * count, "why": "search"} in answer.events
+        assert {"type": "draw", "player": 0, "cards": ["unknown"] * count, "why": "search"} in said(answer)
 
     def test_entered_cards_are_known(self):
         state = start(player_fields={0: {"place": "showers"}})
@@ -76,12 +76,12 @@ class TestMove1:
         state = start(player_fields={0: {"place": "showers"}})
         answer = follows(state, type="move", player=0, die=[face], to=to)
         assert state.players[0].place == to and state.actions_left == 1 and state.pending is None
-        assert answer.events[0] == {"type": "roll", "player": 0, "die": face, "source": "table", "why": "move"}
+        assert said(answer)[0] == {"type": "roll", "player": 0, "die": face, "source": "table", "why": "move"}
 
     def test_the_app_rolls_when_no_die_is_given(self):
         state = start(seed=3)
         answer = follows(state, type="move", player=0)
-        rolls = [e for e in answer.events if e["type"] == "roll"]
+        rolls = [e for e in said(answer) if e["type"] == "roll"]
         assert len(rolls) == 1 and rolls[0]["source"] == "app"
         face = rolls[0]["die"]
         if state.pending is not None:
@@ -123,7 +123,7 @@ class TestMove3:
         state = start()
         answer = follows(state, type="cautious_move", player=0, to="solitary")
         assert state.players[0].place == "solitary" and state.actions_left == 0
-        assert not [e for e in answer.events if e["type"] == "roll"]
+        assert not [e for e in said(answer) if e["type"] == "roll"]
 
 
 @rule_test("SOL-1")

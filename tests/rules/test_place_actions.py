@@ -2,7 +2,7 @@
 
 import pytest
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 
 @rule_test("DIG-1")
@@ -22,7 +22,7 @@ class TestDig1:
         p = state.players[0]
         assert p.tunnel == 2 + points and p.dug == [tool] and known(state, 0) == {"links": 1}
         assert state.piles[tool] == pile and state.actions_left == 1
-        assert {"type": "dig", "player": 0, "tool": tool, "points": points, "tunnel": 2 + points} in answer.events
+        assert {"type": "dig", "player": 0, "tool": tool, "points": points, "tunnel": 2 + points} in said(answer)
 
 
 @rule_test("SPOON-1")

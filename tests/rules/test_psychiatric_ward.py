@@ -3,7 +3,7 @@ Traumas' restrictions."""
 
 import pytest
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 WARD = {"places": ["psychiatric_ward"]}
 
@@ -66,7 +66,7 @@ class TestPsy2:
         assert state.players[0].trauma == stack[0]
         assert state.trauma_stack == stack[1:] and state.supplies["trauma"] == 5
         assert {"type": "trauma", "player": 0, "trauma": stack[0], "change": 1, "why": "psychiatric_ward"} \
-            in answer.events
+            in said(answer)
 
     def test_follows_one_trauma_at_a_time(self):
         """A second arrival replaces the Trauma: the old one goes under the stack."""
@@ -122,7 +122,7 @@ class TestPsy3:
         """Search draws one fewer, never below 0."""
         state = _with_trauma("search_minus_one", place=place)
         answer = follows(state, type="search", player=0)
-        assert {"type": "draw", "player": 0, "cards": ["unknown"] * drawn, "why": "search"} in answer.events
+        assert {"type": "draw", "player": 0, "cards": ["unknown"] * drawn, "why": "search"} in said(answer)
         assert state.players[0].hand.unknown == 3 + drawn
 
     def test_max_five_at_end_of_turn(self):

@@ -4,7 +4,7 @@ import pytest
 
 from companion.rules import ConfigError, new_game
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 
 @rule_test("SET-1")
@@ -79,7 +79,7 @@ class TestWin1:
         answer = follows(state, type="dig", player=0, tool="pickaxe")
         assert state.winner == 0 and answer.winner == 0
         assert state.players[0].tunnel == 12
-        assert {"type": "win", "winner": 0, "target": 12} in answer.events
+        assert {"type": "win", "winner": 0, "target": 12} in said(answer)
 
     def test_below_the_target_the_game_goes_on(self):
         state = start(hands={0: ["spoon"]}, player_fields={0: {"tunnel": 10}})

@@ -1,7 +1,7 @@
 """SUP-1..7: the components and supplies (Search deck, board piles, Gang piles, Backgrounds,
 cigarettes, Dig In tokens, Weapons and Tools)."""
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 # The whole Search deck but 6 Action cards: with two 3-card hands, the deck is empty.
 ALL_BUT_SIX = (["container"] * 5 + ["pike"] * 6 + ["links"] * 14 + ["blade"] * 10
@@ -27,7 +27,7 @@ class TestSup1:
         state = start(2, start={"discard": ALL_BUT_SIX})
         assert state.deck == 0 and len(state.discard) == 71
         answer = follows(state, type="search", player=0)
-        assert {"type": "reshuffle", "cards": 71} in answer.events
+        assert {"type": "reshuffle", "cards": 71} in said(answer)
         assert state.deck == 70 and state.discard == []
         assert state.players[0].hand.unknown == 4
 
@@ -115,7 +115,7 @@ class TestSup3:
         answer = follows(state, type="join_gang", player=0, gang="bikers", cards=["boots", "ring"], card=pile[2])
         assert state.players[0].ability == pile[2]
         assert state.gang_piles["bikers"] == [pile[0], pile[1], pile[3]]
-        assert {"type": "join_gang", "player": 0, "gang": "bikers", "ability": pile[2]} in answer.events
+        assert {"type": "join_gang", "player": 0, "gang": "bikers", "ability": pile[2]} in said(answer)
 
 
 @rule_test("SUP-4")

@@ -5,7 +5,7 @@ import pytest
 
 from companion.rules import ConfigError
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 TEAM = {"team": True}
 
@@ -100,7 +100,7 @@ class TestTeam3:
         answer = follows(state, type="dig", player=0, tool="shovel")
         assert state.players[0].tunnel == 7
         assert answer.winner == "a" and state.winner == "a"
-        assert {"type": "win", "winner": "a", "target": 10} in answer.events
+        assert {"type": "win", "winner": "a", "target": 10} in said(answer)
 
     def test_follows_team_b(self):
         """Six players, target 8: Nicholas's Spoon takes team B (1, 3, 5) from 7 to 8; the winner is "b"."""
@@ -180,7 +180,7 @@ class TestTeam5:
         follows(state, type="weapon", player=0, card="knife")
         answer = follows(state, type="give_up", player=1)
         assert [p.beatings for p in state.players] == [0, 1, 0, 1]
-        assert {"type": "beating", "player": 3, "count": 1, "total": 1, "why": "combat_helper"} in answer.events
+        assert {"type": "beating", "player": 3, "count": 1, "total": 1, "why": "combat_helper"} in said(answer)
         assert known(state, 0) == {"rare": 1} and known(state, 1) == {} and known(state, 3) == {}
         assert state.piles["knife"] == 20 and state.discard == ["blade"]
         assert state.combat is None and state.pending is None

@@ -5,7 +5,7 @@ import pytest
 
 from companion.rules import ConfigError
 
-from support import breaks, follows, known, play, rule_test, start
+from support import breaks, follows, known, play, rule_test, said, start
 
 # For each illegal action (WARD-2): the Place where it is legal, the Dig In Places it needs, the
 # acting player's hand and the action. Nicholas (seat 1) stands in the same Place with a Rare item.
@@ -37,7 +37,7 @@ def _sell_in_front_of_her(players=3, places=("gymnasium",), **extra):
     state = start(players, modules={"warden": True, "places": list(places)}, start={"warden": "gymnasium"},
                   player_fields=fields, first_player=2, **extra)
     answer = follows(state, type="sell", player=2, cards=["rare", "golden_chain"], cigarettes=7)
-    assert answer.offence == {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender": 2}
+    assert answer.offence.to_json() == {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender": 2}
     return state
 
 
@@ -81,7 +81,7 @@ class TestWard2:
         state = _offence_game("sell")
         answer = play(state, player=0, **OFFENCES["sell"][3])
         assert answer.accepted and answer.violations == []
-        assert answer.offence == {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender": 0}
+        assert answer.offence.to_json() == {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender": 0}
         assert state.offence == answer.offence
         assert state.players[0].cigarettes == 7
 
@@ -96,8 +96,8 @@ class TestWard2:
         state = _offence_game(name)
         answer = follows(state, player=0, **OFFENCES[name][3])
         place = OFFENCES[name][0]
-        assert answer.offence == {"rule": "WARD-2", "action": name, "place": place, "offender": 0}
-        assert {"type": "offence", "player": 0, "action": name, "place": place} in answer.events
+        assert answer.offence.to_json() == {"rule": "WARD-2", "action": name, "place": place, "offender": 0}
+        assert {"type": "offence", "player": 0, "action": name, "place": place} in said(answer)
         assert state.offence == answer.offence
 
     @pytest.mark.parametrize("name", sorted(OFFENCES))
@@ -105,7 +105,7 @@ class TestWard2:
         state = _offence_game(name, warden_here=False)
         answer = follows(state, player=0, **OFFENCES[name][3])
         assert answer.offence is None and state.offence is None
-        assert not [e for e in answer.events if e["type"] == "offence"]
+        assert not [e for e in said(answer) if e["type"] == "offence"]
 
     @pytest.mark.parametrize("place, action", [
         ("library", {"type": "study"}),
@@ -171,8 +171,8 @@ class TestWard3:
         assert state.players[2].place == "solitary"
         assert state.offence is None and answer.offence is None
         assert (state.active, state.turn, state.actions_left) == (0, 2, 2)
-        assert [e["type"] for e in answer.events] == ["report", "move", "turn_ended", "turn"]
-        assert answer.events[0] == {"type": "report", "player": 1, "offender": 2, "action": "sell"}
+        assert [e["type"] for e in said(answer)] == ["report", "move", "turn_ended", "turn"]
+        assert said(answer)[0] == {"type": "report", "player": 1, "offender": 2, "action": "sell"}
 
     def test_follows_any_other_player_may_report(self):
         """Carmen, in the Cell Block, reports too: no need to stand with the Warden."""
@@ -187,7 +187,7 @@ class TestWard3:
         answer = follows(state, type="report", player=1)
         assert state.players[2].place == "psychiatric_ward" and state.players[2].trauma == top
         assert {"type": "trauma", "player": 2, "trauma": top, "change": 1, "why": "psychiatric_ward"} \
-            in answer.events
+            in said(answer)
 
     def test_follows_window_survives_reactions(self):
         """Revealing a Background is a reaction, not an action: the window stays open."""
@@ -279,7 +279,7 @@ class TestWard5:
         """The winning Dig in her Place is both an offence and a win."""
         state = start(3, modules={"warden": True}, hands={0: ["shovel"]}, player_fields={0: {"tunnel": 9}})
         answer = follows(state, type="dig", player=0, tool="shovel")
-        assert answer.offence == {"rule": "WARD-2", "action": "dig", "place": "cell_block", "offender": 0}
+        assert answer.offence.to_json() == {"rule": "WARD-2", "action": "dig", "place": "cell_block", "offender": 0}
         assert answer.winner == 0 and state.players[0].tunnel == 12
 
 
@@ -306,9 +306,9 @@ class TestWard6:
         answer = follows(state, type="attract_warden", player=0)
         assert state.warden == "cafeteria" and state.actions_left == 1
         assert answer.offence is None
-        assert {"type": "warden_move", "to": "cafeteria", "why": "attract_warden", "player": 0} in answer.events
+        assert {"type": "warden_move", "to": "cafeteria", "why": "attract_warden", "player": 0} in said(answer)
         answer = follows(state, type="steal_spoon", player=0)
-        assert answer.offence["action"] == "steal_spoon"
+        assert answer.offence.action == "steal_spoon"
 
 
 @rule_test("WARD-7")
@@ -353,7 +353,7 @@ class TestWard8:
         follows(state, type="end_turn", player=0)
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[4], to="cafeteria",
                          michel_cards=["knife_spoon"])
-        assert {"type": "neutral_calm", "neutral": "michel", "player": 1, "place": "cafeteria"} in answer.events
+        assert {"type": "neutral_calm", "neutral": "michel", "player": 1, "place": "cafeteria"} in said(answer)
         assert state.combat is None and state.michel_discard == []
         assert state.active == 1 and state.pending is None
 
@@ -363,7 +363,7 @@ class TestWard8:
                       start={"warden": "cafeteria", "neutrals": {"michel": "cafeteria"}})
         answer = follows(state, type="move", player=0, die=[1], to="cafeteria", michel_cards=["knife_spoon"])
         assert state.combat is None and answer.pending is None
-        assert {"type": "neutral_calm", "neutral": "michel", "player": 0, "place": "cafeteria"} in answer.events
+        assert {"type": "neutral_calm", "neutral": "michel", "player": 0, "place": "cafeteria"} in said(answer)
 
     def test_follows(self):
         """Without the Warden there, Michel extorts as usual."""
@@ -372,5 +372,5 @@ class TestWard8:
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[4], to="cafeteria",
                          michel_cards=["knife_spoon"])
         assert {"type": "michel_card", "neutral": "michel", "player": 1, "card": "knife_spoon", "source": "table"} \
-            in answer.events
+            in said(answer)
         assert answer.pending["kind"] == "combat" and answer.pending["player"] == 1

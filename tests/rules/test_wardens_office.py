@@ -1,7 +1,7 @@
 """The Warden's Office (OFF-1..3): reaching it, Bribe and its restrictions, and the three
 Corruption effects with their occasions."""
 
-from support import breaks, follows, play, rule_test, start
+from support import breaks, follows, play, rule_test, said, start
 
 WARDEN = {"warden": True}
 
@@ -52,7 +52,7 @@ class TestOff1:
         follows(state, type="cautious_move", player=0, to="wardens_office")
         state.actions_left = 1
         answer = follows(state, type="search", player=0)
-        assert {"type": "draw", "player": 0, "cards": [], "why": "search"} in answer.events
+        assert {"type": "draw", "player": 0, "cards": [], "why": "search"} in said(answer)
         assert state.players[0].hand.unknown == 3
 
     def test_follows_beside_the_cell_block(self):
@@ -166,7 +166,7 @@ class TestOff3:
                                                   "tokens": {"corruption": 1}}})
         follows(state, type="sell", player=0, cards=["rare"], cigarettes=4)
         answer = follows(state, type="corruption", player=0, effect="freepass")
-        assert {"type": "corruption", "player": 0, "effect": "freepass"} in answer.events
+        assert {"type": "corruption", "player": 0, "effect": "freepass"} in said(answer)
         assert state.offence is None and state.players[0].tokens == {}
         assert state.supplies["corruption"] == 10 - 3
         assert state.actions_left == 1
@@ -193,7 +193,7 @@ class TestOff3:
                                   "options": ["beating", "discard_half", "lose_cigarettes"], "by": 1, "target": 0}
         breaks(state, "TURN-4", type="punishment_choice", player=0, choice="lose_cigarettes")
         answer = follows(state, type="punishment_choice", player=1, choice="beating")
-        assert {"type": "punishment", "player": 0, "choice": "beating", "chooser": 1} in answer.events
+        assert {"type": "punishment", "player": 0, "choice": "beating", "chooser": 1} in said(answer)
         p = state.players[0]
         assert (p.beatings, p.cigarettes, p.hand.size()) == (1, 9, 4)
         assert state.players[1].tokens == {"corruption": 1} and state.pending is None
@@ -216,7 +216,7 @@ class TestOff3:
         assert state.players[0].hand.size() == 7
         follows(state, type="corruption", player=2, effect="punishment", target=0)
         answer = follows(state, type="punishment_choice", player=2, choice="discard_half")
-        discarded = [c for e in answer.events if e["type"] == "discard" for c in e["cards"]]
+        discarded = [c for e in said(answer) if e["type"] == "discard" for c in e["cards"]]
         assert len(discarded) == 4 and state.players[0].hand.size() == 3
         assert (state.players[0].beatings, state.players[0].cigarettes) == (0, 5)
 
@@ -243,7 +243,7 @@ class TestOff3:
         follows(state, type="move", player=0, die=[4], to="cafeteria")
         answer = follows(state, type="corruption", player=2, effect="move", to="cafeteria")
         assert state.warden == "cafeteria" and state.players[2].tokens == {}
-        assert {"type": "warden_move", "to": "cafeteria", "why": "corruption", "player": 2} in answer.events
+        assert {"type": "warden_move", "to": "cafeteria", "why": "corruption", "player": 2} in said(answer)
         assert state.actions_left == 1 and state.active == 0
 
     def test_follows_move_after_a_cautious_move(self):

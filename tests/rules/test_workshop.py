@@ -1,6 +1,6 @@
 """The Workshop (WORK-1..3): Improve tool both ways, Develop skills, and the Skill roll on the next Dig."""
 
-from support import breaks, follows, known, rule_test, start
+from support import breaks, follows, known, rule_test, said, start
 
 WORKSHOP = {"places": ["workshop"]}
 
@@ -87,7 +87,7 @@ class TestWork3:
         assert p.tunnel == 3 and p.dug == ["pickaxe"]
         assert p.tokens == {} and p.skills_on_tools == 1
         assert state.supplies["skill"] == 9
-        assert {"type": "skill", "player": 0, "points": 1, "tunnel": 3} in answer.events
+        assert {"type": "skill", "player": 0, "points": 1, "tunnel": 3} in said(answer)
 
     def test_follows_failed_roll(self):
         """3 or less: the token is discarded to its supply, no extra point."""
@@ -121,5 +121,5 @@ class TestWork3:
         state = start(3, modules=WORKSHOP, hands={0: ["spoon"]}, player_fields={0: {"tokens": {"skill": 2}}})
         answer = follows(state, type="dig", player=0, tool="spoon", die=[5])
         assert state.players[0].tokens == {"skill": 1} and state.players[0].tunnel == 2
-        assert [e for e in answer.events if e["type"] == "roll"] == [
+        assert [e for e in said(answer) if e["type"] == "roll"] == [
             {"type": "roll", "player": 0, "die": 5, "source": "table", "why": "skill"}]

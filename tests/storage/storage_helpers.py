@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion.rules import GameState, new_game, parse_action, step
+from companion.rules.events import Roll
 from companion.simulate import RandomTable, random_actions
 
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Farah"]
@@ -71,7 +72,7 @@ def find_roll(cfg: dict[str, Any], actions: list[dict[str, Any]]) -> int:
     state = new_game(cfg)
     for index, action in enumerate(actions):
         answer = step(state, parse_action(action))
-        if any(e["type"] == "roll" and e.get("source") == "app" for e in answer.events):
+        if any(isinstance(e, Roll) and e.source == "app" for e in answer.events):
             return index
     raise AssertionError("no die was rolled in these actions")
 

@@ -59,11 +59,12 @@ def test_a_damaged_database_is_reported_and_left_as_it_is(tmp_path):
     damaged[40 * 1024: 48 * 1024] = os.urandom(8 * 1024)  # scribbled-over pages in the middle, and the end lost
     path.write_bytes(bytes(damaged))
     before = _digest(path)
-    with pytest.raises(CorruptDatabase, match="damaged or is not a database .* It was not changed"):
-        with Store(str(path)) as store:  # the schema may still read: the damage shows on reading the games
-            for info in store.list_games():
-                store.load(info.id)
-            store.statistics()
+    # The schema may still read: the damage shows on reading the games.
+    with (pytest.raises(CorruptDatabase, match="damaged or is not a database .* It was not changed"),
+          Store(str(path)) as store):
+        for info in store.list_games():
+            store.load(info.id)
+        store.statistics()
     assert _digest(path) == before
 
 
@@ -183,9 +184,8 @@ def test_a_read_only_folder_is_reported_and_the_data_kept(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite3"]  # WAL files are gone after a clean close
     before = _digest(path)
     with read_only_folder(folder):
-        with pytest.raises(ReadOnly, match=f"its folder {folder} is read-only"):
-            with Store(str(path)) as store:
-                store.list_games()
+        with pytest.raises(ReadOnly, match=f"its folder {folder} is read-only"), Store(str(path)) as store:
+            store.list_games()
         with pytest.raises(ReadOnly, match="read-only"):
             Store(str(folder / "new.sqlite3"))
         with pytest.raises(ReadOnly, match=f"cannot create the folder {folder / 'sub'}"):

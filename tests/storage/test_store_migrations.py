@@ -42,8 +42,8 @@ def write_old_games(db: Database, games: dict) -> None:
             version = len(actions) + (1 if undo_last else 0)
             winner = None if state.winner is None else state.players[state.winner].name
             conn.execute(text(
-                "INSERT INTO games (id, created, updated, finished, status, ruleset, seed, config, version, winner) "
-                "VALUES (:id, :now, :now, :fin, :status, 'official', :seed, :config, :version, :winner)"),
+                "INSERT INTO games (id, created, updated, finished, status, ruleset, seed, config, version, "
+                "winner) VALUES (:id, :now, :now, :fin, :status, 'official', :seed, :config, :version, :winner)"),
                 {"id": game_id, "now": at, "fin": at if winner else None,
                  "status": "finished" if winner else "active", "seed": cfg["seed"],
                  "config": json.dumps(parse_config(cfg).normalised), "version": version, "winner": winner})

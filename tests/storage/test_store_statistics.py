@@ -95,8 +95,10 @@ def test_statistics_of_finished_games_per_player_and_per_game(store):
             assert seat.beatings_taken == taken >= final.players[seat.seat].beatings
             assert seat.won == (final.winner == seat.seat)
             assert seat.colour == cfg["players"][seat.seat]["color"]
-    total = lambda name, field: sum(getattr(s, field) for g in stats.games for s in g.seats  # noqa: E731
-                                    if s.name.strip().casefold() == name)
+
+    def total(name: str, field: str) -> int:
+        return sum(getattr(s, field) for g in stats.games for s in g.seats if s.name.strip().casefold() == name)
+
     assert carmen.tunnel == total("carmen", "tunnel")
     assert carmen.beatings_taken == total("carmen", "beatings_taken")
     assert carmen.extortions_won == total("carmen", "extortions_won")

@@ -87,6 +87,7 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
             await visit(page, "/settings", "Theme", "settings")
             finished = [g for g in store.list_games("finished")][0]
             await visit(page, f"/game/{finished.id}/win", "escaped", "win")
+            await visit(page, f"/game/{finished.id}/replay?step=1", "Entry 1 of", "replay")
             # 200% text size (the browser's font size setting): the table and the setup still work.
             await page.goto(f"{server.url}/game/{game_id}")
             from .harness import enable_semantics

@@ -2,7 +2,8 @@
 
 The Italian guide's tutorial round with the table's own die, its starting hands entered in
 setup, played in at most 14 taps (counted); a Warden warning before an offence; the winning
-Dig asked first, then undone from the win screen; the score strip on a phone.
+Dig asked first, then undone from the win screen; the score strip on a phone; a finished game
+replayed step by step from Home and from the win screen.
 """
 
 from __future__ import annotations
@@ -13,7 +14,18 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, PHONE, click_id, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
+from .harness import (
+    LAPTOP,
+    PHONE,
+    click_id,
+    ident,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    screen_text,
+    shot,
+    wait_text,
+)
 from .test_e2e_example_round import fill_name
 
 TUTORIAL = Path(__file__).resolve().parents[1] / "scenarios" / "tutorial.json"
@@ -144,6 +156,64 @@ def test_offence_warning_winning_dig_undo_and_the_phone_strip(server, store) -> 
                 await asyncio.sleep(0.8)
                 board = await ident(phone, "player-1").bounding_box()
                 assert board is not None and 0 <= board["y"] < PHONE["height"]
+            await browser.close()
+
+    asyncio.run(run())
+
+
+async def label_of(page, name: str) -> str:
+    node = ident(page, name).first
+    return await node.get_attribute("aria-label") or await node.inner_text()
+
+
+def test_replaying_a_finished_game(server, store) -> None:
+    """Search, the winning Dig, its undo and redo: four entries, stepped through both ways."""
+    game = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]},
+                                          {"name": "Nicholas"}]})
+    version = store.load(game).version
+    for action in ({"type": "search", "player": 0}, {"type": "dig", "player": 0, "tool": "spoon"}):
+        version = store.submit(game, action, base_version=version).version
+    version = store.undo(game, base_version=version).version
+    store.redo(game, base_version=version)
+    assert store.load(game).status == "finished"
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await open_page(browser, server.url + "/", LAPTOP)
+            async with pictured_on_failure(page, "real-box-replay"):
+                await click_id(page, f"replay-{game}", timeout=30000)
+                await wait_text(page, "The table as set up: 4 entries to replay")
+                assert "Tunnel 11 of 12" in await label_of(page, "player-0")
+                await click_id(page, "replay-next")
+                await wait_text(page, "Entry 1 of 4")
+                await wait_text(page, "Carmen draws 1 Search card")
+                carmen = await label_of(page, "player-0")
+                assert "Tunnel 11 of 12" in carmen and "2 cards in hand" in carmen
+                assert "Hand: " not in await screen_text(page)  # as the table saw it: hand sizes only
+                await click_id(page, "replay-next")
+                await wait_text(page, "Entry 2 of 4")
+                await wait_text(page, "Carmen reaches 12 Tunnel points and escapes!")
+                assert "Tunnel 12 of 12" in await label_of(page, "player-0")
+                await shot(page, "real-box-replay")
+                await click_id(page, "replay-previous")
+                await wait_text(page, "Entry 1 of 4")
+                assert "Tunnel 11 of 12" in await label_of(page, "player-0")
+                await click_id(page, "replay-last")
+                await wait_text(page, "Entry 4 of 4")
+                await wait_text(page, "Redo: Carmen: Dig")
+                assert await ident(page, "replay-next").count() == 1
+                await click_id(page, "replay-view-hands")
+                await wait_text(page, "Entry 4 of 4")
+                await click_id(page, "replay-first")
+                await wait_text(page, "The table as set up: 4 entries to replay")
+                await wait_text(page, "Hand: Spoon")  # the referee's view: the hands as entered
+            win = await open_page(browser, server.url + f"/game/{game}/win", LAPTOP)
+            async with pictured_on_failure(win, "real-box-replay-from-win"):
+                await click_id(win, "win-replay", timeout=30000)
+                await wait_text(win, "The table as set up: 4 entries to replay")
+                await click_id(win, "replay-next")
+                await wait_text(win, "Carmen draws 1 Search card")
             await browser.close()
 
     asyncio.run(run())

@@ -99,8 +99,9 @@ class TestBugs:
         assert not redo_view(redone, s, TR).can_redo
 
     def test_history_lines_wear_the_players_colours(self) -> None:
-        seat = lambda name, colour: SimpleNamespace(name=name, colour=colour, tunnel=3,  # noqa: E731
-                                                     beatings_taken=1)
+        def seat(name: str, colour: str) -> SimpleNamespace:
+            return SimpleNamespace(name=name, colour=colour, tunnel=3, beatings_taken=1)
+
         stats = SimpleNamespace(players=[SimpleNamespace(name=n, games=1, wins=0, tunnel=3, beatings_taken=1,
                                                          beatings_given=0, extortions_won=0, extortions_lost=0)
                                          for n in ("Carmen", "Nicholas")],

@@ -83,7 +83,7 @@ class TestEvents:
                     line = describe_action(action.to_json(), names, TR)
                     assert "{" not in line and "ui." not in line, line
                     for ev in events:
-                        seen.add(ev["type"])
+                        seen.add(ev.TYPE)
                         text = describe_event(ev, names, TR)
                         assert text and "{" not in text and "event." not in text, (ev, text)
                         assert "why." not in text and "ui." not in text, (ev, text)

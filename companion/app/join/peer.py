@@ -257,5 +257,5 @@ def strip_server_owned(frame: bytes) -> bytes:
     if not owned:
         return frame
     log.warning("dropped a client's patch of %s", ", ".join(map(str, owned))[:200])
-    body = dict(body, **{field: {k: v for k, v in patch.items() if k not in owned}})
+    body = {**body, field: {k: v for k, v in patch.items() if k not in owned}}
     return b"\x00" + msgpack.packb([action, body])

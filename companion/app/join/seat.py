@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import flet as ft
+
+from companion.rules import Event
 
 from ..screens.table import TableScreen
 from ..vm.pending import pending_view
@@ -55,7 +58,10 @@ class DeviceTable(TableScreen):
     def open_session(self, app: Any, game_id: str) -> SeatSession:
         return SeatSession(app.store, game_id, self.device, app.services.join)
 
-    has_extra = False  # a panel of its own under what answers a tap
+    @property
+    def has_extra(self) -> bool:
+        """A panel of its own under what answers a tap."""
+        return False
 
     def fill_extra(self) -> Any:
         """Fill `_extra` when what it shows changed; returns what it shows (a key)."""
@@ -103,7 +109,11 @@ class DeviceTable(TableScreen):
 
     # --- the rest of the table -------------------------------------------------------------------
 
-    def news_lines(self, events: list[dict[str, Any]]) -> list[str]:
+    def lines_for(self, events: Sequence[Event]) -> list[str]:
+        """What just happened, told for this screen's viewer (a seat, or SPECTATOR)."""
+        return event_lines(events, names_of(self.session.state), self.tr, self.viewer)
+
+    def news_lines(self, events: Sequence[Event]) -> list[str]:
         return self.lines_for(events) or [self.tr("join.updated")]
 
     async def _devices_changed(self, topic: str, message: Any) -> None:
@@ -135,7 +145,10 @@ class DeviceTable(TableScreen):
 
 
 class SeatScreen(DeviceTable):
-    has_extra = True  # the player's hand
+    @property
+    def has_extra(self) -> bool:  # the player's hand
+        return True
+    viewer: int  # the seat this phone holds, never None
 
     def __init__(self, app: Any, device: Any, query: dict[str, str]) -> None:
         self.viewer = device.seat
@@ -165,9 +178,6 @@ class SeatScreen(DeviceTable):
 
     def reactions_for(self, s: Any) -> Any:
         return reactions_view(s, self.tr, seats=(self.viewer,))
-
-    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
-        return event_lines(events, names_of(self.session.state), self.tr, self.viewer)
 
     # --- the frame -----------------------------------------------------------------------------
 

@@ -28,7 +28,8 @@ from .screens import TOKEN_PREF
 SESSIONS = 600
 STORM_SECONDS = 60
 EVICTION_SLACK = 15  # Flet looks for expired sessions every 10 s
-GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Fran")], "seed": 9}
+GAME: dict[str, Any] = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Fran")],
+                        "seed": 9}
 
 
 def _serve(folder: Path, port: int) -> subprocess.Popen:

@@ -21,8 +21,8 @@ import flet as ft
 
 from ..vm.pending import pending_view
 from ..vm.reactions import reactions_view
-from ..vm.seat import SPECTATOR, event_lines
-from ..vm.table import names_of, seat_color
+from ..vm.seat import SPECTATOR
+from ..vm.table import seat_color
 from ..widgets.common import button, card, heading, icon_button, muted, pill, standee
 from .screens import announce
 from .seat import DeviceTable
@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 def qr_png(url: str, box: int = 8) -> bytes:
     """The join link as a QR code (PNG bytes, black on white, with the standard quiet zone)."""
     import qrcode
+    from qrcode.image.pil import PilImage  # what qrcode picks itself when Pillow is installed (qrcode[pil])
 
-    image = qrcode.make(url, box_size=box, border=4)
+    image = qrcode.make(url, box_size=box, border=4, image_factory=PilImage)
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -76,9 +77,6 @@ class TableViewScreen(DeviceTable):
 
     def reactions_for(self, s: Any) -> Any:
         return reactions_view(s, self.tr, seats=())  # the Warden's alert, with nobody's buttons
-
-    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
-        return event_lines(events, names_of(self.session.state), self.tr, SPECTATOR)
 
     def title(self) -> str:
         if self.missing:

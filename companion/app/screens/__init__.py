@@ -29,6 +29,9 @@ def screen_for(app: Any, path: str, query: dict[str, str]) -> Any:
         if sub == "correct":
             from .correct import CorrectScreen
             return CorrectScreen(app, game_id, query)
+        if sub == "replay":
+            from .replay import ReplayScreen
+            return ReplayScreen(app, game_id, query)
         if sub == "win":
             from .win import WinScreen
             return WinScreen(app, game_id, query)

@@ -36,14 +36,14 @@ class CorrectScreen(GameScreen):
     def _number(self, path: str, label: str, high: int) -> ft.Control:
         s = self.session.state
         return ft.Row([ft.Text(label, size=15, expand=True),
-                       stepper(vm.value(s, self.draft, path), lambda v, p=path: self._set(p, v), high=high,
+                       stepper(vm.value(s, self.draft, path), lambda v: self._set(path, v), high=high,
                                label=label, prefix=f"correct-{path.replace('.', '-')}", fmt=self.tr.num)],
                       vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
     def _places(self, path: str, prefix: str) -> ft.Control:
         s = self.session.state
         return choice_chips([(pid, self.tr.name("place", pid)) for pid in s.board.places],
-                            vm.value(s, self.draft, path), lambda v, p=path: self._set(p, v), prefix=prefix)
+                            vm.value(s, self.draft, path), lambda v: self._set(path, v), prefix=prefix)
 
     def _player(self) -> ft.Control:
         tr, s, d = self.tr, self.session.state, self.draft

@@ -104,7 +104,7 @@ class HistoryScreen(Screen):
         cols = ["ui.col_player", "ui.col_games", "ui.col_wins", "ui.col_tunnel", "ui.col_beatings_taken",
                 "ui.col_beatings_given", "ui.col_extortions_won", "ui.col_extortions_lost"]
         table = ft.DataTable(
-            columns=[ft.DataColumn(ft.Text(tr(c), size=12, weight=ft.FontWeight.BOLD), numeric=i > 0)
+            columns=[ft.DataColumn(label=ft.Text(tr(c), size=12, weight=ft.FontWeight.BOLD), numeric=i > 0)
                      for i, c in enumerate(cols)],
             rows=[ft.DataRow(cells=[ft.DataCell(ft.Text(tr.num(v) if isinstance(v, int) else v, size=13)) for v in
                                     (p.name, p.games, p.wins, p.tunnel, p.beatings_taken, p.beatings_given,

@@ -62,6 +62,9 @@ class HomeScreen(Screen):
             rows.append(card(ft.Row([
                 ft.Column([ft.Text(g.title, size=16, weight=ft.FontWeight.W_600), muted(f"{g.when} · {g.detail}")],
                           spacing=2, expand=True),
+                button(tr("ui.replay"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/"),
+                       icon=ft.Icons.SLOW_MOTION_VIDEO, style="text", identifier=f"replay-{g.game_id}",
+                       tooltip=tr("ui.replay_named", game=g.title)),
                 button(tr("ui.see_standings"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
                        icon=ft.Icons.EMOJI_EVENTS, style="outlined", identifier=f"finished-{g.game_id}",
                        tooltip=tr("ui.see_standings_named", game=g.title)),

@@ -8,7 +8,7 @@ import flet as ft
 
 from ..vm.log import log_view
 from ..vm.table import names_of
-from ..widgets.common import card, muted, pill
+from ..widgets.common import card, icon_button, muted, pill
 from .base import GameScreen
 
 
@@ -24,6 +24,15 @@ class LogScreen(GameScreen):
             except Exception as error:
                 self.problem = getattr(error, "message", str(error))
 
+    def actions(self) -> list[ft.Control]:
+        """A finished game's log offers its replay, entry by entry."""
+        if self.problem or self.session.state.winner is None:
+            return []
+        back = self.app.route or f"/game/{self.game_id}/log"
+        return [icon_button(ft.Icons.SLOW_MOTION_VIDEO, self.tr("ui.replay"),
+                            lambda e: self.app.go(f"/game/{self.game_id}/replay", step=0, back=back),
+                            identifier="nav-replay")]
+
     def content(self) -> ft.Control:
         tr = self.tr
         if self.problem:
@@ -33,10 +42,11 @@ class LogScreen(GameScreen):
             return muted(tr("ui.log_empty"))
         rows: list[ft.Control] = [muted(tr("ui.log_hint", count=len(lines)), 13)]
         for line in lines:
-            head = [ft.Text(line.title, size=15, weight=ft.FontWeight.W_600, expand=True,
-                            color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
-                            style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.undone else None),
-                    muted(tr.digits(f"#{line.seq} {line.when}"), 12)]
+            head: list[ft.Control] = [ft.Text(line.title, size=15, weight=ft.FontWeight.W_600, expand=True,
+                                              color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
+                                              style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH)
+                                              if line.undone else None),
+                                      muted(tr.digits(f"#{line.seq} {line.when}"), 12)]
             if line.undone:
                 head.insert(1, pill(tr("ui.undone_badge"), size=11))
             body = [ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None)

@@ -1,6 +1,6 @@
-"""Settings: theme, how dice are rolled, how neutral destinations are chosen, language.
+"""Settings: theme, how dice are rolled, how neutral destinations are chosen, sound, language.
 
-Theme, dice and destinations are the table's (the settings file of the host); the language is
+Theme, dice, destinations and sound are the table's (the settings file of the host); the language is
 this device's own, remembered in this browser (see locale.py), so each phone picks its own: a
 joined phone's settings offer only the language.
 """
@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from ..locale import choose_language
-from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, THEMES
+from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SOUND_MODES, THEMES
 from ..vm.text import Tr, available_languages
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
@@ -45,6 +45,9 @@ class SettingsScreen(Screen):
                           choice_chips([(m, tr(f"ui.neutrals_mode_{m}")) for m in NEUTRAL_MODES],
                                        s.neutral_destinations, lambda v: self._set(neutral_destinations=v),
                                        prefix="neutral-dest")),
+            self._section(tr("ui.setting_sound"), tr("ui.setting_sound_hint"),
+                          choice_chips([(m, tr(f"ui.sound_{m}")) for m in SOUND_MODES], s.sound,
+                                       lambda v: self._set(sound=v), prefix="sound")),
         ]
         if self.app.services.lan_url:
             rows.append(self._section(tr("ui.setting_lan"), tr("ui.setting_lan_hint"),

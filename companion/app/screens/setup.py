@@ -8,6 +8,7 @@ are kept across re-renders so typing never loses focus.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import flet as ft
@@ -48,6 +49,12 @@ class SetupScreen(Screen):
 
     # --- building ------------------------------------------------------------------------------
 
+    def _team_chips(self, seat: int, team: str | None) -> ft.Control:
+        tr = self.tr
+        return choice_chips([("a", tr("ui.team_a")), ("b", tr("ui.team_b"))], team,
+                            lambda v: self._set_team(seat, v), prefix=f"team-{seat}",
+                            label_of=lambda t: tr("ui.team_choice", number=seat + 1, team=t))
+
     def _name_field(self, seat: int) -> ft.TextField:
         while len(self.fields) <= seat:
             i = len(self.fields)
@@ -81,12 +88,10 @@ class SetupScreen(Screen):
         for seat, p in enumerate(f.players):
             colours = ft.Row([self._swatch(seat, c, c == p.color) for c in COLORS], wrap=True, spacing=4,
                              run_spacing=4)
-            line = [ft.Row([self._name_field(seat)], expand=True)]
+            line: list[ft.Control] = [ft.Row([self._name_field(seat)], expand=True)]
             rows.append(ft.Column([ft.Row(line), colours], spacing=4, tight=True))
             if f.team:
-                rows.append(choice_chips([("a", tr("ui.team_a")), ("b", tr("ui.team_b"))], p.team,
-                                         lambda v, s=seat: self._set_team(s, v), prefix=f"team-{seat}",
-                                         label_of=lambda t, s=seat: tr("ui.team_choice", number=s + 1, team=t)))
+                rows.append(self._team_chips(seat, p.team))
             rows.append(ft.Divider(height=6))
         rows.append(muted(tr("ui.first_player"), 13))
         self._fill_first()
@@ -124,7 +129,7 @@ class SetupScreen(Screen):
             rows.append(ft.Row([
                 ft.Text(label, size=14, expand=True),
                 pill(tr("ui.house_changed"), bgcolor=ft.Colors.TERTIARY_CONTAINER) if changed else ft.Container(),
-                stepper(value, lambda v, n=name: self._set_house(n, v), low=0 if name != "actions_per_turn" else 1,
+                stepper(value, functools.partial(self._set_house, name), low=0 if name != "actions_per_turn" else 1,
                         high=100 if name == "target" else 20, label=label, fmt=tr.num, prefix=f"house-{name}"),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-rules")
@@ -177,21 +182,20 @@ class SetupScreen(Screen):
         rows: list[ft.Control] = [ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
                                   muted(tr("ui.start_place"), 12),
                                   choice_chips([(pl, tr.name("place", pl)) for pl in places], st.place or home,
-                                               lambda v, s=seat: self._start(s, "place", v),
+                                               lambda v: self._start(seat, "place", v),
                                                prefix=f"start-place-{seat}",
-                                               label_of=lambda t, n=name: tr("ui.start_place_choice", player=n,
-                                                                             place=t))]
+                                               label_of=lambda t: tr("ui.start_place_choice", player=name, place=t))]
         for field_name, high in (("cigarettes", 200), ("beatings", 2), ("tunnel", 99)):
             label = tr(f"ui.start_{field_name}")
             rows.append(ft.Row([ft.Text(label, size=14, expand=True),
-                                stepper(getattr(st, field_name), lambda v, s=seat, fn=field_name: self._start(s, fn, v),
+                                stepper(getattr(st, field_name), functools.partial(self._start, seat, field_name),
                                         low=0, high=high, label=tr("ui.start_field_of", field=label, player=name),
                                         fmt=tr.num, prefix=f"start-{field_name}-{seat}")]))
         gangs = [(None, tr("ui.no_gang"))] + [(g, tr.name("gang", g)) for g in sorted(load_catalog().gangs)]
         rows.append(muted(tr("ui.start_gang"), 12))
-        rows.append(choice_chips(gangs, st.gang, lambda v, s=seat: self._start(s, "gang", v),
+        rows.append(choice_chips(gangs, st.gang, lambda v: self._start(seat, "gang", v),
                                  prefix=f"start-gang-{seat}",
-                                 label_of=lambda t, n=name: tr("ui.start_gang_choice", player=n, gang=t)))
+                                 label_of=lambda t: tr("ui.start_gang_choice", player=name, gang=t)))
         return card(ft.Column(rows, spacing=6, tight=True), identifier=f"start-{seat}",
                     bgcolor=ft.Colors.SURFACE_CONTAINER)
 
@@ -219,16 +223,16 @@ class SetupScreen(Screen):
         for cardid, n in ((c, st.known[c]) for c in cards if st.known.get(c)):
             label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
             rows.append(ft.Row([ft.Text(tr.name("card", cardid), size=14, expand=True),
-                                stepper(n, lambda v, s=seat, c=cardid: self._start_card(s, c, v), low=0, high=20,
+                                stepper(n, functools.partial(self._start_card, seat, cardid), low=0, high=20,
                                         label=label, fmt=tr.num, prefix=f"start-card-{seat}-{cardid}")]))
         rows.append(ft.Row([ft.Text(tr("ui.start_unknown"), size=14, expand=True),
-                            stepper(total.unentered, lambda v, s=seat: self._start(s, "unknown", v), low=0, high=20,
+                            stepper(total.unentered, lambda v: self._start(seat, "unknown", v), low=0, high=20,
                                     label=tr("ui.start_unknown_of", player=name), fmt=tr.num,
                                     prefix=f"start-unknown-{seat}")]))
         if self.adding.get(seat):
             rows.append(choice_chips([(c, tr.name("card", c)) for c in cards], None,
-                                     lambda v, s=seat: self._add_card(s, v), prefix=f"start-add-{seat}",
-                                     label_of=lambda t, n=name: tr("ui.start_add_card", player=n, card=t)))
+                                     lambda v: self._add_card(seat, v), prefix=f"start-add-{seat}",
+                                     label_of=lambda t: tr("ui.start_add_card", player=name, card=t)))
         else:
             rows.append(button(tr("ui.start_add_cards"), lambda e, s=seat: self._open_adding(s), style="text",
                                icon=ft.Icons.ADD, identifier=f"start-open-add-{seat}"))

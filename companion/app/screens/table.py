@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import flet as ft
 
+from companion.rules import events as ev
+from companion.rules.events import Event
+
+from .. import sound
 from ..session import Outcome, TableSession
 from ..vm.actions import ActionVM, ChoiceVM, Composer, StepVM, action_menu, confirm_view, end_turn_vm
 from ..vm.dice import michel_ask, michel_draws
@@ -37,6 +42,15 @@ NARROW_BAR = 2  # buttons a phone's app bar keeps (Undo, Redo)
 class TableScreen(Screen):
     viewer: int | None = None  # whose eyes the screen is for (None: the referee's, who sees every entry)
     may_force = True  # "record anyway" (a house rule wins over the referee): the referee's console only
+    # Parts of the layout `_frame` builds, declared here as the methods using them come first.
+    _strip: ScoreStrip
+    _tools: ft.Row
+    _pad_box: ft.Container
+    _side_parts: list[ft.Control]
+    _side: ft.Column
+    _single: ft.Column  # a narrow screen's one column
+    _left: ft.Column  # a wide screen's two
+    _right: ft.Column
 
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
         super().__init__(app, query)
@@ -75,6 +89,7 @@ class TableScreen(Screen):
             app.services.news.subscribe(app.page, self.topic, self._remote_change)
         except Exception:  # news is a convenience for a second screen on the same game
             pass
+        sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
 
     # --- frame ---------------------------------------------------------------------------------
 
@@ -87,7 +102,9 @@ class TableScreen(Screen):
     def title(self) -> str:
         if self.missing:
             return self.tr("ui.game_missing_title")
-        key, params = self.title_template()
+        template = self.title_template()
+        assert template is not None  # None only for a missing game
+        key, params = template
         return self.tr(key, **params)
 
     def title_template(self) -> tuple[str, dict[str, Any]] | None:
@@ -210,7 +227,7 @@ class TableScreen(Screen):
         # decision hides it: only the decision's answers are offered then.
         seat = self.menu_seat(s)
         self._menu.visible = pend is None and s.winner is None and seat is not None
-        if self._menu.visible:
+        if self._menu.visible and seat is not None:
             from companion.rules import action_options
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options, physical_dice=physical)
@@ -358,7 +375,7 @@ class TableScreen(Screen):
                 self._title_shown = self.title()
                 self._appbar.title = self.title_control()
             actions = self.bar_actions()
-            if _buttons_key(actions) != _buttons_key(self._appbar.actions[:-1]):  # else keep the controls sent
+            if _buttons_key(actions) != _buttons_key((self._appbar.actions or [])[:-1]):  # else keep the controls sent
                 self._appbar.actions = actions + [ft.Container(width=6)]
         return self._appbar
 
@@ -441,7 +458,9 @@ class TableScreen(Screen):
         if self.busy:
             return
         s = self.session.state
-        composer = Composer(s, self.menu_seat(s), kind, self.tr, physical_dice=self.app.settings.physical_dice,
+        seat = self.menu_seat(s)
+        assert seat is not None  # the menu, and so its actions, are offered to a seat only
+        composer = Composer(s, seat, kind, self.tr, physical_dice=self.app.settings.physical_dice,
                             force=force, quick=quick)
         if not composer.possible:
             self.app.flag(self.tr("ui.not_allowed", action_label=self.tr.name("action", kind)),
@@ -656,10 +675,11 @@ class TableScreen(Screen):
         self._reset()
         s = self.session.state
         self.result = self.lines_for(outcome.events)
-        rolls = [ev for ev in outcome.events if ev.get("type") == "roll"]
-        self.result_die = rolls[-1].get("die") if rolls else None
-        self.result_die_rolls = bool(rolls) and rolls[-1].get("source") != "table"
+        rolls = [e for e in outcome.events if isinstance(e, ev.Roll)]
+        self.result_die = rolls[-1].die if rolls else None
+        self.result_die_rolls = bool(rolls) and rolls[-1].source != "table"
         self._notify(outcome.events)
+        sound.after(self, outcome.events, outcome.offence)
         if outcome.winner is not None or s.winner is not None:
             self.game_won()
             return
@@ -724,7 +744,7 @@ class TableScreen(Screen):
 
     # --- other screens on the same game ------------------------------------------------------------
 
-    def _notify(self, events: list[dict[str, Any]] | None = None) -> None:
+    def _notify(self, events: Sequence[Event] | None = None) -> None:
         """Tell the other screens of this game (the events stay in this process: each screen
         shows only what its viewer may read, join/seat.py)."""
         try:
@@ -733,7 +753,7 @@ class TableScreen(Screen):
         except Exception:
             pass
 
-    def lines_for(self, events: list[dict[str, Any]]) -> list[str]:
+    def lines_for(self, events: Sequence[Event]) -> list[str]:
         """What just happened, in words, for this screen's viewer."""
         return recent_lines(events, names_of(self.session.state), self.tr)
 
@@ -745,11 +765,11 @@ class TableScreen(Screen):
             events = list(message.get("events") or []) if isinstance(message, dict) else []
             self.show_news(events)
 
-    def news_lines(self, events: list[dict[str, Any]]) -> list[str]:
+    def news_lines(self, events: list[Event]) -> list[str]:
         """What another screen's action did, as this screen words it."""
         return [self.tr("ui.remote_change")]
 
-    def show_news(self, events: list[dict[str, Any]]) -> None:
+    def show_news(self, events: list[Event]) -> None:
         """Another screen changed the game: whose turn it is and what happened go out first.
 
         Every screen of the game hears of the change at once, and each rebuilds its whole table
@@ -759,9 +779,10 @@ class TableScreen(Screen):
         """
         self._reset()
         self.result = self.news_lines(events)
-        rolls = [ev for ev in events if ev.get("type") == "roll"]
-        self.result_die = rolls[-1].get("die") if rolls else None
+        rolls = [e for e in events if isinstance(e, ev.Roll)]
+        self.result_die = rolls[-1].die if rolls else None
         self.result_die_rolls = False
+        sound.after(self, events)  # an offence or a roll made on a phone sounds at the table
         if not self._frame_on_page():
             self._show()
             return
@@ -802,7 +823,7 @@ def _signature(control: ft.Control) -> tuple:
         return own + tuple(map(id, children))
     if isinstance(control, ft.Semantics) and control.content is not None and hasattr(control.content, "bgcolor"):
         box = control.content
-        inner = box.content
+        inner = getattr(box, "content", None)  # a Container: the box the Semantics names
         texts = tuple((c.value, c.color) for c in getattr(inner, "controls", []) if isinstance(c, ft.Text))
         rows = tuple(tuple(map(id, c.controls)) for c in getattr(inner, "controls", []) if isinstance(c, ft.Row))
         return own + (box.bgcolor,) + texts + rows

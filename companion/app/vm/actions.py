@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules import GameState, check
-from companion.rules.actions import ACTION_TYPES, Action
+from companion.rules.actions import (
+    ACTION_TYPES,
+    Action,
+    ChangeStyle,
+    Craft,
+    Extort,
+    GangAbility,
+    JoinGang,
+    PlayAction,
+    RevealBackground,
+)
 from companion.rules.options import (
     WEAPON_SEARCH_CARD,
     ActionOption,
@@ -109,8 +119,8 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
     p = state.players[seat]
     here = state.board.places[p.place].actions
     out: list[ActionVM] = []
-    options = {o.type: o for o in (options if options is not None else action_options(state, seat))}
-    for kind, option in options.items():
+    by_type = {o.type: o for o in (options if options is not None else action_options(state, seat))}
+    for kind, option in by_type.items():
         if kind in ("end_turn", "report") or not _exists(state, kind):
             continue
         if kind in FREE_ORDER:
@@ -195,8 +205,8 @@ def confirm_view(state: GameState, action: dict[str, Any], tr: Tr) -> ConfirmVM 
 def end_turn_vm(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None) -> ActionVM | None:
     if state.winner is not None or state.pending is not None or seat != state.active:
         return None
-    options = {o.type: o for o in (options if options is not None else action_options(state, seat))}
-    option = options.get("end_turn")
+    by_type = {o.type: o for o in (options if options is not None else action_options(state, seat))}
+    option = by_type.get("end_turn")
     if option is None:
         return None
     p = state.players[seat]
@@ -256,7 +266,7 @@ class StepVM:
     field: str
     kind: str  # "one", "many", "number", "die"
     prompt: str
-    choices: list[ChoiceVM] = field(default_factory=list)
+    choices: list[ChoiceVM] = dataclasses.field(default_factory=list)  # `field` here is the attribute above
     low: int = 0
     high: int = 0
     default: Any = None
@@ -355,7 +365,7 @@ class Composer:
     def action(self) -> dict[str, Any]:
         """The action to submit (JSON), from the chosen candidate plus the free answers."""
         rest = self.remaining
-        base = rest[0].to_json() if rest else {"type": self.kind, "player": self.seat}
+        base: dict[str, Any] = rest[0].to_json() if rest else {"type": self.kind, "player": self.seat}
         for name, value in self.answers.items():
             if name.startswith("material_"):
                 continue
@@ -377,7 +387,7 @@ class Composer:
 
     def summary(self) -> list[tuple[str, str]]:
         """What is already decided (asked or the only possibility), as (question, answer) lines."""
-        out = []
+        out: list[tuple[str, str]] = []
         rest = self.remaining
         if not rest:
             return out
@@ -457,7 +467,7 @@ class Composer:
             steps.append(StepVM("cards", "many", tr("ui.ask_sell_cards"), self._hand_choices(p), 1, p.hand.size()))
             if s.ruleset.sell is None:
                 steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=1))
-        elif kind in ("join_gang", "change_style") and chosen is not None:
+        elif kind in ("join_gang", "change_style") and isinstance(chosen, (JoinGang, ChangeStyle)):
             gang = s.catalog.gangs[chosen.gang]
             required = max(1, gang.required - (1 if kind == "change_style" else 0))
             prompt = tr("ui.ask_accessories", count=required, gang=tr.name("gang", gang.id))
@@ -472,7 +482,7 @@ class Composer:
         elif kind == "rehabilitate" and chosen is not None:
             steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(),
                                 optional=True))
-        elif kind == "extort" and chosen is not None:
+        elif kind == "extort" and isinstance(chosen, Extort):
             weapons = weapon_types(self.state, p)
             need = len(chosen.weapons)
             if len(weapons) > 1:
@@ -480,7 +490,7 @@ class Composer:
                 steps.append(StepVM("weapons", "many", tr("ui.ask_weapons", count=need),
                                     [ChoiceVM(w, self._card_label(p, w), limit=limits[w]) for w in weapons],
                                     need, need, tuple(chosen.weapons), exact=need))
-        elif kind == "craft" and chosen is not None:
+        elif kind == "craft" and isinstance(chosen, Craft):
             steps += self._material_steps(p, chosen)
         elif kind == "end_turn":
             over = p.hand.size() - s.hand_limit(p)
@@ -498,14 +508,14 @@ class Composer:
                                 [ChoiceVM(n, tr.num(n), n <= p.cigarettes) for n in (1, 2, 3)]))
             steps.append(StepVM("number", "one", tr("ui.ask_bet_number"),
                                 [ChoiceVM(n, tr.num(n)) for n in range(2, 7)]))
-        elif kind == "gang_ability" and chosen is not None:
+        elif kind == "gang_ability" and isinstance(chosen, GangAbility):
             if chosen.ability == "equivalent_exchange":
                 value = s.catalog.ability_values["equivalent_exchange"]
                 steps.append(StepVM("cards", "many", tr("ui.ask_exchange_cards", count=value), self._hand_choices(p),
                                     1, value))
             if chosen.ability == "group_deal" and s.ruleset.sell is None:
                 steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=3))
-        elif kind == "play_action" and chosen is not None:
+        elif kind == "play_action" and isinstance(chosen, PlayAction):
             info = s.catalog.action_cards.get(chosen.card, {})
             if info.get("effect") == "draw":
                 steps.append(StepVM("cards", "many", tr("ui.ask_drawn_cards", count=info["count"]),
@@ -522,12 +532,13 @@ class Composer:
             return DICE[self.kind]
         if self.kind == "dig" and p.tokens.get("skill"):
             return 1
-        if self.kind == "reveal_background" and chosen is not None and chosen.card == "me_cheating_never":
+        if self.kind == "reveal_background" and isinstance(chosen, RevealBackground) \
+                and chosen.card == "me_cheating_never":
             info = self.state.catalog.backgrounds["me_cheating_never"]
             return info["bonus"] if p.gang == info["gang"] else info["amount"]
         return 0
 
-    def _material_steps(self, p: Any, chosen: Action) -> list[StepVM]:
+    def _material_steps(self, p: Any, chosen: Craft) -> list[StepVM]:
         """Triad substitutions: ask which card fills a slot only when the player holds an alternative."""
         s = self.state
         subs = s.catalog.substitutes.get(p.ability or "", {})

@@ -82,7 +82,7 @@ def _cards(tr: Tr, cards: Sequence[str]) -> str:
 
 def describe_event(event: Event | Mapping[str, Any], names: Names, tr: Tr) -> str:
     """One event (typed, or its stored JSON) as a sentence; an unexpected type still reads."""
-    kind = str(event.get("type", ""))
+    kind = event.TYPE if isinstance(event, Event) else str(event.get("type", ""))
     fn = _DESCRIBERS.get(kind)
     if fn is None:
         return tr.params("event.unknown", {"type": kind.replace("_", " ")})

@@ -72,27 +72,30 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
     seat = pend.player
     p = state.players[seat]
     names = [q.name for q in state.players]
+
+    def named(seat: int | None) -> str:
+        return names[seat] if seat is not None else ""
+
     kinds = ANSWERS.get(pend.kind, frozenset())
     legal = [a for a in legal_actions(state, seat) if a.TYPE in kinds]
     vm = PendingVM(pend.kind, seat, p.name, seat_color(state, seat), title="")
-    data = pend.data
     c = state.combat
     if pend.kind == "destination":
-        vm.die = data.get("die")
+        vm.die = pend.die
         vm.title = tr("ui.pending.destination", player=p.name, die=vm.die)
         vm.highlight = [o for o in pend.options if o in state.board.places]
     elif pend.kind == "neutral_destination":
-        vm.die = data.get("die")
-        vm.title = tr("ui.pending.neutral_destination", neutral=tr.name("neutral", data.get("neutral")), die=vm.die,
+        vm.die = pend.die
+        vm.title = tr("ui.pending.neutral_destination", neutral=tr.name("neutral", pend.neutral), die=vm.die,
                       player=p.name)
         vm.highlight = [o for o in pend.options if o in state.board.places]
     elif pend.kind == "extortion_answer":
-        vm.title = tr("ui.pending.extortion_answer", player=p.name, attacker=names[data["attacker"]],
-                      tool=tr.name("card", data["tool"]))
+        vm.title = tr("ui.pending.extortion_answer", player=p.name, attacker=named(pend.attacker),
+                      tool=tr.name("card", pend.tool))
         if c is not None:
             vm.details.append(tr("ui.pending.laid", cards_text=tr.join(tr.name("card", x) for _, x in c.laid)))
-        if data.get("show_hand_of") is not None:
-            whose = data["show_hand_of"]
+        if pend.show_hand_of is not None:
+            whose = pend.show_hand_of
             shown = state.players[whose].hand
             vm.show_hand = (names[whose], hand_words(shown.known, shown.unknown, tr))
     elif pend.kind == "combat":
@@ -110,29 +113,29 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
             if c.tool and c.attacker is not None:
                 vm.details.append(tr("ui.pending.at_stake", tool=tr.name("card", c.tool)))
     elif pend.kind == "give_weapon":
-        vm.title = tr("ui.pending.give_weapon", player=p.name, other=names[data["to"]])
+        vm.title = tr("ui.pending.give_weapon", player=p.name, other=named(pend.to))
     elif pend.kind == "kings_choice":
-        vm.title = tr("ui.pending.kings_choice", player=p.name, other=names[data["from"]])
+        vm.title = tr("ui.pending.kings_choice", player=p.name, other=named(pend.from_seat))
     elif pend.kind == "michel_answer":
-        vm.title = tr("ui.pending.michel_answer", player=p.name, neutral=tr.name("neutral", data["neutral"]))
-        vm.michel_card = tr.name("michel_card", data["card"])
+        vm.title = tr("ui.pending.michel_answer", player=p.name, neutral=tr.name("neutral", pend.neutral))
+        vm.michel_card = tr.name("michel_card", pend.card)
     elif pend.kind == "michel_tool":
-        vm.title = tr("ui.pending.michel_tool", player=p.name, neutral=tr.name("neutral", data.get("neutral")))
+        vm.title = tr("ui.pending.michel_tool", player=p.name, neutral=tr.name("neutral", pend.neutral))
     elif pend.kind == "neutral_move":
         vm.title = tr("ui.pending.neutral_move", player=p.name)
         vm.details = [tr("ui.pending.neutral_at", neutral=tr.name("neutral", n), place=tr.name("place", at))
                       for n, at in state.neutrals.items()]
     elif pend.kind == "hand_limit":
-        vm.title = tr("ui.pending.hand_limit", player=p.name, count=data["discard"], limit=data["limit"])
+        vm.title = tr("ui.pending.hand_limit", player=p.name, count=pend.discard, limit=pend.limit)
         cards = [(cd, tr.name("card", cd), n) for cd, n in sorted(p.hand.known.items())]
         if p.hand.unknown:
             cards.append(("unknown", tr.name("card", "unknown"), p.hand.unknown))
-        vm.pick = CardPickVM(data["discard"], cards, {"type": "end_turn", "player": seat})
+        vm.pick = CardPickVM(pend.discard or 0, cards, {"type": "end_turn", "player": seat})
     elif pend.kind == "brawl_response":
         vm.title = tr("ui.pending.brawl_response", player=p.name)
     elif pend.kind == "punishment_choice":
-        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=names[data["by"]],
-                      target=names[data["target"]])
+        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=named(pend.by),
+                      target=named(pend.target))
     else:
         vm.title = tr("ui.pending.generic", player=p.name, decision=tr.name("decision", pend.kind))
     if pend.kind != "hand_limit":
@@ -178,7 +181,8 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
                        neutral=tr.name("neutral", state.combat.neutral))
         else:
             label = tr("ui.answer.cooperate", tool=tr.name("card", tool),
-                       player=state.players[state.combat.attacker].name if state.combat is not None else "")
+                       player=state.players[state.combat.attacker].name
+                       if state.combat is not None and state.combat.attacker is not None else "")
     elif kind == "fight":
         label, style = tr("ui.answer.fight"), "primary"
     elif kind == "weapon":

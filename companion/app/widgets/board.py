@@ -7,6 +7,7 @@ Tiles are built once and updated in place, so a move sends only the standees tha
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -55,7 +56,7 @@ class PlaceTile:
             self.people.controls = _people(p, tr, self.memo)
             self.memo.cycle()
         border = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
-        bg = ft.Colors.SURFACE_CONTAINER_LOW
+        bg: ft.ColorValue = ft.Colors.SURFACE_CONTAINER_LOW
         if p.here:
             border = ft.Border.all(2, ft.Colors.SECONDARY)
         if p.warden:
@@ -64,7 +65,7 @@ class PlaceTile:
             border = ft.Border.all(4, ft.Colors.PRIMARY)
             bg = ft.Colors.PRIMARY_CONTAINER
         self.box.border, self.box.bgcolor = border, bg
-        self.box.on_click = (lambda e, pid=p.ident: on_place(pid)) if clickable else None
+        self.box.on_click = (lambda e, pid=p.ident: on_place(pid)) if on_place is not None and clickable else None
         who = tr.join(s.label for s in p.standees) or tr("ui.place_empty")
         label = tr("ui.place_label", place=p.name, faces=" ".join(str(f) for f in p.faces) or "-", search=p.search,
                    who=who)
@@ -74,7 +75,7 @@ class PlaceTile:
 
 
 def _people(p: PlaceVM, tr: Tr, memo: Memo) -> list[ft.Control]:
-    people = [memo.get(repr(s), lambda s=s: _person(s)) for s in p.standees]
+    people = [memo.get(repr(s), functools.partial(_person, s)) for s in p.standees]
     return people or [memo.make(muted, tr("ui.place_empty"), 12)]
 
 
@@ -107,9 +108,9 @@ class BoardMap:
         """Show `vm`; returns what to send: the tiles that changed, or the whole row if it did."""
         while len(self.tiles) < len(vm.places):
             self.tiles.append(PlaceTile(self.tr, self.col))
-        changed = [tile.control for tile, place in zip(self.tiles, vm.places, strict=False)
-                   if tile.set(place, on_place)]
-        wanted = [t.control for t in self.tiles[:len(vm.places)]]
+        changed: list[ft.Control] = [tile.control for tile, place in zip(self.tiles, vm.places, strict=False)
+                                     if tile.set(place, on_place)]
+        wanted: list[ft.Control] = [t.control for t in self.tiles[:len(vm.places)]]
         if list(map(id, self.row.controls)) != list(map(id, wanted)):
             self.row.controls = wanted
             return [self.row]

@@ -9,7 +9,7 @@ never from literal text, so dark mode and RTL work unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
 
@@ -84,8 +84,8 @@ def muted(text: str, size: int = 13, *, italic: bool = False) -> ft.Text:
 def card(content: ft.Control, *, padding: Any = 12, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_LOW,
          border: Any = None, identifier: str | None = None, expand: Any = None, col: Any = None,
          label: str | None = None) -> ft.Control:
-    box = ft.Container(content=content, padding=padding, bgcolor=bgcolor, border=border,
-                       border_radius=ft.BorderRadius.all(RADIUS + 2), expand=expand)
+    box: ft.Control = ft.Container(content=content, padding=padding, bgcolor=bgcolor, border=border,
+                                   border_radius=ft.BorderRadius.all(RADIUS + 2), expand=expand)
     if identifier is not None or label is not None:
         box = ft.Semantics(content=box, identifier=identifier, label=label, container=True, expand=expand)
     if col is not None:
@@ -97,7 +97,8 @@ def start_border(stripe: ft.BorderSide, rtl: bool, rest: ft.BorderSide | None = 
     """A border with an accent stripe on the side where reading starts: left, or right when the
     page is right-to-left (Flutter mirrors rows and alignments, not a Border's sides)."""
     start, end = ("right", "left") if rtl else ("left", "right")
-    return ft.Border(**{start: stripe, end: rest, "top": rest, "bottom": rest})
+    # None leaves a side out, though Flet's types ask for a BorderSide.
+    return ft.Border(**{start: stripe, end: rest, "top": rest, "bottom": rest})  # type: ignore[arg-type]
 
 
 class Chip:
@@ -195,6 +196,9 @@ def button(text: str, on_click: Handler | None, *, identifier: str | None = None
     return ft.Semantics(content=control, identifier=identifier, expand=expand)
 
 
+Built = TypeVar("Built")  # what a Memo keeps: a control, or the list of controls one builder makes
+
+
 class Memo:
     """Reuse the control built for an unchanged view model between renders.
 
@@ -208,18 +212,19 @@ class Memo:
 
     def __init__(self, keep: int = 1) -> None:
         self.keep = keep
-        self.old: dict[Any, tuple[ft.Control, int]] = {}  # control, renders it has gone unused
-        self.new: dict[Any, ft.Control] = {}
+        self.old: dict[Any, tuple[Any, int]] = {}  # control (or list of controls), renders it has gone unused
+        self.new: dict[Any, Any] = {}
 
-    def get(self, key: Any, build: Callable[[], ft.Control]) -> ft.Control:
+    def get(self, key: Any, build: Callable[[], Built]) -> Built:
+        """The control built for `key` (a key stands for one view model, so for one builder's type)."""
         if key in self.new:  # asked twice in one render: a second copy, never the same object
             return build()
         kept = self.old.get(key)
-        control = kept[0] if kept is not None else build()
+        control: Built = kept[0] if kept is not None else build()
         self.new[key] = control
         return control
 
-    def make(self, build: Callable[..., ft.Control], *args: Any, **kwargs: Any) -> ft.Control:
+    def make(self, build: Callable[..., Built], *args: Any, **kwargs: Any) -> Built:
         """`build(*args, **kwargs)`, or what it built last time with the same (hashable) arguments."""
         return self.get((build, args, tuple(sorted(kwargs.items()))), lambda: build(*args, **kwargs))
 
@@ -237,8 +242,9 @@ def flat_button(text: str, on_click: Handler | None, *, identifier: str | None =
     A ripple is a few dozen repaints; on a phone (or a laptop without a GPU) they delay the
     screen that answers the tap, so the referee's buttons do without.
     """
-    fg = {"filled": ft.Colors.ON_PRIMARY, "tonal": ft.Colors.ON_SECONDARY_CONTAINER}.get(style, ft.Colors.PRIMARY)
-    bg = {"filled": ft.Colors.PRIMARY, "tonal": ft.Colors.SECONDARY_CONTAINER}.get(style)
+    fg: ft.ColorValue = {"filled": ft.Colors.ON_PRIMARY, "tonal": ft.Colors.ON_SECONDARY_CONTAINER}.get(
+        style, ft.Colors.PRIMARY)
+    bg: ft.ColorValue | None = {"filled": ft.Colors.PRIMARY, "tonal": ft.Colors.SECONDARY_CONTAINER}.get(style)
     border = ft.Border.all(1, ft.Colors.OUTLINE) if style == "outlined" else None
     if danger:
         fg, bg = (ft.Colors.WHITE, DANGER) if style == "filled" else (DANGER, bg)

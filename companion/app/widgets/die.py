@@ -18,7 +18,7 @@ def die_face(value: int | None, size: int = 56, *, color: Any = ft.Colors.WHITE,
              border: Any = None) -> ft.Container:
     """A die showing `value` (None: a blank die)."""
     dot = size * 0.17
-    cells = []
+    cells: list[ft.Control] = []
     for i in range(9):
         on = value is not None and i in PIPS.get(value, [])
         cells.append(ft.Container(width=dot, height=dot, border_radius=ft.BorderRadius.all(dot / 2),

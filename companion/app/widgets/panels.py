@@ -6,6 +6,7 @@ They render view models and call back into the table screen (`ctl`), which owns 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import flet as ft
@@ -81,8 +82,8 @@ def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
 def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
     if a.enabled:
         icon = ft.Icon(ft.Icons.PLAY_ARROW_ROUNDED, color=ft.Colors.PRIMARY, size=22)
-        lines = [ft.Row([ft.Text(a.label, size=15, weight=ft.FontWeight.W_600, expand=True),
-                         pill(a.cost, size=11)], spacing=6)]
+        lines: list[ft.Control] = [ft.Row([ft.Text(a.label, size=15, weight=ft.FontWeight.W_600, expand=True),
+                                           pill(a.cost, size=11)], spacing=6)]
         if a.hint:
             lines.append(muted(a.hint, 12))
         label = tr("ui.action_label", action_label=a.label, cost=a.cost, hint=a.hint) if a.hint else \
@@ -155,7 +156,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
                                  padding=ft.Padding.symmetric(horizontal=14, vertical=10)))
             else:
                 first = c.reasons[0] if c.reasons else None
-                text = [ft.Text(c.label, size=14, color=ft.Colors.ON_SURFACE_VARIANT)]
+                text: list[ft.Control] = [ft.Text(c.label, size=14, color=ft.Colors.ON_SURFACE_VARIANT)]
                 if first is not None:
                     text.append(ft.Row([pill(first.rule, bgcolor=DANGER, color=ft.Colors.WHITE, size=10, bold=True),
                                         ft.Text(first.message, size=11, color=ft.Colors.ON_SURFACE_VARIANT,
@@ -185,7 +186,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
     total = len(chosen)
     if all(c.limit is None for c in step.choices):
         return _card_entry(ctl, step, tr, chosen)
-    rows = []
+    rows: list[ft.Control] = []
     for c in step.choices:
         have = chosen.count(c.value)
         limit = c.limit if c.limit is not None else step.high
@@ -194,7 +195,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
             continue
         rows.append(ft.Row([
             ft.Text(c.label + (f"  ({c.detail})" if c.detail else ""), size=14, expand=True),
-            stepper(have, lambda v, val=c.value: ctl.set_count(step.field, val, v, chosen),
+            stepper(have, functools.partial(ctl.set_count, step.field, c.value, chosen=chosen),
                     low=0, high=min(limit, have + max(0, step.high - total)), label=c.label,
                     fmt=tr.num, prefix=f"many-{step.field}-{_ident(c.value)}"),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
@@ -326,7 +327,7 @@ def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pic
         for card_id, label, have in vm.pick.cards:
             n = pick.count(card_id)
             rows.append(ft.Row([ft.Text(f"{label}  ({tr.num(have)})", size=14, expand=True),
-                                stepper(n, lambda v, cid=card_id: ctl.set_pick(cid, v), low=0,
+                                stepper(n, functools.partial(ctl.set_pick, card_id), low=0,
                                         high=min(have, n + max(0, vm.pick.count - total)), label=label,
                                         fmt=tr.num, prefix=f"pick-{card_id}")],
                                vertical_alignment=ft.CrossAxisAlignment.CENTER))
@@ -457,7 +458,8 @@ class ResultStrip:
             self.texts.append(ft.Text(size=13))
         for text, line in zip(self.texts, lines, strict=False):
             text.value = line
-        self.column.controls = self.texts[:len(lines)]
+        shown: list[ft.Control] = list(self.texts[:len(lines)])
+        self.column.controls = shown
         self.die.content = die
         self.die.visible = die is not None
         return True

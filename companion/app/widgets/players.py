@@ -51,7 +51,7 @@ class PlayerCard:
         tr = self.tr
         fill, _ink = paint(p.color)
         self.control.identifier = f"player-{p.seat}"
-        self.control.key = ft.ScrollKey(f"player-{p.seat}")
+        self.control.key = ft.ScrollKey(f"player-{p.seat}")  # type: ignore[call-arg]  # a dataclass Flet's types miss
         self.control.label = tr("ui.player_label", player=p.name, place=p.place, tunnel=p.tunnel, target=p.target,
                                 beatings=p.beatings, cigarettes=p.cigarettes, hand=p.hand_size)
         memo = self.memo
@@ -120,9 +120,11 @@ class TeamBar:
         self.members = muted("")
         self.score = ft.Text(weight=ft.FontWeight.BOLD)
         self.bar = ft.ProgressBar(value=0, bar_height=10, border_radius=ft.BorderRadius.all(5))
-        self.control = card(ft.Column([ft.Row([self.title, self.members, self.score],
-                                              alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True), self.bar],
-                                      spacing=6, tight=True), identifier="team", label="")
+        control = card(ft.Column([ft.Row([self.title, self.members, self.score],
+                                         alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True), self.bar],
+                                 spacing=6, tight=True), identifier="team", label="")
+        assert isinstance(control, ft.Semantics)  # card() gives a card it names a Semantics
+        self.control = control
         self.control.col = {"xs": 12}
 
     def set(self, team: TeamVM, tr: Tr) -> None:
@@ -157,11 +159,12 @@ class PlayersPanel:
             bar.set(team, self.tr)
         for player_card, p in zip(self.cards, vm.players, strict=False):
             player_card.set(p)
-        wanted = [b.control for b in self.teams[:len(vm.teams)]] + [c.control for c in self.cards[:len(vm.players)]]
+        wanted: list[ft.Control] = [b.control for b in self.teams[:len(vm.teams)]]
+        wanted += [c.control for c in self.cards[:len(vm.players)]]
         if list(map(id, self.row.controls)) != list(map(id, wanted)):
             self.row.controls = wanted
             return [self.row]
-        changed = [b.control for b in self.teams[:len(vm.teams)]]
+        changed: list[ft.Control] = [b.control for b in self.teams[:len(vm.teams)]]
         changed += [c.control for c, old in zip(self.cards, before + [None] * len(self.cards), strict=False)
                     if c.vm != old]
         return changed
@@ -209,7 +212,7 @@ class ScoreStrip:
 
     def set(self, scores: list[ScoreVM]) -> bool:
         """Show `scores`; True when the row changed."""
-        chips = [self.memo.get(s, lambda s=s: _score_chip(s, self.on_tap)) for s in scores]
+        chips = [self.memo.get(s, functools.partial(_score_chip, s, self.on_tap)) for s in scores]
         self.memo.cycle()
         if list(map(id, chips)) == list(map(id, self.row.controls)):
             return False

@@ -10,7 +10,7 @@ from ..ops import discard_cards, draw_search, place_standee, steal_random, take_
 from ..state import GameState, Player
 from .adjust import apply_changes, check_changes
 from .basic import check_entered_cards
-from .common import spend, trauma_forbids, use_action, valid_seat
+from .common import checked, spend, trauma_forbids, use_action, valid_seat
 from .places import pile_has
 
 
@@ -31,7 +31,7 @@ def check_play_action(s: GameState, a: PlayAction, out: list[Violation]) -> None
     wants_target = card.get("target") is not None
     if wants_target:
         if valid_seat(s, a.target, out, "ACT-1"):
-            target = s.players[a.target]
+            target = s.players[checked(a.target)]  # valid_seat has refused a missing one
             untouchable(s, target, out)
             if effect == "steal_random":
                 if target.seat == p.seat:
@@ -60,7 +60,7 @@ def apply_play_action(s: GameState, a: PlayAction, ctx: Ctx) -> None:
     discard_cards(s, ctx, a.player, [a.card], "play_action")
     ctx.emit(ev.ActionCard(player=a.player, card=a.card, target=a.target))
     if effect == "send_to_solitary":
-        place_standee(s, ctx, a.target, s.board.solitary, "action_card")
+        place_standee(s, ctx, checked(a.target), s.board.solitary, "action_card")
         if a.target == s.active:
             from .turns import end_turn_now
             end_turn_now(s, ctx, "action_card")
@@ -71,6 +71,6 @@ def apply_play_action(s: GameState, a: PlayAction, ctx: Ctx) -> None:
     elif effect == "camouflage":
         s.players[a.player].camouflaged = True
     elif effect == "steal_random":
-        steal_random(s, ctx, a.target, a.player, "action_card")
+        steal_random(s, ctx, checked(a.target), a.player, "action_card")
     elif effect == "other":
         apply_changes(s, a.changes, ctx)

@@ -9,7 +9,7 @@ deck or supply set to a new count records the difference as a correction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import events as ev
@@ -200,7 +200,7 @@ def _edit(s: GameState, change: Mapping[str, Any]) -> None:
         raise _Refused("adjust.bad_path", path=path)
 
 
-def check_changes(s: GameState, changes, out: list[Violation]) -> None:
+def check_changes(s: GameState, changes: Iterable[Mapping[str, Any]], out: list[Violation]) -> None:
     if not changes:  # nothing to try (an Action card played without edits): no copy of the state
         return
     trial = s.copy()
@@ -219,7 +219,7 @@ def _edit_event(change: Mapping[str, Any]) -> ev.Adjust:
     return ev.Adjust(path=change["path"], op=op, value=tuple(value) if isinstance(value, list) else value)
 
 
-def apply_changes(s: GameState, changes, ctx: Ctx) -> None:
+def apply_changes(s: GameState, changes: Iterable[Mapping[str, Any]], ctx: Ctx) -> None:
     for change in changes:
         _edit(s, change)
         ctx.emit(_edit_event(change))

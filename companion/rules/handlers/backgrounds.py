@@ -7,7 +7,9 @@ belongs to the card's Gang at the moment of the reveal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import ceil
+from typing import Any
 
 from .. import events as ev
 from ..actions import Choose, RevealBackground
@@ -32,10 +34,12 @@ from ..ops import (
 from ..state import GameState, Pending, Player
 from .basic import check_entered_cards
 from .combat import as_played, ask_weapon, combat_fresh, defeat_of, end_combat, is_weapon
-from .common import valid_seat
+from .common import checked, valid_seat
 from .movement import check_destination, place_not_in_game
 
 LOSE = "lose"
+# What a revealed Background does: (state, ctx, its player, the action, bonus?, the card's amount).
+Effect = Callable[[GameState, Ctx, Player, RevealBackground, bool, int], None]
 
 
 def spent(s: GameState, card: str) -> bool:
@@ -43,12 +47,14 @@ def spent(s: GameState, card: str) -> bool:
 
 
 def has_bonus(s: GameState, p: Player, card: str) -> bool:
-    return p.gang == s.catalog.backgrounds[card]["gang"]
+    gang: str | None = s.catalog.backgrounds[card]["gang"]
+    return p.gang == gang
 
 
 def amount(s: GameState, p: Player, card: str) -> int:
     info = s.catalog.backgrounds[card]
-    return info["bonus"] if has_bonus(s, p, card) and "bonus" in info else info.get("amount", 0)
+    n: int = info["bonus"] if has_bonus(s, p, card) and "bonus" in info else info.get("amount", 0)
+    return n
 
 
 def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
@@ -64,12 +70,11 @@ def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
     if timing == "combat_lost" and defeat_of(s, p.seat) is not None:
         return
     in_combat = c is not None and c.started and s.pending is not None and s.pending.kind == "combat"
-    fighter = in_combat and p.seat in (c.attacker, c.defender)
-    if timing == "combat_start" and fighter and combat_fresh(c):
-        return
-    if timing == "combat_start_defender" and fighter and p.seat == c.defender and c.attacker is not None \
-            and combat_fresh(c):
-        return
+    if c is not None and in_combat and p.seat in (c.attacker, c.defender):  # a fighter
+        if timing == "combat_start" and combat_fresh(c):
+            return
+        if timing == "combat_start_defender" and p.seat == c.defender and c.attacker is not None and combat_fresh(c):
+            return
     out.append(hard("BG", f"v.bg_timing_{timing}", background=card))  # its effect needs that moment
 
 
@@ -171,26 +176,29 @@ def apply_reveal(s: GameState, a: RevealBackground, ctx: Ctx) -> None:
     EFFECTS[card](s, ctx, p, a, bonus, n)
 
 
-def _too_fast(s, ctx, p, a, bonus, n):
+def _too_fast(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     s.actions_left += n
 
 
-def _get_out(s, ctx, p, a, bonus, n):
+def _get_out(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
+    to = a.to
+    assert to is not None  # check_reveal refuses this card without a destination
     for neutral in s.neutrals:
-        s.neutrals[neutral] = a.to
-        ctx.emit(ev.NeutralMove(neutral=neutral, to=a.to, why="get_out_of_here"))
+        s.neutrals[neutral] = to
+        ctx.emit(ev.NeutralMove(neutral=neutral, to=to, why="get_out_of_here"))
     if s.warden is not None:
-        s.warden = a.to
-        ctx.emit(ev.WardenMove(to=a.to, why="get_out_of_here"))
+        s.warden = to
+        ctx.emit(ev.WardenMove(to=to, why="get_out_of_here"))
     for q in s.players:
-        if q.seat != p.seat and q.place != a.to:
-            place_standee(s, ctx, q.seat, a.to, "get_out_of_here")
+        if q.seat != p.seat and q.place != to:
+            place_standee(s, ctx, q.seat, to, "get_out_of_here")
     if a.own_to is not None:
         place_standee(s, ctx, p.seat, a.own_to, "get_out_of_here")
 
 
-def _turf(s, ctx, p, a, bonus, n):
+def _turf(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     home = f"cell_block_{p.team}" if s.team_mode else s.board.first("cell_block")
+    assert home is not None  # every board has a Cell Block (BASE_ROLES)
     if p.place != home:
         place_standee(s, ctx, p.seat, home, "this_is_my_turf")
     if bonus:
@@ -199,9 +207,10 @@ def _turf(s, ctx, p, a, bonus, n):
                 place_standee(s, ctx, q.seat, s.board.solitary, "this_is_my_turf")
 
 
-def _everything(s, ctx, p, a, bonus, n):
+def _everything(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     """After a lost combat: the Beatings it gave are taken back; with the bonus, the card it cost too."""
     d = defeat_of(s, p.seat)
+    assert d is not None  # check_reveal: this card's timing is a lost combat
     s.defeats.remove(d)
     if d["beatings"]:
         remove_beatings(s, ctx, p.seat, d["beatings"], "is_that_everything_youve_got")
@@ -209,11 +218,11 @@ def _everything(s, ctx, p, a, bonus, n):
         _card_back(s, ctx, d)
 
 
-def _card_back(s: GameState, ctx: Ctx, d: dict) -> None:
+def _card_back(s: GameState, ctx: Ctx, d: dict[str, Any]) -> None:
     """The winner takes no card: a choice still open is dropped, a card already taken comes back."""
     seat, card, why = d["loser"], d["card"], "is_that_everything_youve_got"
     pend = s.pending
-    if pend is not None and (pend.kind == "kings_choice" and pend.data["from"] == seat
+    if pend is not None and (pend.kind == "kings_choice" and pend.from_seat == seat
                              or pend.kind == "michel_tool" and pend.player == seat):
         s.pending = None
     elif card is None:
@@ -228,8 +237,9 @@ def _card_back(s: GameState, ctx: Ctx, d: dict) -> None:
         take_from_discard(s, ctx, seat, card, why)
 
 
-def _cut_you(s, ctx, p, a, bonus, n):
+def _cut_you(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     c = s.combat
+    assert c is not None and c.attacker is not None  # check_reveal: the defender, as a player's combat starts
     if bonus:
         c.knife_bonus.append(p.seat)
     attacker = s.players[c.attacker]
@@ -239,12 +249,13 @@ def _cut_you(s, ctx, p, a, bonus, n):
         s.pending = None
         end_combat(s, ctx, loser=c.attacker)
         return
-    s.pending = Pending("give_weapon", c.attacker, weapons + [LOSE], {"to": p.seat})
+    s.pending = Pending("give_weapon", c.attacker, weapons + [LOSE], to=p.seat)
 
 
 @choice("give_weapon")
 def choose_given_weapon(s: GameState, a: Choose, ctx: Ctx) -> None:
     c = s.combat
+    assert c is not None and c.attacker is not None  # asked by _cut_you, in that combat
     s.pending = None
     if a.option == LOSE:
         end_combat(s, ctx, loser=c.attacker)
@@ -253,80 +264,82 @@ def choose_given_weapon(s: GameState, a: Choose, ctx: Ctx) -> None:
     ask_weapon(s)
 
 
-def _strong_bones(s, ctx, p, a, bonus, n):
+def _strong_bones(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     if a.trauma:
         discard_trauma(s, ctx, p.seat, "i_got_strong_bones_they_say")
     else:
         remove_beatings(s, ctx, p.seat, n, "i_got_strong_bones_they_say")
 
 
-def _believe(s, ctx, p, a, bonus, n):
+def _believe(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     take_from_pile(s, ctx, p.seat, "knife", n, "you_really_believe_it_will_do")
 
 
-def _no_to_me(s, ctx, p, a, bonus, n):
+def _no_to_me(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     s.flags.must_cooperate = ("pickaxe", "shovel") if bonus else ("pickaxe",)
 
 
-def _nobody_walks(s, ctx, p, a, bonus, n):
-    add_beatings(s, ctx, a.target, 1, "nobody_walks_away_from_me")
+def _nobody_walks(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
+    target = checked(a.target)
+    add_beatings(s, ctx, target, 1, "nobody_walks_away_from_me")
     if bonus:
-        steal_random(s, ctx, a.target, p.seat, "nobody_walks_away_from_me")
+        steal_random(s, ctx, target, p.seat, "nobody_walks_away_from_me")
 
 
-def _know_a_guy(s, ctx, p, a, bonus, n):
+def _know_a_guy(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     s.flags.buy_anywhere = True
     if bonus:
         s.flags.buy_discount = n
 
 
-def _protection(s, ctx, p, a, bonus, n):
-    victim = s.players[a.target]
+def _protection(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
+    target = checked(a.target)
+    victim = s.players[target]
     taken = victim.cigarettes if bonus else ceil(victim.cigarettes / 2)
-    gain_cigarettes(s, ctx, a.target, -taken, "protection_doesnt_come_cheap")
+    gain_cigarettes(s, ctx, target, -taken, "protection_doesnt_come_cheap")
     gain_cigarettes(s, ctx, p.seat, taken, "protection_doesnt_come_cheap")
 
 
-def _cheating(s, ctx, p, a, bonus, n):
+def _cheating(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     total = sum(ctx.roll(p.seat, "me_cheating_never") for _ in range(n))
     gain_cigarettes(s, ctx, p.seat, total, "me_cheating_never")
 
 
-def _take_it_all(s, ctx, p, a, bonus, n):
+def _take_it_all(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     draw_search(s, ctx, p.seat, max(0, n - p.hand.size()), a.cards or (), why="i_will_take_it_all_for_free")
     if bonus and a.discard:
         discard_cards(s, ctx, p.seat, a.discard, "i_will_take_it_all_for_free")
         draw_search(s, ctx, p.seat, len(a.discard), why="i_will_take_it_all_for_free")
 
 
-def _every_cent(s, ctx, p, a, bonus, n):
+def _every_cent(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     for card in a.cards or ():
         take_from_discard(s, ctx, p.seat, card, "every_cent_is_good_to_take")
 
 
-def _look_away(s, ctx, p, a, bonus, n):
+def _look_away(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     for target in a.targets or ():
         steal_random(s, ctx, target, p.seat, "you_shouldnt_look_away")
 
 
-def _fix_that(s, ctx, p, a, bonus, n):
+def _fix_that(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     p.hand.remove("spoon")
     to_supply(s, "spoon")
     ctx.emit(ev.Discard(player=p.seat, cards=("spoon",), why="i_can_fix_that"))
     take_from_pile(s, ctx, p.seat, "shovel" if bonus else "pickaxe", 1, "i_can_fix_that")
 
 
-def _never_liked_rules(s, ctx, p, a, bonus, n):
+def _never_liked_rules(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     s.flags.cell_block_crafts = ("pickaxe", "shovel") if bonus else ("pickaxe",)
 
 
-def _friends(s, ctx, p, a, bonus, n):
+def _friends(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
     wanted = ["links", "pike"] + (["links", "container"] if bonus else [])
     for card in wanted:
         take_from_deck(s, ctx, p.seat, card, "i_have_friends_in_the_workshop")
 
 
-EFFECTS = {
+EFFECTS: dict[str, Effect] = {
     "too_fast_for_you": _too_fast,
     "get_out_of_here": _get_out,
     "this_is_my_turf": _turf,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import permutations
 
 from .. import events as ev
@@ -24,7 +25,7 @@ def search_count(s: GameState, p: Player) -> int:
     return max(0, n)
 
 
-def check_entered_cards(s: GameState, cards, out: list[Violation], rule: str) -> None:
+def check_entered_cards(s: GameState, cards: Iterable[str], out: list[Violation], rule: str) -> None:
     """Cards a player says they drew must be Search cards that may still be unseen (SUP-1)."""
     counts: dict[str, int] = {}
     for card in cards:
@@ -93,7 +94,7 @@ def fits(s: GameState, p: Player, slots: list[str], cards: list[str]) -> bool:
     if len(slots) != len(cards):
         return False
     subs: dict[str, frozenset[str]] = {}
-    if p.ability in s.catalog.substitutes:
+    if p.ability is not None and p.ability in s.catalog.substitutes:
         subs = dict(s.catalog.substitutes[p.ability])
     for order in permutations(cards):
         if all(c == m or c == "unknown" or c in subs.get(m, ()) for c, m in zip(order, slots, strict=True)):

@@ -7,8 +7,10 @@ Weapons) fit in between.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import events as ev
-from ..actions import Bodybuilding, Cooperate, Extort, Fight, GiveUp, Weapon
+from ..actions import Bodybuilding, Choose, Cooperate, Extort, Fight, GiveUp, Weapon
 from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, task, violation
 from ..errors import Violation
 from ..ops import (
@@ -23,7 +25,7 @@ from ..ops import (
     to_supply,
 )
 from ..state import Combat, GameState, Pending, Player
-from .common import restricted, spend, trauma_forbids, use_action, valid_seat
+from .common import checked, restricted, spend, trauma_forbids, use_action, valid_seat
 
 
 def as_played(card: str) -> str:
@@ -96,10 +98,9 @@ def apply_extort(s: GameState, a: Extort, ctx: Ctx) -> None:
         ctx.emit(ev.MustCooperate(player=a.target, tool=a.tool))
         cooperate_with_player(s, ctx)
     elif target.hand.count(a.tool):
-        data = {"attacker": a.player, "tool": a.tool}
-        if target.ability == "spying":
-            data["show_hand_of"] = a.player
-        s.pending = Pending("extortion_answer", a.target, ["cooperate", "fight"], data)
+        spied = a.player if target.ability == "spying" else None
+        s.pending = Pending("extortion_answer", a.target, ["cooperate", "fight"], attacker=a.player, tool=a.tool,
+                            show_hand_of=spied)
     else:
         start_combat(s, ctx)
 
@@ -120,9 +121,8 @@ def ask_weapon(s: GameState) -> None:
     options = ["weapon", "give_up"]
     if p.tokens.get("bodybuilding", 0):
         options.append("bodybuilding")
-    data = {"attacker": c.attacker, "defender": c.defender, "neutral": c.neutral,
-            "weapons_played": len(c.laid)}
-    s.pending = Pending("combat", c.to_play, options, data)
+    s.pending = Pending("combat", c.to_play, options, attacker=c.attacker, defender=c.defender, neutral=c.neutral,
+                        weapons_played=len(c.laid))
 
 
 def combat_fresh(c: Combat) -> bool:
@@ -156,7 +156,7 @@ def check_cooperate(s: GameState, a: Cooperate, out: list[Violation]) -> None:
     assert c is not None
     if c.neutral is None:
         return
-    held = s.pending.data.get("tools", []) if s.pending else []  # a view shows them to the decider only
+    held = (s.pending.tools or []) if s.pending else []  # a view shows them to the decider only
     if a.tool is None and len(held) > 1:
         out.append(hard("MICH-4", "v.which_tool", tools=held))
     elif a.tool is not None and a.tool not in held:
@@ -171,7 +171,9 @@ def apply_cooperate(s: GameState, a: Cooperate, ctx: Ctx) -> None:
         ctx.emit(ev.Cooperate(player=a.player, to=c.attacker, tool=c.tool))
         cooperate_with_player(s, ctx)
         return
-    tool = a.tool or s.pending.data["tools"][0]
+    held = checked(s.pending).tools
+    assert held, "a Michel answer names the Tools it may take"
+    tool = a.tool or held[0]
     ctx.emit(ev.Cooperate(player=a.player, neutral=c.neutral, tool=tool))
     discard_cards(s, ctx, a.player, [tool], "michel")
     s.combat = None
@@ -205,7 +207,7 @@ def check_weapon(s: GameState, a: Weapon, out: list[Violation]) -> None:
         if s.team_mode and a.player not in (c.attacker, c.defender):
             out.append(hard("TEAM-5", "v.not_a_helper", player=s.players[c.defender].name))
         else:
-            out.append(hard("CMB-1", "v.not_your_weapon", player=s.players[c.to_play].name))
+            out.append(hard("CMB-1", "v.not_your_weapon", player=s.players[checked(c.to_play)].name))
         return
     p = s.players[a.player]
     if not is_weapon(s, a.card) and not can_improvise(c, p):
@@ -295,7 +297,7 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
     if loser == c.defender:
         for helper in c.helpers:
             add_beatings(s, ctx, helper, 1, "combat_helper")
-    after: list[dict] = []
+    after: list[dict[str, Any]] = []
     if winner == c.defender and winner in c.knife_bonus:
         bonus = s.catalog.backgrounds["i_will_cut_you_with_your_own_blade"]["bonus"]
         after.append({"do": "take_knives", "seat": winner, "count": bonus, "why": "cut_you_bonus"})
@@ -310,7 +312,7 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
         move_card(s, ctx, loser, winner, card, "combat")
     elif l_.hand.size():
         if w.ability == "the_kings_choice":
-            s.pending = Pending("kings_choice", winner, sorted(set(l_.hand.entries())), {"from": loser})
+            s.pending = Pending("kings_choice", winner, sorted(set(l_.hand.entries())), from_seat=loser)
         else:
             card = steal_random(s, ctx, loser, winner, "combat")
     open_defeat(s, loser, winner, None, beatings, card)
@@ -329,7 +331,7 @@ def open_defeat(s: GameState, loser: int, winner: int | None, neutral: str | Non
     s.defeats.append({"loser": loser, "winner": winner, "neutral": neutral, "beatings": beatings, "card": card})
 
 
-def defeat_of(s: GameState, seat: int) -> dict | None:
+def defeat_of(s: GameState, seat: int) -> dict[str, Any] | None:
     return next((d for d in s.defeats if d["loser"] == seat), None)
 
 
@@ -340,19 +342,19 @@ def note_defeat_card(s: GameState, seat: int, card: str) -> None:
         d["card"] = card
 
 
-def grudge(s: GameState, seat: int) -> dict:
+def grudge(s: GameState, seat: int) -> dict[str, Any]:
     """Grudge: after losing a combat, draw Knives (once the combat's spoils are settled)."""
     return {"do": "take_knives", "seat": seat, "count": s.catalog.ability_values["grudge"], "why": "grudge"}
 
 
 @task("take_knives")
-def take_knives(s: GameState, item: dict, ctx: Ctx) -> None:
+def take_knives(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     take_from_pile(s, ctx, item["seat"], "knife", item["count"], item["why"])
 
 
 @choice("kings_choice")
-def choose_kings_card(s: GameState, a, ctx: Ctx) -> None:
-    loser = s.pending.data["from"]
+def choose_kings_card(s: GameState, a: Choose, ctx: Ctx) -> None:
+    loser = checked(checked(s.pending).from_seat)
     s.pending = None
     move_card(s, ctx, loser, a.player, a.option, "the_kings_choice")
     note_defeat_card(s, loser, a.option)
@@ -367,7 +369,7 @@ def reveal_michel(s: GameState, ctx: Ctx, neutral: str, seat: int) -> str:
 
 
 @task("neutral_extort")
-def neutral_extort(s: GameState, item: dict, ctx: Ctx) -> None:
+def neutral_extort(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     """MICH-3/4: a neutral extorts one player, unless they left, or the Warden watches (MICH-8)."""
     neutral, seat = item["neutral"], item["seat"]
     p = s.players[seat]
@@ -386,8 +388,8 @@ def neutral_extort(s: GameState, item: dict, ctx: Ctx) -> None:
     s.combat = Combat(attacker=None, defender=seat, tool=None, neutral=neutral, first_card=card)
     held = [t for t in info.tools if p.hand.count(t)]
     if held:
-        s.pending = Pending("michel_answer", seat, ["cooperate", "fight"],
-                            {"neutral": neutral, "card": card, "tools": held})
+        s.pending = Pending("michel_answer", seat, ["cooperate", "fight"], neutral=neutral, card=card,
+                            tools=held)
     else:
         start_combat(s, ctx)
 
@@ -413,7 +415,7 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
     held = [t for t in s.catalog.michel_cards[c.first_card].tools if p.hand.count(t)]
     lost: list[str] = []
     if len(held) > 1:
-        s.pending = Pending("michel_tool", seat, held, {"neutral": c.neutral})
+        s.pending = Pending("michel_tool", seat, held, neutral=c.neutral)
     elif held:
         lost = discard_cards(s, ctx, seat, held, "michel")
     elif p.hand.size():
@@ -423,7 +425,7 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
 
 
 @choice("michel_tool")
-def choose_michel_tool(s: GameState, a, ctx: Ctx) -> None:
+def choose_michel_tool(s: GameState, a: Choose, ctx: Ctx) -> None:
     s.pending = None
     discard_cards(s, ctx, a.player, [a.option], "michel")
     note_defeat_card(s, a.player, a.option)

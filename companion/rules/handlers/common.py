@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from ..core import hard, violation
 from ..errors import Violation
 from ..state import GameState, Player
 
+T = TypeVar("T")
+
 # Which rule forbids an action type in a restricted Place.
 RESTRICTION_RULE = {"solitary": "SOL-1", "psychiatric_ward": "PSY-1", "wardens_office": "OFF-2"}
+
+
+def checked(value: T | None) -> T:
+    """A value the engine's flow guarantees here (a target or destination the check required, the
+    decision a choice answers, whose Weapon is due): a missing one is the engine's own bug."""
+    assert value is not None, "a value the engine guarantees here is missing"
+    return value
 
 
 def spend(s: GameState, out: list[Violation], cost: int = 1) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import events as ev
 from ..actions import (
+    Action,
     Bet,
     Brawl,
     BrawlResponse,
@@ -50,7 +53,7 @@ def check_token_action(s: GameState, a: Study | DevelopSkills | Plan | Workout |
 
 
 @applier(*TOKEN_ACTIONS)
-def apply_token_action(s: GameState, a, ctx: Ctx) -> None:
+def apply_token_action(s: GameState, a: Action, ctx: Ctx) -> None:
     use_action(s)
     take_token(s, ctx, a.player, TOKEN_ACTIONS[a.TYPE][0], a.TYPE)
 
@@ -165,7 +168,7 @@ def apply_brawl(s: GameState, a: Brawl, ctx: Ctx) -> None:
 
 
 @task("brawl_ask")
-def brawl_ask(s: GameState, item: dict, ctx: Ctx) -> None:
+def brawl_ask(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     s.pending = Pending("brawl_response", item["seat"], ["weapon", "beating"])
 
 
@@ -190,7 +193,7 @@ def apply_brawl_response(s: GameState, a: BrawlResponse, ctx: Ctx) -> None:
 
 
 @task("brawl_rolls")
-def brawl_rolls(s: GameState, item: dict, ctx: Ctx) -> None:
+def brawl_rolls(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     for seat in item["seats"]:
         if ctx.roll(seat, "brawl") <= BRAWL_SOLITARY_AT_MOST:
             place_standee(s, ctx, seat, s.board.solitary, "brawl")

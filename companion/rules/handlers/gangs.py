@@ -9,7 +9,7 @@ from ..errors import Violation
 from ..ops import discard_cards, draw_search, gain_cigarettes, leave_gang, place_standee
 from ..state import GameState
 from .basic import check_entered_cards
-from .common import place_action, restricted, spend, trauma_forbids, use_action
+from .common import checked, place_action, restricted, spend, trauma_forbids, use_action
 from .movement import check_destination
 from .places import sale_value
 
@@ -118,10 +118,10 @@ def apply_gang_ability(s: GameState, a: GangAbility, ctx: Ctx) -> None:
     value = s.catalog.ability_values.get(a.ability, 0)
     ctx.emit(ev.Ability(player=a.player, ability=a.ability))
     if a.ability == "master_key":
-        place_standee(s, ctx, a.player, a.to, "master_key")
+        place_standee(s, ctx, a.player, checked(a.to), "master_key")
     elif a.ability == "not_so_free_pass":
         gain_cigarettes(s, ctx, a.player, -value, "not_so_free_pass")
-        place_standee(s, ctx, a.player, a.to, "not_so_free_pass")
+        place_standee(s, ctx, a.player, checked(a.to), "not_so_free_pass")
     elif a.ability == "group_deal":
         drawn = draw_search(s, ctx, a.player, value, a.cards or (), why="group_deal")
         discard_cards(s, ctx, a.player, drawn, "group_deal")

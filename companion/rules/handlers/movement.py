@@ -8,7 +8,7 @@ from ..core import CHOICES, Ctx, applier, checker, choice, hard, violation
 from ..errors import Violation
 from ..ops import draw_search, gain_cigarettes, place_standee, return_token, take_from_pile
 from ..state import GameState, Pending
-from .common import spend, use_action
+from .common import checked, spend, use_action
 
 REROLL = "reroll"
 # The rule a wrong answer to each kind of choice breaks.
@@ -81,7 +81,7 @@ def apply_move(s: GameState, a: Move, ctx: Ctx) -> None:
 def resolve_roll(s: GameState, ctx: Ctx, seat: int, face: int, to: str | None, can_reroll: bool) -> None:
     options = destinations_for(s, seat, face)
     if can_reroll and to not in options:
-        s.pending = Pending("destination", seat, list(options) + [REROLL], {"die": face, "effects": False})
+        s.pending = Pending("destination", seat, list(options) + [REROLL], die=face, effects=False)
         return
     roll_effects(s, ctx, seat, face)
     if to in options:
@@ -89,7 +89,7 @@ def resolve_roll(s: GameState, ctx: Ctx, seat: int, face: int, to: str | None, c
     elif len(options) == 1:
         finish_move(s, ctx, seat, options[0])
     else:
-        s.pending = Pending("destination", seat, list(options), {"die": face, "effects": True})
+        s.pending = Pending("destination", seat, list(options), die=face, effects=True)
 
 
 def roll_effects(s: GameState, ctx: Ctx, seat: int, face: int) -> None:
@@ -119,8 +119,8 @@ def choose_destination(s: GameState, a: Choose, ctx: Ctx) -> None:
         ctx.emit(ev.Reroll(player=a.player, ability="second_chance"))
         resolve_roll(s, ctx, a.player, ctx.roll(a.player, "move"), None, False)
         return
-    if not pending.data.get("effects"):
-        roll_effects(s, ctx, a.player, pending.data["die"])
+    if not pending.effects:
+        roll_effects(s, ctx, a.player, checked(pending.die))
     finish_move(s, ctx, a.player, a.option)
 
 

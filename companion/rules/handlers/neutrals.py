@@ -7,6 +7,7 @@ from ..actions import Choose, MoveNeutral, SkipNeutral
 from ..core import Ctx, applier, checker, choice, hard, violation
 from ..errors import Violation
 from ..state import GameState, Pending
+from .common import checked
 
 
 def neutral_options(s: GameState, neutral: str, face: int) -> tuple[str, ...]:
@@ -39,12 +40,12 @@ def apply_move_neutral(s: GameState, a: MoveNeutral, ctx: Ctx) -> None:
     elif s.ruleset.neutral_destination == "random":
         neutral_arrives(s, ctx, a.neutral, ctx.choose("to", options))
     else:
-        s.pending = Pending("neutral_destination", a.player, list(options), {"neutral": a.neutral, "die": face})
+        s.pending = Pending("neutral_destination", a.player, list(options), neutral=a.neutral, die=face)
 
 
 @choice("neutral_destination")
 def choose_neutral_destination(s: GameState, a: Choose, ctx: Ctx) -> None:
-    neutral = s.pending.data["neutral"]
+    neutral = checked(checked(s.pending).neutral)
     s.pending = None
     neutral_arrives(s, ctx, neutral, a.option)
 
@@ -61,7 +62,7 @@ def neutral_arrives(s: GameState, ctx: Ctx, neutral: str, place: str) -> None:
 
 @checker("skip_neutral")
 def check_skip_neutral(s: GameState, a: SkipNeutral, out: list[Violation]) -> None:
-    if "skip" not in s.pending.options:
+    if "skip" not in checked(s.pending).options:
         out.append(violation("MICH-2", "v.neutral_move_required"))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import events as ev
 from ..actions import Buy, Dig, Heal, Sell, StealSpoon
 from ..core import Ctx, applier, checker, hand_card_problems, hard, violation
@@ -74,7 +76,7 @@ def apply_steal_spoon(s: GameState, a: StealSpoon, ctx: Ctx) -> None:
     take_from_pile(s, ctx, a.player, "spoon", 1, "steal_spoon")
 
 
-def sale_value(s: GameState, p: Player, cards, printed: int | None) -> int:
+def sale_value(s: GameState, p: Player, cards: Sequence[str], printed: int | None) -> int:
     """Cigarettes for a sale: the printed total (official) or the preset's table (VAR-2), plus Negotiation."""
     table = s.ruleset.sell
     base = printed if printed is not None or table is None else sum(table.get(c, table["other"]) for c in cards)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import events as ev
 from ..actions import EndTurn
 from ..core import Ctx, applier, checker, hand_card_problems, task, violation
@@ -63,15 +65,15 @@ def apply_end_turn(s: GameState, a: EndTurn, ctx: Ctx) -> None:
 
 
 @task("hand_limit")
-def hand_limit(s: GameState, item: dict, ctx: Ctx) -> None:
+def hand_limit(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     p = s.players[item["seat"]]
     over = p.hand.size() - s.hand_limit(p)
     if over > 0:
-        s.pending = Pending("hand_limit", p.seat, [], {"discard": over, "limit": s.hand_limit(p)})
+        s.pending = Pending("hand_limit", p.seat, [], discard=over, limit=s.hand_limit(p))
 
 
 @task("turn_end_abilities")
-def turn_end_abilities(s: GameState, item: dict, ctx: Ctx) -> None:
+def turn_end_abilities(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     p = s.players[item["seat"]]
     if p.ability == "collect":
         values = s.catalog.ability_values
@@ -79,7 +81,7 @@ def turn_end_abilities(s: GameState, item: dict, ctx: Ctx) -> None:
 
 
 @task("neutral_phase")
-def neutral_phase(s: GameState, item: dict, ctx: Ctx) -> None:
+def neutral_phase(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     """MICH-2: after each turn, that player may move one neutral."""
     if not s.neutral_names:
         return
@@ -90,5 +92,5 @@ def neutral_phase(s: GameState, item: dict, ctx: Ctx) -> None:
 
 
 @task("next_turn")
-def next_turn(s: GameState, item: dict, ctx: Ctx) -> None:
+def next_turn(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     start_turn(s, ctx, (s.active + 1) % len(s.players))

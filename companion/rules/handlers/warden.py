@@ -13,7 +13,7 @@ from ..core import Ctx, applier, checker, hard, violation
 from ..errors import Violation
 from ..ops import add_beatings, discard_random, gain_cigarettes, place_standee, return_token, take_token
 from ..state import GameState, Offence, Pending
-from .common import place_action, spend, use_action
+from .common import checked, place_action, spend, use_action
 from .movement import place_not_in_game
 
 
@@ -141,10 +141,10 @@ def apply_corruption(s: GameState, a: Corruption, ctx: Ctx) -> None:
         assert s.occasion is not None  # check_corruption
         victim = s.occasion.player
         chooser = victim if s.ruleset.punishment_choice == "victim" else a.player
-        s.pending = Pending("punishment_choice", chooser, list(CHOICES), {"by": a.player, "target": victim})
+        s.pending = Pending("punishment_choice", chooser, list(CHOICES), by=a.player, target=victim)
     else:
-        s.warden = a.to
-        ctx.emit(ev.WardenMove(to=a.to, why="corruption", player=a.player))
+        s.warden = to = checked(a.to)
+        ctx.emit(ev.WardenMove(to=to, why="corruption", player=a.player))
 
 
 @checker("punishment_choice")
@@ -155,7 +155,7 @@ def check_punishment_choice(s: GameState, a: PunishmentChoice, out: list[Violati
 @applier("punishment_choice")
 def apply_punishment_choice(s: GameState, a: PunishmentChoice, ctx: Ctx) -> None:
     """OFF-3: the victim suffers the Punishment that whoever the ruleset names has chosen."""
-    victim = s.pending.data["target"]
+    victim = checked(checked(s.pending).target)
     s.pending = None
     ctx.emit(ev.Punishment(player=victim, choice=a.choice, chooser=a.player))
     p = s.players[victim]

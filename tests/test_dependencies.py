@@ -1,0 +1,96 @@
+"""Every third-party import is declared in pyproject.toml, so a clean install can run the code.
+
+A module that arrives only as another package's dependency (msgpack through flet, SQLAlchemy
+through sqlmodel) works until that package stops needing it; declaring what the code imports
+itself keeps that from breaking an install. The app and storage must find their imports in
+`[project] dependencies`; the tools never shipped (the `[tool.flet.app] exclude` list:
+benchmarks, the browser driver) and the tests may also use the `test` extra.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import re
+import sys
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+FIRST_PARTY = {"companion", "storage"}
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _names(requirements: Iterable[str]) -> set[str]:
+    out = set()
+    for line in requirements:
+        found = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line)
+        assert found is not None, f"unreadable requirement {line!r}"
+        out.add(_canonical(found.group(1)))
+    return out
+
+
+def _imports(path: Path) -> set[str]:
+    """The top-level names of the absolute imports in a file (at any depth: lazy imports count)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def _undeclared(files: Iterable[Path], declared: set[str], local: set[str], root: Path = ROOT) -> dict[str, list[str]]:
+    """Imports no declared distribution provides: module -> the files importing it."""
+    providers = importlib.metadata.packages_distributions()
+    out: dict[str, list[str]] = {}
+    for path in files:
+        for module in _imports(path) - set(sys.stdlib_module_names) - FIRST_PARTY - local:
+            dists = {_canonical(d) for d in providers.get(module, [])}
+            if not dists & declared:
+                out.setdefault(f"{module} ({', '.join(sorted(dists)) or 'not installed'})", []).append(
+                    str(path.relative_to(root)))
+    return out
+
+
+RUNTIME = _names(PYPROJECT["project"]["dependencies"])
+TEST = RUNTIME | _names(PYPROJECT["project"]["optional-dependencies"]["test"])
+NEVER_SHIPPED = {ROOT / p for p in PYPROJECT["tool"]["flet"]["app"]["exclude"]}
+
+
+def _shipped(path: Path) -> bool:
+    return not any(path == p or p in path.parents for p in NEVER_SHIPPED)
+
+
+def _code() -> list[Path]:
+    return sorted(p for top in FIRST_PARTY for p in (ROOT / top).rglob("*.py")) + [ROOT / "main.py"]
+
+
+def test_the_app_declares_what_it_imports() -> None:
+    assert _undeclared([p for p in _code() if _shipped(p)], RUNTIME, set()) == {}
+
+
+def test_the_tools_never_shipped_declare_what_they_import() -> None:
+    assert _undeclared([p for p in _code() if not _shipped(p)], TEST, set()) == {}
+
+
+def test_the_tests_declare_what_they_import() -> None:
+    tests = ROOT / "tests"
+    files = sorted(tests.rglob("*.py"))
+    local = {p.stem for p in files} | {p.name for p in tests.rglob("*") if p.is_dir()}
+    assert _undeclared(files, TEST, local) == {}
+
+
+def test_an_undeclared_import_is_found(tmp_path: Path) -> None:
+    """The check itself: msgpack, declared for the app, is missing from a list without it."""
+    module = tmp_path / "uses_msgpack.py"
+    module.write_text("def f():\n    import msgpack\n    return msgpack\n", encoding="utf-8")
+    found = _undeclared([module], RUNTIME - {"msgpack"}, set(), root=tmp_path)
+    assert found == {"msgpack (msgpack)": ["uses_msgpack.py"]}
+    assert _undeclared([module], RUNTIME, set(), root=tmp_path) == {}

@@ -1,0 +1,50 @@
+"""Lint, format and type checks, run with the tests so the README's one test command covers them.
+
+Each check runs the tool the `test` extra installs (pyproject.toml pins its range) in a
+subprocess from the repository root, with the settings pyproject.toml gives it, and fails
+with the tool's own report.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(module: str, *args: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.fail(f"{module} is not installed: pip install -e '.[test]' installs it with the other test tools")
+    done = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=540)
+    if done.returncode != 0:
+        pytest.fail(f"{module} {' '.join(args)} failed (exit {done.returncode}):\n{done.stdout}{done.stderr}",
+                    pytrace=False)
+
+
+def test_ruff_check() -> None:
+    _run("ruff", "check", "--no-cache", ".")
+
+
+# Remove this mark once the tree has had its one `ruff format` pass: from then on an unformatted
+# file fails here. Until then the check is expected to fail, and `strict` turns a pass into a
+# failure, so the mark cannot outlive the formatting.
+@pytest.mark.xfail(strict=True, reason="the tree has not had its `ruff format` pass yet")
+def test_ruff_format() -> None:
+    _run("ruff", "format", "--check", "--no-cache", ".")
+
+
+def test_mypy_strict_rules() -> None:
+    """The engine is held to --strict on its own, whatever the configuration says."""
+    _run("mypy", "--strict", "companion/rules")
+
+
+def test_mypy_app_and_storage() -> None:
+    """The configured run (pyproject.toml, [tool.mypy]): the app and storage at the defaults plus a few
+    checks, the engine with --strict's flags."""
+    _run("mypy")
