@@ -23,6 +23,7 @@ SUITES: dict[str, str] = {
     "ui": "companion.app.bench:ui_suite",
     "sync": "companion.app.join.bench:sync_suite",
     "storm": "companion.app.join.storm:storm_suite",
+    "tables": "companion.app.join.tables:tables_suite",
 }
 
 

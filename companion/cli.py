@@ -22,6 +22,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--forwarded-allow-ips", metavar="ADDRS", default="",
                         help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
                              "is believed (default: none)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="serve with N worker processes on one port (PostgreSQL only; default: 1)")
     commands = parser.add_subparsers(dest="command")
 
     check = commands.add_parser("check", help="replay a game file and print the engine's answers (JSON lines)")

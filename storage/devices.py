@@ -26,7 +26,7 @@ from sqlmodel import col
 
 from .database import Database
 from .errors import GameNotFound, LinkRefused, SeatTaken
-from .models import DeviceRow, GameRow, JoinLinkRow, SeatRow
+from .models import DeviceRow, GameRow, JoinLinkRow, SeatRow, ServerSecretRow
 
 SECRET_BYTES = 16  # 22 URL-safe characters: 128 bits, typed by nobody (it travels in a QR code)
 TOKEN_BYTES = 32  # a device's token: 256 bits, kept in that browser's storage
@@ -76,6 +76,20 @@ class Devices:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    def server_secret(self, name: str) -> str:
+        """The server's secret `name`, made the first time it is asked for (every instance on
+        this database then reads the same one)."""
+        with self.db.transaction() as conn:
+            found = conn.execute(select(col(ServerSecretRow.secret)).where(col(ServerSecretRow.name) == name)).scalar()
+        if found is not None:
+            return found
+        try:
+            with self.db.transaction(write=True) as conn:
+                conn.execute(insert(ServerSecretRow).values(name=name, secret=new_secret(), created=_now()))
+        except IntegrityError:  # another instance made it first: theirs stands
+            pass
+        return self.server_secret(name)
 
     # --- the link ----------------------------------------------------------------------------
 

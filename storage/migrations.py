@@ -13,6 +13,8 @@ version 1, so the path an old database takes is the path every database took.
   with the seed as the engine always did, then its actions are written in their resolved form
   (with the outcomes of their chance points) and its configuration with the setup's draws. A
   game that does not check out is left exactly as it was and recorded in `log_problems`.
+- 5: secrets of the server itself (`server_secrets`; today the host key), so every instance
+  serving one PostgreSQL database accepts the same host link.
 
 Opening a database: an empty one is created at the current version; a current one is used as
 it is; an older one is first backed up (SQLite: a copy of the file next to it, made with
@@ -39,8 +41,8 @@ from .errors import ForeignDatabase, LogDiverged, NewerSchema
 from .log import Entry, fold
 from .models import APP
 
-CURRENT_VERSION = 4
-OUR_TABLES = ("games", "seats", "events", "snapshots", "join_links", "devices", "log_problems")
+CURRENT_VERSION = 5
+OUR_TABLES = ("games", "seats", "events", "snapshots", "join_links", "devices", "log_problems", "server_secrets")
 _LOCK_KEY = 0x0D1C_0A1D  # PostgreSQL advisory lock: one migrating process at a time
 _log = logging.getLogger(__name__)
 
@@ -147,6 +149,12 @@ def _v4(conn: Connection) -> None:
     _resolve_logs(conn)
 
 
+def _v5(conn: Connection) -> None:
+    conn.execute(text("""CREATE TABLE server_secrets (
+        name VARCHAR(40) NOT NULL PRIMARY KEY, secret VARCHAR(64) NOT NULL,
+        created TIMESTAMP WITH TIME ZONE NOT NULL)"""))
+
+
 def _resolve_logs(conn: Connection) -> None:
     """Version 4 keeps every outcome in the log: write them into the games that check out."""
     from .consistency import check_log, dump  # the engine is only needed to read old games
@@ -177,7 +185,7 @@ def _resolve_logs(conn: Connection) -> None:
                          {"a": action, "g": game_id, "s": seq})
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
 assert sorted(STEPS) == list(range(1, CURRENT_VERSION + 1))
 
 

@@ -139,3 +139,14 @@ class DeviceRow(SQLModel, table=True):
     label: str = Field(max_length=80)
     joined: datetime
     seen: datetime
+
+
+class ServerSecretRow(SQLModel, table=True):
+    """A secret of the server rather than of a game (`host`: the host key), made once and shared
+    by every instance serving this database."""
+
+    __tablename__ = "server_secrets"
+
+    name: str = Field(primary_key=True, max_length=40)
+    secret: str = Field(max_length=64)
+    created: datetime

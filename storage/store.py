@@ -306,6 +306,16 @@ class Store:
                          submitted_by=e.submitted_by, at=e.at, undone=e.undone, kind=e.kind, target=e.target)
                 for e in rows]
 
+    def entry(self, game_id: str, seq: int) -> LogEntry | None:
+        """One log entry (None: not written), as `events` gives it: what another instance's
+        notification of version `seq` reads, without the rest of the log."""
+        with self.db.transaction() as conn:
+            e = conn.execute(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)).first()
+        if e is None:
+            return None
+        return LogEntry(seq=e.seq, action=json.loads(e.action), answer=json.loads(e.answer),
+                        submitted_by=e.submitted_by, at=e.at, undone=e.undone, kind=e.kind, target=e.target)
+
     def export_game(self, game_id: str) -> dict[str, Any]:
         """The PROTOCOL.md file of the game: its configuration and the actions in effect."""
         with self.db.transaction() as conn:

@@ -25,6 +25,7 @@ import webbrowser
 from concurrent.futures import Future
 from typing import Any
 
+from . import instances
 from .join.access import Access, is_loopback
 from .join.peer import networks
 from .settings import SettingsFile
@@ -52,13 +53,16 @@ def run_app(args: Any) -> int:
         store = _open_store(getattr(args, "db", None))
         return 2 if store is None else _desktop(store, settings_file)
     port = int(getattr(args, "port", 8550) or 8550)
+    workers = int(getattr(args, "workers", 1) or 1)
+    if workers > 1:
+        return instances.run_workers(workers, getattr(args, "db", None), sys.argv[1:])
     try:
         proxies = networks((getattr(args, "forwarded_allow_ips", None) or "").split(","))
     except ValueError as error:
         print(f"dyo-companion: --forwarded-allow-ips: {error}", file=sys.stderr)
         return 2
     hosts, lan_url = bind_plan(bool(getattr(args, "lan", False)), getattr(args, "host", None), port)
-    for host in hosts:
+    for host in hosts if instances.worker_number() is None else ():  # workers share the port on purpose
         problem = _port_problem(host, port)
         if problem:
             print(problem, file=sys.stderr)
@@ -100,7 +104,13 @@ def _url_host(address: str) -> str:
 def _open_into(future: Future, url: str | None) -> None:
     try:
         from storage import Store
-        future.set_result(Store(url=url))
+        store = Store(url=url)
+        try:
+            instances.claim(store)
+        except BaseException:
+            store.close()
+            raise
+        future.set_result(store)
     except BaseException as error:  # reported by the announcer, which stops the server
         future.set_exception(error)
 
@@ -163,7 +173,7 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
 
     from .server import make_asgi
 
-    access = Access(lan=lan_url is not None, proxies=proxies)
+    access = Access(lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store))
     app = make_asgi(store, settings_file, lan_url=lan_url, access=access)
     # Forwarded headers are judged by the app itself (join/peer.py), never by uvicorn's defaults.
     server = uvicorn.Server(uvicorn.Config(app, host=hosts[0], port=port, log_level="warning", lifespan="on",
@@ -171,10 +181,10 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
                                            proxy_headers=False))
     shown = _shown(hosts[-1])
     url = f"http://{_url_host(shown)}:{port}/"
-    if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key
-        url = access.host_link(url)
+    worker = instances.worker_number()
 
     def announce() -> None:
+        nonlocal url
         while not server.started and not server.should_exit:
             time.sleep(0.05)
         if not server.started:
@@ -190,6 +200,10 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
                 failed.append(error)
                 server.should_exit = True
                 return
+        if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key
+            url = access.host_link(url)
+        if worker:  # the first worker speaks for them all
+            return
         print(f"Dig Your Way Out companion is running at {url}", flush=True)
         if lan_url:
             print(f"Phones on this network join by the QR code on a game's table view ({lan_url}).", flush=True)
@@ -205,7 +219,12 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
     failed: list[BaseException] = []
     threading.Thread(target=announce, daemon=True).start()
     try:
-        server.run(sockets=_listen(hosts, port) if len(hosts) > 1 else None)
+        sockets: list[socket.socket] | None = None
+        if worker is not None:
+            sockets = [instances.reuse_port_socket(host, port) for host in hosts]
+        elif len(hosts) > 1:
+            sockets = _listen(hosts, port)
+        server.run(sockets=sockets)
     except KeyboardInterrupt:
         pass
     if failed:

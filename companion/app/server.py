@@ -2,7 +2,8 @@
 
 Besides the Flet UI at `/`, it answers `/api/health` (for scripts and the launcher's readiness
 check) and `/api/games/<id>/export` (a game file download, for the host's browsers only: see
-join/access.py). Run it with a single worker: Flet's sessions and pubsub live in this process.
+join/access.py). Flet's sessions live in this process; several processes (instances, or
+`--workers`) share a PostgreSQL database and hear each other's news through it (news.py).
 Everything sits behind `PeerGate` (join/peer.py): each connection's address is read off the
 connection, and no API explorer or schema is served.
 """

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -49,6 +50,22 @@ class Services:
         self.joinable = joinable  # False in a packaged app: no server for a phone to join
         self.access = access or Access()  # who may use the host's screens (join/access.py)
         self._join: Any = None
+        self._news: Any = None
+        self._news_lock = threading.Lock()
+
+    @property
+    def news(self) -> Any:
+        """The game news of this server (news.py); on PostgreSQL it also reaches the other
+        instances, from the first time a screen listens or speaks."""
+        with self._news_lock:
+            if self._news is None:
+                from . import notify
+                from .news import News
+                news = News(lambda: self.store)
+                news.presence = lambda origin, kind, devices: self.join.heard(origin, kind, devices)
+                notify.start(news, self.store)
+                self._news = news
+            return self._news
 
     @property
     def join(self) -> Any:

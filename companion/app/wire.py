@@ -30,11 +30,12 @@ def frame(action: int, body: Mapping[str, Any]) -> bytes:
 
 class WireClient:
     def __init__(self, url: str, *, source: str = "127.0.0.1", headers: Mapping[str, str] | None = None,
-                 prefs: Mapping[str, str] | None = None) -> None:
+                 prefs: Mapping[str, str] | None = None, ssl: Any = None) -> None:
         self.url = url  # ws://host:port/ws
         self.source = source
         self.headers = dict(headers or {})
         self.prefs: dict[Any, Any] = dict(prefs or {})  # keys and values as the server sent them (JSON)
+        self.ssl = ssl  # for wss:// (a TLS context; a test's proxy has a throwaway certificate)
         self.received = b""
         self.session_id = ""
         self._ws: Any = None
@@ -42,7 +43,8 @@ class WireClient:
 
     async def __aenter__(self) -> WireClient:
         self._ws = await websockets.connect(self.url, local_addr=(self.source, 0), max_size=None,
-                                            additional_headers=self.headers, open_timeout=10)
+                                            additional_headers=self.headers, open_timeout=10,
+                                            **({"ssl": self.ssl} if self.ssl is not None else {}))
         self._reader = asyncio.create_task(self._read())
         return self
 

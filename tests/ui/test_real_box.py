@@ -48,7 +48,7 @@ class TestBugs:
             app = await host_app(store, tmp_path)
             app.show(f"/game/{game}")
             table = app.screen
-            table.control.submit({"type": "move", "player": 0, "die": [1]})  # 1: Cell Block or Cafeteria, from Cell Block
+            table.control.submit({"type": "move", "player": 0, "die": [1]})  # 1: Cell Block or Cafeteria
             assert store.load(game).game.state.players[0].place == "cafeteria"
             lit = [t.vm.ident for t in table._map.tiles if t.vm is not None and t.vm.highlighted]
             assert lit == [] and not any(t.control.selected for t in table._map.tiles)

@@ -14,6 +14,8 @@ whatever it forwards: there only the host key gives host rights.
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -36,11 +38,24 @@ class Access:
     whose forwarded addresses are believed (peer.py)."""
 
     def __init__(self, *, lan: bool = False, machine: tuple[Network, ...] = LOOPBACK,
-                 proxies: tuple[Network, ...] = (), host_key: str | None = None) -> None:
+                 proxies: tuple[Network, ...] = (), host_key: str | None = None,
+                 shared_key: Callable[[], str | None] | None = None) -> None:
         self.lan = lan or bool(proxies)
         self.machine = machine
         self.proxies = proxies
-        self.host_key = host_key or new_secret()
+        self._host_key = host_key
+        self._shared_key = shared_key  # the key every instance on one database shares (None: this one's)
+        self._key_lock = threading.Lock()
+
+    @property
+    def host_key(self) -> str:
+        """This server's host key: the database's when several instances share it, else one of
+        this process's own (a new one each start, so an old link stops working)."""
+        with self._key_lock:
+            if self._host_key is None:
+                shared = self._shared_key() if self._shared_key is not None else None
+                self._host_key = shared or new_secret()
+            return self._host_key
 
     def host_by_address(self, peer: Peer) -> bool:
         if not self.lan:  # served to this machine only (the native app too): nobody else reaches it

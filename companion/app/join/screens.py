@@ -222,6 +222,7 @@ def announce(app: Any, game_id: str, kind: str, devices: list[str] | None = None
     """Tell every screen of this game that its devices changed (joined, freed, online...)."""
     from .sync import devices_topic
     try:
-        app.page.pubsub.send_all_on_topic(devices_topic(game_id), {"kind": kind, "devices": list(devices or [])})
+        app.services.news.publish(app.page, devices_topic(game_id), {"kind": kind, "devices": list(devices or [])},
+                                  others=False)
     except Exception:  # a closing session: the others will see it on their next refresh
         log.debug("cannot announce a device change", exc_info=True)

@@ -7,7 +7,11 @@ already seated). Everything presented is checked for its shape, then compared in
 time; every wrong value counts against the client's address (`RateLimiter`).
 
 Presence (which devices have a screen open right now) is kept here in memory: it is about
-connections, which end with the process anyway.
+connections, which end with the process anyway. With several instances on one database, the
+devices shown on another instance are heard of through its news (`heard`); an instance that
+stops without saying goodbye leaves its phones shown online until they come back elsewhere.
+The lockouts (`RateLimiter`) stay per instance: each counts the wrong values it was shown, so
+behind N instances an address gets at most N times the attempts of one.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ class JoinService:
         self.store = store
         self.limiter = limiter or RateLimiter()
         self._online: dict[str, set[str]] = {}  # device id -> ids of the sessions showing it
+        self._elsewhere: dict[str, set[str]] = {}  # device id -> the other instances showing it
         self._lock = threading.Lock()
 
     @property
@@ -142,7 +147,19 @@ class JoinService:
 
     def online(self, device_id: str) -> bool:
         with self._lock:
-            return bool(self._online.get(device_id))
+            return bool(self._online.get(device_id) or self._elsewhere.get(device_id))
+
+    def heard(self, origin: str, kind: str, devices: list[str]) -> None:
+        """Another instance said these devices came online there, or went offline there."""
+        with self._lock:
+            for device_id in devices:
+                where = self._elsewhere.setdefault(device_id, set())
+                if kind == "online":
+                    where.add(origin)
+                else:
+                    where.discard(origin)
+                if not where:
+                    del self._elsewhere[device_id]
 
 
 _PLATFORMS = (("iPad", "iPad"), ("iPhone", "iPhone"), ("Android", "Android"), ("Windows", "Windows"),

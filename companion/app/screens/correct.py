@@ -150,7 +150,7 @@ class CorrectScreen(GameScreen):
             self.app.render()
         else:
             try:  # the other screens of this game reload (screens/table.py listens on this topic)
-                self.app.page.pubsub.send_others_on_topic(f"game:{self.game_id}", {
+                self.app.services.news.publish(self.app.page, f"game:{self.game_id}", {
                     "version": self.session.version, "events": outcome.events})
             except Exception:
                 pass

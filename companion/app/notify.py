@@ -1,0 +1,173 @@
+"""PostgreSQL LISTEN/NOTIFY between the instances serving one database (news.py says what travels).
+
+Each instance keeps one listening connection, on a thread of its own that waits on the
+connection's socket, and one connection to send on. The channel is named after the schema the
+store uses, so two companions sharing a server but not a schema never hear each other. Each
+notification names the instance that sent it; an instance ignores its own (its screens heard the
+news from Flet's pubsub already). A lost listening connection is opened again, with a growing
+pause, and every game shown here is then read again (`News.catch_up`): news missed meanwhile is
+never lost for good, only late.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import select
+import threading
+import uuid
+from typing import Any
+
+from .news import News
+
+log = logging.getLogger(__name__)
+PAYLOAD_MAX = 7900  # PostgreSQL refuses payloads from 8000 bytes
+RETRY_MAX_S = 10.0
+
+
+def dsn_of(url: Any) -> str:
+    """The libpq address of a SQLAlchemy URL (its driver name dropped, the password kept)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def channel_of(schema: str) -> str:
+    """The channel of one schema's companion: a plain identifier PostgreSQL accepts unquoted."""
+    clean = re.sub(r"[^a-z0-9_]", "_", (schema or "public").lower())
+    return f"dyo_news_{clean}"[:63]
+
+
+class PostgresCarrier:
+    """`news`'s way to the other instances; `connect` makes a psycopg2 connection (tests pass theirs)."""
+
+    def __init__(self, news: News, dsn: str) -> None:
+        import psycopg2
+
+        self._connect = lambda: psycopg2.connect(dsn)
+        self.news = news
+        self.origin = uuid.uuid4().hex[:12]
+        self._send_lock = threading.Lock()
+        self._sender: Any = None
+        self._stop = threading.Event()
+        self._listening = threading.Event()
+        self.channel = ""
+        self.listener_pid = 0  # the listening connection's server process (a test cuts it)
+        self._open_sender()  # the first connection fails loudly: a wrong address is the operator's to fix
+        self._thread = threading.Thread(target=self._listen, name="news-listener", daemon=True)
+        self._thread.start()
+
+    def wait_listening(self, timeout: float = 10.0) -> bool:
+        return self._listening.wait(timeout)
+
+    def _open(self) -> Any:
+        conn = self._connect()
+        conn.autocommit = True
+        with conn.cursor() as cur:
+            cur.execute("SELECT current_schema()")
+            row = cur.fetchone()
+            assert row is not None  # a query of one value answers one row
+            self.channel = channel_of(row[0])
+        return conn
+
+    def _open_sender(self) -> None:
+        self._sender = self._open()
+
+    # --- sending -------------------------------------------------------------------------------
+
+    def send(self, topic: str, message: dict[str, Any]) -> None:
+        payload = json.dumps({"o": self.origin, "t": topic, "m": message}, separators=(",", ":"))
+        if len(payload.encode("utf-8")) > PAYLOAD_MAX:
+            payload = json.dumps({"o": self.origin, "t": topic, "m": {k: v for k, v in message.items()
+                                                                       if k != "devices"}})
+        with self._send_lock:
+            for attempt in (1, 2):  # a connection the server closed is opened again, once
+                try:
+                    if self._sender is None or self._sender.closed:
+                        self._open_sender()
+                    with self._sender.cursor() as cur:
+                        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
+                    return
+                except Exception:
+                    self._drop_sender()
+                    if attempt == 2:
+                        raise
+
+    def _drop_sender(self) -> None:
+        try:
+            if self._sender is not None:
+                self._sender.close()
+        except Exception:
+            pass
+        self._sender = None
+
+    # --- listening -----------------------------------------------------------------------------
+
+    def _listen(self) -> None:
+        pause = 0.2
+        first = True
+        while not self._stop.is_set():
+            try:
+                conn = self._open()
+            except Exception:
+                log.warning("cannot open the news connection; retrying in %.1f s", pause)
+                self._stop.wait(pause)
+                pause = min(RETRY_MAX_S, pause * 2)
+                continue
+            try:
+                with conn.cursor() as cur:
+                    cur.execute(f"LISTEN {self.channel}")
+                self.listener_pid = conn.get_backend_pid()
+                self._listening.set()
+                if not first:
+                    self.news.catch_up()
+                first, pause = False, 0.2
+                self._pump(conn)
+            except Exception:
+                if not self._stop.is_set():
+                    log.warning("the news connection was lost; opening it again", exc_info=True)
+            finally:
+                self._listening.clear()
+                try:
+                    conn.close()
+                except Exception:
+                    pass
+
+    def _pump(self, conn: Any) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([conn], [], [], 1.0)
+            if not ready:
+                continue
+            conn.poll()
+            while conn.notifies:
+                note = conn.notifies.pop(0)
+                self._handle(note.payload)
+
+    def _handle(self, payload: str) -> None:
+        try:
+            data = json.loads(payload)
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("o") == self.origin:
+            return
+        topic, message = data.get("t"), data.get("m")
+        if isinstance(topic, str) and isinstance(message, dict):
+            try:
+                self.news.deliver(topic, message, str(data.get("o") or ""))
+            except Exception:
+                log.warning("cannot hand on the news of %s", topic, exc_info=True)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=3)
+        with self._send_lock:
+            self._drop_sender()
+
+
+def start(news: News, store: Any) -> None:
+    """Give `news` its carrier when the store is PostgreSQL (SQLite: one instance, none needed)."""
+    db = getattr(store, "db", None)
+    if db is None or db.is_sqlite or news.carrier is not None:
+        return
+    carrier = PostgresCarrier(news, dsn_of(db.url))
+    carrier.wait_listening()
+    news.carrier = carrier
