@@ -69,7 +69,7 @@ def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_actio
                 state = a.store.load(game).game.state
                 action = legal_action(state)
                 actor = phone if action["player"] == 0 else referee  # the phone acts on its own turn
-                actor.screen.submit(action)
+                actor.screen.control.submit(action)
                 version = a.store.load(game).version
                 screens = [phone, table, referee]
                 times.append(await until(lambda v=version, all_of=screens: all(s.screen.session.version == v
@@ -100,11 +100,11 @@ def test_a_stale_write_across_instances_is_refused(pg_url: str, tmp_path: Path) 
             phone.toast = lambda text, *args, **kw: said.append(text)
             seen = phone.screen.session.version
             state = a.store.load(game).game.state
-            referee.screen.submit(legal_action(state))
+            referee.screen.control.submit(legal_action(state))
             # the phone taps on what it saw, before or after the news: refused either way
             stale = phone.screen.session.submit(legal_action(state), base_version=seen)
             assert stale.stale and not stale.accepted
-            phone.screen._after(stale)
+            phone.screen.control.after(stale)
             assert a.store.load(game).version == seen + 1
             return said
         finally:
@@ -227,7 +227,7 @@ def test_news_missed_while_the_listening_connection_was_lost_arrives_late(pg_url
             version = before.version + 1
             await until(lambda: table.screen.session.version == version, 15)  # b read it again on reconnecting
             await until(lambda: carrier.wait_listening(0), 15)
-            referee.screen.submit(legal_action(a.store.load(game).game.state))
+            referee.screen.control.submit(legal_action(a.store.load(game).game.state))
             version = a.store.load(game).version
             await until(lambda: table.screen.session.version == version, 5)  # and hears the next as before
         finally:
