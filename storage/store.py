@@ -46,10 +46,19 @@ from sqlalchemy import Connection, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from companion.rules import Action, Answer, ConfigError, Game, MalformedAction, Violation, parse_action
-from companion.rules.events import events_from_json
-from companion.rules.shape import is_clean_text, is_int
-from companion.rules.state import Offence
+from companion.rules import (
+    Action,
+    Answer,
+    ConfigError,
+    Game,
+    MalformedAction,
+    Offence,
+    Violation,
+    events_from_json,
+    is_clean_text,
+    is_int,
+    parse_action,
+)
 
 from .consistency import check_log
 from .consistency import dump as _dump

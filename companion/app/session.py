@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import Event, GameState, MalformedAction, events_from_json
-from companion.rules.state import Offence
+from companion.rules import Event, GameState, MalformedAction, Offence, events_from_json
 from storage import NothingToRedo, NothingToUndo, StaleState, StorageError
 
 

@@ -21,7 +21,7 @@ import hashlib
 import json
 from typing import Any
 
-from companion.rules.views import view
+from companion.rules import view
 from storage import Device
 
 from ..session import Outcome, TableSession

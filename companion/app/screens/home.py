@@ -8,7 +8,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules.shape import decode_json
+from companion.rules import decode_json
 
 from ..vm.history import games_view
 from ..widgets.common import button, card, heading, icon_button, muted, tap

@@ -12,8 +12,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules import load_catalog
-from companion.rules.ruleset import PRESETS, PUNISHMENT_CHOOSERS
+from companion.rules import PRESETS, PUNISHMENT_CHOOSERS, load_catalog
 
 from ..vm.setup import (
     HOUSE_NUMBERS,

@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, legal_actions
-from companion.rules.engine import ANSWERS
+from companion.rules import ANSWERS, GameState, legal_actions
 
 from .actions import ReasonVM
 from .events import option_label
