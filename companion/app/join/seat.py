@@ -227,16 +227,15 @@ class SeatScreen(DeviceTable):
         if pend is not None and pend.player == self.viewer:
             super().choose_place(place)
 
-    def submit(self, action: dict[str, Any]) -> None:
-        try:
-            super().submit(action)
-        except NotYourSeat:
-            self.busy = False
+    def write_refused(self, error: Exception) -> bool:
+        if isinstance(error, NotYourSeat):
             self.app.toast(self.tr("join.not_yours"))
             self._show()
-        except SeatLost:
-            self.busy = False
+            return True
+        if isinstance(error, SeatLost):
             self.lost()
+            return True
+        return False
 
     def _after(self, outcome: Any) -> None:
         if outcome.stale:  # another device was first: nothing was recorded, here is the table now
@@ -257,7 +256,11 @@ class SeatScreen(DeviceTable):
         join.arrive(self.device.id, self._session_id)
         announce(self.app, self.game_id, "online", [self.device.id])
         if self.app.screen is self:
-            self.session.reload()
+            self.later(self._catch_up)
+
+    async def _catch_up(self) -> None:
+        await self.session.reread()
+        if self.app.screen is self:
             self._reset()
             self.result = [self.tr("join.caught_up")]
             self.result_die = None

@@ -625,12 +625,24 @@ class TableScreen(Screen):
     def submit(self, action: dict[str, Any]) -> None:
         if self.busy:
             return
-        self.busy = True
+        self.busy = True  # until the store answers: a second tap meanwhile is dropped
+        if not self.later(self._record, action):
+            self.busy = False
+
+    async def _record(self, action: dict[str, Any]) -> None:
         try:
-            outcome = self.session.submit(action, self.shown_version)
+            outcome = await self.session.record(action, self.shown_version)
+        except Exception as error:
+            if self.write_refused(error):
+                return
+            raise
         finally:
             self.busy = False
         self._after(outcome)
+
+    def write_refused(self, error: Exception) -> bool:
+        """Whether `error` is a write the session refused before the store (a phone's, join/seat.py)."""
+        return False
 
     def _after(self, outcome: Outcome) -> None:
         tr = self.tr
@@ -684,8 +696,11 @@ class TableScreen(Screen):
     # --- undo / redo ---------------------------------------------------------------------------
 
     def undo(self) -> None:
+        self.later(self._undo)
+
+    async def _undo(self) -> None:
         tr = self.tr
-        entries = self.session.events()
+        entries = await self.session.read_events()
         vm = undo_view(entries, self.session.state, tr, self.session.can_redo)
         if not vm.can_undo:
             self.app.toast(tr("ui.nothing_to_undo"))
@@ -694,11 +709,14 @@ class TableScreen(Screen):
             self.app.confirm(tr("ui.undo_confirm_title", what=vm.last), vm.confirm, tr("ui.undo"),
                              lambda: self._rewind("undo", vm.last), danger=True)
         else:
-            self._rewind("undo", vm.last)
+            await self._rewind_now("undo", vm.last)
 
     def redo(self) -> None:
+        self.later(self._redo)
+
+    async def _redo(self) -> None:
         tr = self.tr
-        vm = redo_view(self.session.events(), self.session.state, tr)
+        vm = redo_view(await self.session.read_events(), self.session.state, tr)
         if not self.session.can_redo or not vm.can_redo:
             self.app.toast(tr("ui.nothing_to_redo"))
             return
@@ -706,11 +724,14 @@ class TableScreen(Screen):
             self.app.confirm(tr("ui.redo_confirm_title", what=vm.last), vm.confirm, tr("ui.redo"),
                              lambda: self._rewind("redo", vm.last), danger=True)
         else:
-            self._rewind("redo", vm.last)
+            await self._rewind_now("redo", vm.last)
 
     def _rewind(self, which: str, what: str) -> None:
+        self.later(self._rewind_now, which, what)
+
+    async def _rewind_now(self, which: str, what: str) -> None:
         tr = self.tr
-        outcome = self.session.undo() if which == "undo" else self.session.redo()
+        outcome = await self.session.rewind(which)
         if outcome.stale:
             self.app.toast(tr("ui.stale"))
         elif outcome.error:
@@ -741,7 +762,7 @@ class TableScreen(Screen):
         version = message.get("version", 0) if isinstance(message, dict) else 0
         if self.app.screen is not self or self.missing:
             return
-        if self.session.refresh_if_behind(version):
+        if await self.session.refresh(version):
             events = list(message.get("events") or []) if isinstance(message, dict) else []
             self.show_news(events)
 

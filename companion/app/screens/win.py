@@ -74,7 +74,10 @@ class WinScreen(GameScreen):
         return ft.Column(rows, spacing=10)
 
     def _undo(self, e: Any = None) -> None:
-        outcome = self.session.undo()
+        self.later(self._undone)
+
+    async def _undone(self) -> None:
+        outcome = await self.session.rewind("undo")
         if outcome.stale or outcome.error:
             self.app.toast(self.tr("ui.stale") if outcome.stale else outcome.error)
             self.app.render()
