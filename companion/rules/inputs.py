@@ -16,9 +16,10 @@ from .handlers.basic import craft_materials, search_count
 from .handlers.gangs import accessories_required
 from .handlers.movement import destinations_for
 from .handlers.neutrals import neutral_options
-from .state import GameState
+from .state import GameState, Player
 
 NO_ACTIONS_LEFT = "v.no_actions_left"
+WEAPON_SEARCH_CARD = "blade"  # the Weapon a card nobody entered may be (the Search deck's only one)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,19 @@ class Inputs:
     accessory_count: int = 0  # how many of them are discarded
     # With a substituting ability (the Triad), each recipe slot and the held cards that may fill it.
     materials: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    hand_cards: tuple[int, int] | None = None  # (fewest, most) cards of the hand it sells, gives or trades
+    printed_total: int | None = None  # the sale total the table reads off the cards (default), else None
+    cigarettes: int = 0  # at most this many cigarettes may go with it (an Exchange)
+    discard: int = 0  # cards to discard (ending a turn over the hand limit)
+    weapons: tuple[tuple[str, int], ...] = ()  # each Weapon it may lay, and the most copies the hand holds
+
+
+def weapon_types(s: GameState, p: Player) -> list[str]:
+    """The Weapons a player may lay: those entered, and a Blade when a card nobody entered may be one."""
+    known = [c for c in sorted(p.hand.known) if c in s.catalog.weapons]
+    if p.hand.unknown and WEAPON_SEARCH_CARD not in known:
+        known.append(WEAPON_SEARCH_CARD)
+    return known
 
 
 def action_cost(s: GameState, a: A.Action) -> int:
@@ -66,6 +80,19 @@ def action_inputs(s: GameState, a: A.Action) -> Inputs:
         slots = craft_materials(s, p, s.catalog.recipes[a.recipe], a.bandage)
         return Inputs(cost, materials=tuple(
             (slot, (slot, *sorted(c for c in subs.get(slot, ()) if p.hand.count(c)))) for slot in slots))
+    if isinstance(a, A.Sell):
+        return Inputs(cost, hand_cards=(1, p.hand.size()), printed_total=a.cigarettes)
+    if isinstance(a, A.GangAbility):
+        if a.ability == "equivalent_exchange":  # GA: 1 to the ability's value of cards, traded for as many
+            return Inputs(cost, hand_cards=(1, s.catalog.ability_values[a.ability]))
+        return Inputs(cost, printed_total=a.cigarettes)
+    if isinstance(a, A.Exchange):
+        return Inputs(cost, hand_cards=(0, p.hand.size()), cigarettes=p.cigarettes)
+    if isinstance(a, A.EndTurn):
+        return Inputs(cost, discard=max(0, p.hand.size() - s.hand_limit(p)))
+    if isinstance(a, A.Extort):
+        return Inputs(cost, weapons=tuple(
+            (w, p.hand.count(w) + (p.hand.unknown if w == WEAPON_SEARCH_CARD else 0)) for w in weapon_types(s, p)))
     return Inputs(cost)
 
 

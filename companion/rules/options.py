@@ -19,10 +19,11 @@ from .engine import check, step
 from .errors import Violation
 from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
 from .handlers.gangs import accessories_required
-from .inputs import action_cost, die_destinations
+from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
 from .state import GameState, Player
 
-WEAPON_SEARCH_CARD = "blade"
+__all__ = ["WEAPON_SEARCH_CARD", "ActionOption", "Preview", "action_options", "candidates", "legal_actions",
+           "preview", "weapon_types"]
 
 
 @dataclass
@@ -46,14 +47,6 @@ def deciding_seat(s: GameState) -> int | None:
 
 def _hand_types(p: Player) -> list[str]:
     return sorted(p.hand.known) + (["unknown"] if p.hand.unknown else [])
-
-
-def weapon_types(s: GameState, p: Player) -> list[str]:
-    """The Weapons a player may lay: those entered, and a Blade when a card nobody entered may be one."""
-    known = [c for c in sorted(p.hand.known) if c in s.catalog.weapons]
-    if p.hand.unknown and WEAPON_SEARCH_CARD not in known:
-        known.append(WEAPON_SEARCH_CARD)
-    return known
 
 
 def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from companion.rules import (
     action_cost,
     action_inputs,
     action_options,
+    candidates,
     die_destinations,
     legal_actions,
     neutral_destinations,
@@ -132,3 +133,20 @@ def test_the_hand_limit_trauma_is_catalog_data():
         p.trauma = trauma
         limited = trauma in state.catalog.hand_limit_traumas
         assert state.hand_limit(p) == (state.ruleset.trauma_hand_limit if limited else state.ruleset.hand_limit)
+
+
+def test_the_hand_inputs_of_a_sale_an_exchange_and_a_turn_over_the_limit():
+    for ruleset, printed in (("official", 1), ("online-simplified", None)):  # the cards' printed total, or prices
+        state = start(3, hands={0: ["spoon", "knife"]}, ruleset=ruleset)
+        sell = next(a for a in candidates(state, 0, every_type=True) if a.TYPE == "sell")
+        needs = action_inputs(state, sell)
+        assert needs.hand_cards == (1, 2) and needs.printed_total == printed
+    full = start(3, hands={0: ["unknown"] * 12})
+    assert action_inputs(full, ACTION_TYPES["end_turn"](player=0)).discard == 12 - full.hand_limit(full.players[0])
+    assert action_inputs(start(3), ACTION_TYPES["end_turn"](player=0)).discard == 0
+
+
+def test_extort_lists_each_weapon_with_the_copies_the_hand_may_lay():
+    state = start(3, hands={0: ["knife", "knife", "unknown"]}, player_fields={1: {"place": "cell_block"}})
+    extort = ACTION_TYPES["extort"](player=0, target=1, tool="spoon", weapons=("knife",))
+    assert dict(action_inputs(state, extort).weapons) == {"knife": 2, "blade": 1}  # the unknown card may be a Blade

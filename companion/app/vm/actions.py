@@ -168,8 +168,7 @@ def end_turn_vm(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
     option = options.get("end_turn")
     if option is None:
         return None
-    p = state.players[seat]
-    over = p.hand.size() - state.hand_limit(p)
+    over = action_inputs(state, ACTION_TYPES["end_turn"](player=seat)).discard
     # Ending with too many cards is possible: the form asks what to discard.
     enabled = option.available
     return ActionVM("end_turn", tr.name("action", "end_turn"), "turn", enabled,

@@ -16,7 +16,6 @@ from typing import Any
 
 from companion.rules import (
     ACTION_TYPES,
-    WEAPON_SEARCH_CARD,
     Action,
     GameState,
     Inputs,
@@ -25,7 +24,6 @@ from companion.rules import (
     check,
     parse_action,
     preview,
-    weapon_types,
 )
 
 from .reasons import ReasonVM, reasons
@@ -268,10 +266,12 @@ class Composer:
             if n:
                 steps.append(StepVM("cards", "many", tr("ui.ask_drawn_cards", count=n),
                                     self._search_card_choices(), 0, n, (), optional=True))
-        elif kind == "sell":
-            steps.append(StepVM("cards", "many", tr("ui.ask_sell_cards"), self._hand_choices(p), 1, p.hand.size()))
-            if s.ruleset.sell is None:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=1))
+        elif kind == "sell" and needs is not None and needs.hand_cards is not None:
+            fewest, most = needs.hand_cards
+            steps.append(StepVM("cards", "many", tr("ui.ask_sell_cards"), self._hand_choices(p), fewest, most))
+            if needs.printed_total is not None:
+                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99,
+                                    default=needs.printed_total))
         elif kind in ("join_gang", "change_style") and chosen is not None and needs is not None:
             required = needs.accessory_count
             prompt = tr("ui.ask_accessories", count=required, gang=tr.name("gang", chosen.gang))
@@ -286,34 +286,34 @@ class Composer:
         elif kind == "rehabilitate" and chosen is not None:
             steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(),
                                 optional=True))
-        elif kind == "extort" and chosen is not None:
-            weapons = weapon_types(self.state, p)
+        elif kind == "extort" and chosen is not None and needs is not None:
             need = len(chosen.weapons)
-            if len(weapons) > 1:
-                limits = {w: p.hand.count(w) + (p.hand.unknown if w == WEAPON_SEARCH_CARD else 0) for w in weapons}
+            if len(needs.weapons) > 1:
                 steps.append(StepVM("weapons", "many", tr("ui.ask_weapons", count=need),
-                                    [ChoiceVM(w, self._card_label(p, w), limit=limits[w]) for w in weapons],
+                                    [ChoiceVM(w, self._card_label(p, w), limit=most) for w, most in needs.weapons],
                                     need, need, tuple(chosen.weapons), exact=need))
         elif kind == "craft" and needs is not None:
             steps += self._material_steps(p, needs)
-        elif kind == "end_turn":
-            over = p.hand.size() - s.hand_limit(p)
+        elif kind == "end_turn" and needs is not None:
+            over = needs.discard
             if over > 0:
                 steps.append(StepVM("discard", "many", tr("ui.ask_discard", count=over), self._hand_choices(p),
                                     over, over, exact=over))
-        elif kind == "exchange":
-            steps.append(StepVM("cards", "many", tr("ui.ask_give_cards"), self._hand_choices(p), 0, p.hand.size(),
+        elif kind == "exchange" and needs is not None and needs.hand_cards is not None:
+            fewest, most = needs.hand_cards
+            steps.append(StepVM("cards", "many", tr("ui.ask_give_cards"), self._hand_choices(p), fewest, most,
                                 (), optional=True))
-            if p.cigarettes:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0, high=p.cigarettes,
-                                    default=0))
-        elif kind == "gang_ability" and chosen is not None:
-            if chosen.ability == "equivalent_exchange":
-                value = s.catalog.ability_values["equivalent_exchange"]
-                steps.append(StepVM("cards", "many", tr("ui.ask_exchange_cards", count=value), self._hand_choices(p),
-                                    1, value))
-            if chosen.ability == "group_deal" and s.ruleset.sell is None:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=3))
+            if needs.cigarettes:
+                steps.append(StepVM("cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0,
+                                    high=needs.cigarettes, default=0))
+        elif kind == "gang_ability" and needs is not None:
+            if needs.hand_cards is not None:
+                fewest, most = needs.hand_cards
+                steps.append(StepVM("cards", "many", tr("ui.ask_exchange_cards", count=most), self._hand_choices(p),
+                                    fewest, most))
+            if needs.printed_total is not None:
+                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99,
+                                    default=needs.printed_total))
         elif kind == "play_action" and needs is not None and needs.draws:
             steps.append(StepVM("cards", "many", tr("ui.ask_drawn_cards", count=needs.draws),
                                 self._search_card_choices(), 0, needs.draws, (), optional=True))
