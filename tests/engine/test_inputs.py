@@ -150,3 +150,13 @@ def test_extort_lists_each_weapon_with_the_copies_the_hand_may_lay():
     state = start(3, hands={0: ["knife", "knife", "unknown"]}, player_fields={1: {"place": "cell_block"}})
     extort = ACTION_TYPES["extort"](player=0, target=1, tool="spoon", weapons=("knife",))
     assert dict(action_inputs(state, extort).weapons) == {"knife": 2, "blade": 1}  # the unknown card may be a Blade
+
+
+def test_a_modules_actions_are_options_only_in_a_game_that_plays_it():
+    """The menu shows what the options list: the Warden's and Team mode's actions need their module."""
+    module_only = {"attract_warden", "bribe", "corruption", "report", "exchange"}
+    every_place = list(start(3).catalog.dig_in_places)
+    for state in (start(3), start(3, modules={"places": every_place[:4]})):
+        assert not {o.type for o in action_options(state, 0)} & module_only
+    warden = start(3, modules={"warden": True})
+    assert {"attract_warden", "bribe"} <= {o.type for o in action_options(warden, 0)}

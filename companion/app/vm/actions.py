@@ -28,8 +28,6 @@ __all__ = [
 BASIC = ("search", "move", "cautious_move", "craft", "join_gang", "play_action", "extort", "exchange",
          "attract_warden", "gang_ability")
 FREE_ORDER = ("reveal_background", "spy", "corruption")
-# Actions whose whole purpose needs a module; hidden when the game lacks it.
-NEEDS_WARDEN = {"attract_warden", "bribe", "corruption", "report"}
 # Actions recorded with one tap; their optional inputs (the cards drawn) have their own button.
 QUICK = {"search"}
 
@@ -61,14 +59,6 @@ def _wrong_place_elsewhere(option: ActionOption) -> bool:
     return any(v.key == "v.wrong_place" for v in option.violations)
 
 
-def _exists(state: GameState, kind: str) -> bool:
-    if kind in NEEDS_WARDEN and state.warden is None:
-        return False
-    if kind == "exchange" and not state.team_mode:
-        return False
-    return True
-
-
 def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None,
                 physical_dice: bool = False) -> list[ActionVM]:
     """The turn's actions for `seat` (the active player), in menu order, each with its state;
@@ -81,7 +71,7 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
     pad = physical_dice  # a real die: a legal Simple move carries its pad
     options = {o.type: o for o in (options if options is not None else action_options(state, seat))}
     for kind, option in options.items():
-        if kind in ("end_turn", "report") or not _exists(state, kind):
+        if kind in ("end_turn", "report"):  # a module's actions are options only in a game that plays it
             continue
         if kind in FREE_ORDER:
             if kind == "spy" and not p.tokens.get("spy"):
