@@ -160,3 +160,22 @@ def test_a_modules_actions_are_options_only_in_a_game_that_plays_it():
         assert not {o.type for o in action_options(state, 0)} & module_only
     warden = start(3, modules={"warden": True})
     assert {"attract_warden", "bribe"} <= {o.type for o in action_options(warden, 0)}
+
+
+def test_over_random_play_the_dry_run_counts_one_die_for_each_rolling_answer():
+    """Moving a neutral, Bodybuilding and a reroll roll one die; the other answers none."""
+    rolling = {"move_neutral", "bodybuilding"}
+    met = set()
+    for seed in range(1, 13):
+        rng = random.Random(seed)
+        state = new_game(random_config(random.Random(seed), None, seed, "full"))
+        for _ in range(100):
+            if state.winner is not None:
+                break
+            if state.pending is not None and state.pending.kind != "brawl_response":
+                for a in legal_actions(state):
+                    rolls = a.TYPE in rolling or (a.TYPE == "choose" and a.option == "reroll")
+                    assert preview(state, a).rolls == int(rolls), (seed, a)
+                    met.add(a.TYPE)
+            step(state, rng.choice(legal_actions(state)))
+    assert {"move_neutral", "skip_neutral", "choose"} <= met
