@@ -16,6 +16,7 @@ from .handlers.basic import craft_materials, search_count
 from .handlers.gangs import accessories_required
 from .handlers.movement import destinations_for
 from .handlers.neutrals import neutral_options
+from .handlers.places import buy_price
 from .state import GameState, Player
 
 NO_ACTIONS_LEFT = "v.no_actions_left"
@@ -37,6 +38,7 @@ class Inputs:
     cigarettes: int = 0  # at most this many cigarettes may go with it (an Exchange)
     discard: int = 0  # cards to discard (ending a turn over the hand limit)
     weapons: tuple[tuple[str, int], ...] = ()  # each Weapon it may lay, and the most copies the hand holds
+    price: int | None = None  # the cigarettes a Buy costs now (a Background's discount taken off)
 
 
 def weapon_types(s: GameState, p: Player) -> list[str]:
@@ -80,6 +82,8 @@ def action_inputs(s: GameState, a: A.Action) -> Inputs:
         slots = craft_materials(s, p, s.catalog.recipes[a.recipe], a.bandage)
         return Inputs(cost, materials=tuple(
             (slot, (slot, *sorted(c for c in subs.get(slot, ()) if p.hand.count(c)))) for slot in slots))
+    if isinstance(a, A.Buy):
+        return Inputs(cost, price=buy_price(s, a.item) if a.item in s.ruleset.buy else None)
     if isinstance(a, A.Sell):
         return Inputs(cost, hand_cards=(1, p.hand.size()), printed_total=a.cigarettes)
     if isinstance(a, A.GangAbility):

@@ -179,3 +179,13 @@ def test_over_random_play_the_dry_run_counts_one_die_for_each_rolling_answer():
                     met.add(a.TYPE)
             step(state, rng.choice(legal_actions(state)))
     assert {"move_neutral", "skip_neutral", "choose"} <= met
+
+
+def test_a_buy_states_its_price_with_the_backgrounds_discount():
+    state = start(3, ruleset="online-simplified")
+    item = next(iter(state.ruleset.buy))
+    buy = ACTION_TYPES["buy"](player=0, item=item)
+    full = state.ruleset.buy[item].price
+    assert action_inputs(state, buy).price == full
+    state.flags.buy_discount = 1
+    assert action_inputs(state, buy).price == max(0, full - 1)

@@ -403,8 +403,8 @@ class Composer:
         if name == "gang":
             return tr.name("gang", value)
         if name == "item":
-            offer = s.ruleset.buy.get(value)
-            price = None if offer is None else max(0, offer.price - s.flags.buy_discount)
+            shape = next((a for a in self.all if getattr(a, "item", None) == value), None)
+            price = None if shape is None else self.inputs(shape).price
             return tr("ui.buy_item", item=tr.name("item", value), price=price) if price is not None \
                 else tr.name("item", value)
         if name == "card":
