@@ -60,8 +60,8 @@ def test_a_real_die_is_asked_for_the_dice_the_action_rolls():
 
 
 def test_a_buy_names_the_price_after_the_discount():
-    state = new_game({"players": [{"name": "Carmen", "cigarettes": 9, "place": "recreational_area"}, {"name": "Nicholas"}],
-                      "seed": 3, "ruleset": "online-simplified"})
+    carmen = {"name": "Carmen", "cigarettes": 9, "place": "recreational_area"}
+    state = new_game({"players": [carmen, {"name": "Nicholas"}], "seed": 3, "ruleset": "online-simplified"})
     item, offer = next(iter(state.ruleset.buy.items()))
     state.flags.buy_discount = 1
     composer = Composer(state, 0, "buy", TR)
