@@ -161,3 +161,19 @@ def test_a_slow_game_does_not_delay_another_games_screens(tmp_path: Path) -> Non
         assert slow_screen.session.version == 1
 
     asyncio.run(run())
+
+
+def test_the_log_is_read_off_the_loop_and_drawn_when_it_arrives(tmp_path: Path) -> None:
+    real = make_store(tmp_path)
+    game = real.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+    real.submit(game, {"type": "search", "player": 0}, base_version=0)
+
+    async def run() -> None:
+        app, = await _apps(real, tmp_path, 1)
+        app.show(f"/game/{game}/log")
+        log = app.screen
+        assert log.entries is None  # nothing read on the loop: the screen says it is reading
+        await settled(log)
+        assert [e.action["type"] for e in log.entries] == ["search"]
+
+    asyncio.run(run())
