@@ -234,6 +234,7 @@ class TestWinning:
             app.show("/")
             assert f"finished-{won}" in _identifiers(app.page)
             app.show(f"/game/{won}/win")
+            await settled(app.screen)  # the log, read off the loop, says what an undo takes back
             assert "win-undo" in _identifiers(app.page)
             win = app.screen
             win._undo()
