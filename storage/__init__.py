@@ -7,7 +7,8 @@
     sub = store.submit(game_id, action, base_version=table.version, key="phone-1/42")
 
 Modules: `models` (tables), `database` (where and how: URL, SQLite WAL, transactions, errors),
-`migrations` (schema versions), `log` (what undo/redo entries mean), `store` (the API),
+`migrations` (schema versions), `log` (what undo/redo entries mean), `store` (the API), with
+`records` (what it hands back), `rows` (a game's rows in a transaction) and `replays` (the cache),
 `statistics` (history per player), `devices` (join links and the phones bound to seats),
 `cli` (`dyo-companion games ...`), `bench` (figures).
 The rules engine never imports this package.

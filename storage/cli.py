@@ -14,8 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.rules import BadJson
-from companion.rules.shape import decode_json
+from companion.rules import BadJson, decode_json
 
 from .errors import BadGameFile, GameNotFound, StorageError
 from .store import GameInfo, Store

@@ -7,7 +7,8 @@ statistics screen then reads a few rows per game instead of replaying whole logs
 
 Who gave a Beating is read from the events around it: the winner of the combat it ends
 (`combat`, `combat_helper`), the player who started the Brawl (`brawl`), the player who
-revealed "Nobody Walks Away from Me", the player who played Corruption for the Punishment.
+revealed the Background it names (the catalog's Backgrounds), the player who played
+Corruption for the Punishment.
 Beatings from Michel and Michelle count as taken, given by nobody.
 
 An extortion counts for both sides: the extorter wins it when the target cooperates or loses
@@ -23,6 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from companion.rules import load_catalog
 
 COUNTERS = ("beatings_taken", "beatings_given", "extortions_won", "extortions_lost")
 
@@ -89,6 +92,7 @@ def tally(answers: Iterable[dict[str, Any]], seats: int) -> list[dict[str, int]]
     extortion: tuple[int, int] | None = None  # (extorter, target) of the player extortion under way
     combat_winner: int | None = None  # who beats the loser of the last combat between players
     brawler = revealer = punisher = None
+    backgrounds = load_catalog().backgrounds
     for answer in answers:
         for event in answer.get("events", ()):
             kind = event.get("type")
@@ -126,8 +130,10 @@ def tally(answers: Iterable[dict[str, Any]], seats: int) -> list[dict[str, int]]
                 taken = event.get("count", 0)
                 victim = event.get("player")
                 bump(victim, "beatings_taken", taken)
-                giver = {"combat": combat_winner, "combat_helper": combat_winner, "brawl": brawler,
-                         "nobody_walks_away_from_me": revealer, "punishment": punisher}.get(event.get("why"))
+                why = event.get("why")
+                giver = revealer if why in backgrounds else {
+                    "combat": combat_winner, "combat_helper": combat_winner, "brawl": brawler,
+                    "punishment": punisher}.get(why)
                 if giver != victim:
                     bump(giver, "beatings_given", taken)
     return counts

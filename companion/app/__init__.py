@@ -3,6 +3,7 @@
 Layers, each importing only the ones before it:
 - `vm/`: view models, plain data built from engine state (no Flet), unit-tested without a browser;
 - `session.py`: one table's game in the store (versions, stale states, undo/redo);
+- `offloop.py`: store calls off the event loop, in order per game;
 - `settings.py`: the table's settings file (theme, dice, neutral destinations);
 - `locale.py`: this device's language (remembered in the browser), direction, fonts;
 - `widgets/`, `screens/`: Flet controls that render view models and forward taps;

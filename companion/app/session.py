@@ -3,6 +3,10 @@
 Every write goes through here with the version the players were looking at (`base_version`),
 so two devices (or a double tap) can never apply an action to a state nobody saw: a stale
 write reloads and reports it instead. Outcomes are plain data the screens render.
+
+Screens await `record`, `rewind`, `refresh` and `read_events`: their store part runs off the
+event loop, in order per game (offloop.py), and only the answer is taken in on the loop. The
+plain methods (`submit`, `undo`...) do the same on the calling thread, for tools and tests.
 """
 
 from __future__ import annotations
@@ -12,9 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import Event, GameState, MalformedAction, events_from_json
-from companion.rules.state import Offence
+from companion.rules import Event, GameState, MalformedAction, Offence, events_from_json
 from storage import NothingToRedo, NothingToUndo, StaleState, StorageError
+
+from . import offloop
+
+# What a store call answered, read off the loop: ("answer", the engine's answer, table or None),
+# ("stale", None, the table as it now stands), ("error", the store's words, None).
+Written = tuple[str, Any, Any]
 
 
 @dataclass
@@ -94,32 +103,70 @@ class TableSession:
             return True
         return False
 
+    async def refresh(self, version: int) -> bool:
+        """`refresh_if_behind`, with the replay off the loop."""
+        before = self.version
+        if version <= before:
+            return False
+        await self.reread()
+        return self.version > before  # False: another refresh took the news in meanwhile
+
+    async def reread(self) -> None:
+        """`reload`, with the replay off the loop."""
+        self._adopt(await offloop.run(self.game_id, self.store.load, self.game_id))
+
+    def _adopt(self, table: Any) -> None:
+        """Take in a table read off the loop, unless a newer one arrived meanwhile (versions only grow)."""
+        if table is not None and table.version >= self.version:
+            self.table = table
+
+    def guard(self, action: dict[str, Any]) -> None:
+        """Refuse a write this session may not make, before the store records it (a phone: join/sync.py)."""
+
+    def guard_rewind(self, which: str) -> None:
+        """Refuse an undo or redo this session may not make."""
+
     def submit(self, action: dict[str, Any], base_version: int | None = None) -> Outcome:
         """Record `action`, made on `base_version` (the version the players saw; default: the
         one loaded here)."""
         base = self.version if base_version is None else base_version
+        return self._recorded(action, self._write(action, base, self.key_for(action, base)))
+
+    async def record(self, action: dict[str, Any], base_version: int | None = None) -> Outcome:
+        """`submit`, with the store's part off the loop."""
+        base = self.version if base_version is None else base_version
+        key = self.key_for(action, base)
+        return self._recorded(action, await offloop.run(self.game_id, self._write, action, base, key))
+
+    def _write(self, action: dict[str, Any], base: int, key: str) -> Written:
+        """The store's part of a submission (on any thread): it touches nothing of the session.
+        The guard is part of it, as a phone's asks the store whether the seat is still its own."""
+        self.guard(action)
         try:
-            sub = self.store.submit(self.game_id, action, base_version=base, submitted_by=self.by,
-                                    key=self.key_for(action, base))
+            sub = self.store.submit(self.game_id, action, base_version=base, submitted_by=self.by, key=key)
         except StaleState:
-            self.reload()
-            self.last = Outcome(stale=True, action=action)
-            return self.last
+            return "stale", None, self.store.load(self.game_id)
         except MalformedAction as error:
-            self.last = Outcome(error=error.message, action=action)
-            return self.last
+            return "error", error.message, None
         except StorageError as error:
-            self.last = Outcome(error=getattr(error, "message", str(error)), action=action)
-            return self.last
-        accepted, violations, events, offence, winner = _answer_parts(sub.answer)
+            return "error", getattr(error, "message", str(error)), None
         table = getattr(sub, "table", None)
-        if table is not None:
-            self.table = table
-        elif accepted:
-            self.reload()
-        self.last = Outcome(accepted, violations, events, offence, winner, action=action)
-        if accepted:
-            self._changed()
+        if table is None and _answer_parts(sub.answer)[0]:
+            table = self.store.load(self.game_id)
+        return "answer", sub.answer, table
+
+    def _recorded(self, action: dict[str, Any], written: Written) -> Outcome:
+        kind, answer, table = written
+        self._adopt(table)
+        if kind == "stale":
+            self.last = Outcome(stale=True, action=action)
+        elif kind == "error":
+            self.last = Outcome(error=answer, action=action)
+        else:
+            accepted, violations, events, offence, winner = _answer_parts(answer)
+            self.last = Outcome(accepted, violations, events, offence, winner, action=action)
+            if accepted:
+                self._changed()
         return self.last
 
     def key_for(self, action: dict[str, Any], base_version: int) -> str:
@@ -127,27 +174,44 @@ class TableSession:
         return uuid.uuid4().hex
 
     def undo(self) -> Outcome:
-        return self._rewind(self.store.undo)
+        self.guard_rewind("undo")
+        return self._rewound(self._rewind("undo", self.version))
 
     def redo(self) -> Outcome:
-        return self._rewind(self.store.redo)
+        self.guard_rewind("redo")
+        return self._rewound(self._rewind("redo", self.version))
 
-    def _rewind(self, fn: Callable[..., Any]) -> Outcome:
+    async def rewind(self, which: str) -> Outcome:
+        """`undo` or `redo` (`which`), with the store's part off the loop."""
+        self.guard_rewind(which)
+        return self._rewound(await offloop.run(self.game_id, self._rewind, which, self.version))
+
+    def _rewind(self, which: str, base: int) -> Written:
+        fn = self.store.undo if which == "undo" else self.store.redo
         try:
-            self.table = fn(self.game_id, base_version=self.version, by=self.by)
+            return "answer", None, fn(self.game_id, base_version=base, by=self.by)
         except StaleState:
-            self.reload()
+            return "stale", None, self.store.load(self.game_id)
+        except (NothingToUndo, NothingToRedo, StorageError) as error:
+            return "error", getattr(error, "message", str(error)), None
+
+    def _rewound(self, written: Written) -> Outcome:
+        kind, problem, table = written
+        self._adopt(table)
+        if kind == "stale":
             return Outcome(stale=True)
-        except (NothingToUndo, NothingToRedo) as error:
-            return Outcome(error=getattr(error, "message", str(error)))
-        except StorageError as error:
-            return Outcome(error=getattr(error, "message", str(error)))
+        if kind == "error":
+            return Outcome(error=problem)
         self.last = Outcome(accepted=True)
         self._changed()
         return self.last
 
     def events(self) -> list[Any]:
         return list(self.store.events(self.game_id))
+
+    async def read_events(self) -> list[Any]:
+        """`events`, read off the loop."""
+        return await offloop.run(self.game_id, self.events)
 
     def _changed(self) -> None:
         for listener in list(self.listeners):

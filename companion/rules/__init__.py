@@ -7,25 +7,46 @@
 `check` lists every rule an action breaks (rule ids from RULES.md), `apply`/`step` change the
 state, `legal_actions` lists what the deciding player can do now (through `check`); `view` and
 `redact_events` give what one seat, or the public table, may know of the state and its events.
+`action_options` also carries what each type still needs (its price, a move's die table), and
+`action_inputs` the free inputs of one candidate. An app imports these names only, never a
+submodule: `events` (the event vocabulary) is part of this API by name.
 """
 
+from . import events
 from .actions import ACTION_TYPES, Action, parse_action
+from .board import build_board
 from .catalog import Catalog, load_catalog
 from .config import GameConfig, parse_config
-from .engine import Answer, IllegalAction, apply, check, step
+from .engine import ANSWERS, Answer, IllegalAction, apply, check, step
 from .errors import BadJson, ConfigError, MalformedAction, Violation
-from .events import Event, event_from_json, events_from_json
+from .events import EVENTS, Event, event_from_json, events_from_json
 from .game import Game
+from .hand import UNKNOWN
+from .inputs import Inputs, action_cost, action_inputs, die_destinations, neutral_destinations
 from .invariants import invariant_problems
-from .options import ActionOption, action_options, legal_actions
-from .ruleset import Ruleset, build_ruleset
+from .options import (
+    WEAPON_SEARCH_CARD,
+    ActionOption,
+    Preview,
+    action_options,
+    candidates,
+    legal_actions,
+    preview,
+    weapon_types,
+)
+from .rulebook import rule_ids, rule_sections
+from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset
 from .setup import new_game
-from .state import GameState
+from .shape import decode_json, is_clean_text, is_int
+from .state import GameState, Offence
 from .views import redact_events, view
 
 __all__ = [
-    "ACTION_TYPES", "Action", "ActionOption", "Answer", "BadJson", "Catalog", "ConfigError", "Event", "Game",
-    "GameConfig", "GameState", "IllegalAction", "MalformedAction", "Ruleset", "Violation", "action_options", "apply",
-    "build_ruleset", "check", "event_from_json", "events_from_json", "invariant_problems", "legal_actions",
-    "load_catalog", "new_game", "parse_action", "parse_config", "redact_events", "step", "view",
+    "ACTION_TYPES", "ANSWERS", "EVENTS", "PRESETS", "PUNISHMENT_CHOOSERS", "UNKNOWN", "WEAPON_SEARCH_CARD", "Action",
+    "ActionOption", "Answer", "BadJson", "Catalog", "ConfigError", "Event", "Game", "GameConfig", "GameState",
+    "IllegalAction", "Inputs", "MalformedAction", "Offence", "Preview", "Ruleset", "Violation", "action_cost",
+    "action_inputs", "action_options", "apply", "build_board", "build_ruleset", "candidates", "check",
+    "decode_json", "die_destinations", "event_from_json", "events", "events_from_json", "invariant_problems",
+    "is_clean_text", "is_int", "legal_actions", "load_catalog", "neutral_destinations", "new_game", "parse_action",
+    "parse_config", "preview", "redact_events", "rule_ids", "rule_sections", "step", "view", "weapon_types",
 ]

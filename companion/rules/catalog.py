@@ -87,6 +87,7 @@ class Catalog:
     neutrals: tuple[str, ...]
     tokens: Mapping[str, Mapping[str, Any]]
     traumas: tuple[str, ...]
+    hand_limit_traumas: frozenset[str]  # PSY-3: those that hold a hand to the ruleset's `trauma_hand_limit`
     warden_illegal_actions: frozenset[str]
     presets: Mapping[str, Mapping[str, Any]]
     # Derived vocabularies, used to validate incoming actions.
@@ -169,6 +170,7 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         neutrals=tuple(raw["neutrals"]),
         tokens=MappingProxyType(raw["tokens"]),
         traumas=tuple(raw["traumas"]),
+        hand_limit_traumas=frozenset(raw["hand_limit_traumas"]),
         warden_illegal_actions=frozenset(raw["warden_illegal_actions"]),
         presets=MappingProxyType(raw["presets"]),
         search_cards=search_cards,

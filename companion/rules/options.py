@@ -19,10 +19,14 @@ from . import actions as A
 from .core import judging
 from .engine import check, step
 from .errors import Violation
-from .events import MichelCard
+from .events import MichelCard, Roll
+from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
+from .handlers.gangs import accessories_required
+from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
 from .state import GameState, Player
 
-WEAPON_SEARCH_CARD = "blade"
+__all__ = ["WEAPON_SEARCH_CARD", "ActionOption", "Preview", "action_options", "candidates", "legal_actions",
+           "preview", "weapon_types"]
 
 
 @dataclass
@@ -30,6 +34,8 @@ class ActionOption:
     type: str
     legal: list[A.Action] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)  # why a representative one is refused
+    cost: int = 0  # actions of the turn it takes (the dearest legal shape; 0: free)
+    faces: dict[int, tuple[str, ...]] = field(default_factory=dict)  # a Simple move: die face -> Places
 
     @property
     def available(self) -> bool:
@@ -44,14 +50,6 @@ def deciding_seat(s: GameState) -> int | None:
 
 def _hand_types(p: Player) -> list[str]:
     return sorted(p.hand.known) + (["unknown"] if p.hand.unknown else [])
-
-
-def weapon_types(s: GameState, p: Player) -> list[str]:
-    """The Weapons a player may lay: those entered, and a Blade when a card nobody entered may be one."""
-    known = [c for c in sorted(p.hand.known) if c in s.catalog.weapons]
-    if p.hand.unknown and WEAPON_SEARCH_CARD not in known:
-        known.append(WEAPON_SEARCH_CARD)
-    return known
 
 
 def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
@@ -148,9 +146,10 @@ def _turn_candidates(s: GameState, seat: int, every_type: bool = False) -> list[
             out.append(A.Craft(player=seat, recipe=recipe, bandage=1))
     style = "change_style" in here
     for gid, gang in cat.gangs.items():
-        for make, count in ((A.JoinGang, gang.required), (A.ChangeStyle, max(1, gang.required - 1))):
+        for make in (A.JoinGang, A.ChangeStyle):
             if make is A.ChangeStyle and not style:
                 continue
+            count = accessories_required(s, make.TYPE, gid)
             cards = _accessories_for(s, p, gang.accessories, count)
             if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
                 out.append(make(player=seat, gang=gid, cards=cards))
@@ -189,9 +188,9 @@ def _turn_candidates(s: GameState, seat: int, every_type: bool = False) -> list[
             out.append(A.Bribe(player=seat))
     out += [make(player=seat) for kind, make in SIMPLE_PLACE_ACTIONS.items() if kind in here]
     if "improve_tool" in here:
-        out += [A.ImproveTool(player=seat, tool=t) for t in ("pickaxe", "shovel") if _may_hold(s, p, t, every_type)]
+        out += [A.ImproveTool(player=seat, tool=t) for t in IMPROVE if _may_hold(s, p, t, every_type)]
     if "bet" in here:
-        out += [A.Bet(player=seat, amount=1, number=n) for n in (2, 4, 6)]
+        out += [A.Bet(player=seat, amount=n, number=k) for n in BET_AMOUNTS for k in BET_NUMBERS]
     if "brawl" in here:
         out += [A.Brawl(player=seat, weapon=w) for w in weapons]
     for q in others:
@@ -354,9 +353,11 @@ def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
     """Every action type worth showing now, legal or not, with the reason when it is not."""
     grouped: dict[str, ActionOption] = {}
     refused: dict[str, list[list[Violation]]] = {}
+    shapes: dict[str, list[A.Action]] = {}
     with judging(s):
         for a in candidates(s, seat, every_type=True):
             option = grouped.setdefault(a.TYPE, ActionOption(a.TYPE))
+            shapes.setdefault(a.TYPE, []).append(a)
             found = check(s, a)
             if not found:
                 option.legal.append(a)
@@ -369,7 +370,20 @@ def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
             option.violations = []
         else:
             option.violations = _general(option.violations, refused.get(option.type, []))
+        _add_inputs(s, option, shapes[option.type])
     return list(grouped.values())
+
+
+def _add_inputs(s: GameState, option: ActionOption, shapes: list[A.Action]) -> None:
+    """The option's price and, for a Simple move, the die table (see `inputs`)."""
+    costs: dict[tuple, int] = {}
+    for a in option.legal or shapes:
+        group = _group(a)
+        if group not in costs:
+            costs[group] = action_cost(s, a)
+    option.cost = max(costs.values(), default=0)
+    if option.type == "move" and s.pending is None and shapes[0].player == s.active:
+        option.faces = die_destinations(s, shapes[0].player)
 
 
 @dataclass(frozen=True)
@@ -380,6 +394,7 @@ class Preview:
     offence: str | None  # the rule of the Warden offence it would be (WARD-2), else None
     winner: int | str | None  # the seat (or team) it would make win, else None
     michel_draws: int = 0  # Michel cards it would draw from the deck (the table did not list them)
+    rolls: int = 0  # dice it would roll (those a table with a real die enters with it)
 
 
 def preview(s: GameState, a: A.Action) -> Preview:
@@ -389,4 +404,5 @@ def preview(s: GameState, a: A.Action) -> Preview:
     if not answer.accepted:
         return Preview(False, None, None)
     drawn = sum(1 for e in answer.events if isinstance(e, MichelCard) and e.source != "table")
-    return Preview(True, answer.offence.rule if answer.offence else None, answer.winner, drawn)
+    rolls = sum(1 for e in answer.events if isinstance(e, Roll))
+    return Preview(True, answer.offence.rule if answer.offence else None, answer.winner, drawn, rolls)

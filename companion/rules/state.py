@@ -259,7 +259,8 @@ class GameState:
         return sum(p.tunnel for p in self.players if p.team == team)
 
     def hand_limit(self, p: Player) -> int:
-        return self.ruleset.trauma_hand_limit if p.trauma == "max_five" else self.ruleset.hand_limit
+        limited = p.trauma in self.catalog.hand_limit_traumas
+        return self.ruleset.trauma_hand_limit if limited else self.ruleset.hand_limit
 
     def copy(self) -> GameState:
         """An independent copy (catalog, ruleset, board and config are immutable and shared)."""

@@ -134,7 +134,7 @@ def _turn_candidates(s: GameState, seat: int) -> list[A.Action]:
     if "improve_tool" in offered:
         out += [A.ImproveTool(player=seat, tool=t) for t in ("pickaxe", "shovel")]
     if "bet" in offered:
-        out += [A.Bet(player=seat, amount=1, number=n) for n in (2, 4, 6)]
+        out += [A.Bet(player=seat, amount=n, number=k) for n in (1, 2, 3) for k in range(2, 7)]
     if "brawl" in offered:
         out += [A.Brawl(player=seat, weapon=w) for w in _weapons(s, p)]
     for q in others:

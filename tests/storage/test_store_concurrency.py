@@ -8,6 +8,7 @@ from storage_helpers import config, next_action, play, snap, unresolved
 
 from companion.rules import Game
 from storage import StaleState, Store
+from storage import store as store_module
 
 ROUNDS = 20
 
@@ -150,15 +151,15 @@ def test_the_log_key_stops_a_writer_that_read_an_old_version(store, monkeypatch)
     first, _ = play(cfg, 2)
     game_id = store.create_game(cfg)
     store.submit(game_id, first, base_version=0)
-    read_row = Store._head
+    read_row = store_module.read_head
 
-    def as_if_unlocked(self, conn, game_id, lock=False):
-        head = read_row(self, conn, game_id, lock)
+    def as_if_unlocked(conn, game_id, lock=False):
+        head = read_row(conn, game_id, lock)
         if lock:
             head.version = 0  # what it read before the other writer committed
         return head
 
-    monkeypatch.setattr(Store, "_head", as_if_unlocked)
+    monkeypatch.setattr(store_module, "read_head", as_if_unlocked)
     try:
         store.submit(game_id, first, base_version=0)
     except StaleState as stale:

@@ -35,3 +35,11 @@ def write_settings(path: Path, **values: Any) -> None:
 def server(store: Any, settings_path: Path):
     with AppServer(store, settings_path) as srv:
         yield srv
+
+
+async def settled(screen: Any) -> None:
+    """Wait until the screen's taps that went to the store (off the loop, offloop.py) are taken in."""
+    import asyncio
+
+    while screen.writing is not None and not screen.writing.done():
+        await asyncio.wrap_future(screen.writing)

@@ -23,7 +23,7 @@ from companion.app.session import TableSession
 from companion.app.settings import Settings, SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import make_store
+from .conftest import make_store, settled
 
 
 def pack(obj):
@@ -92,14 +92,17 @@ def test_table_taps_record_actions_and_flags(tmp_path: Path) -> None:
         table.control.start_action("cautious_move")
         assert table.control.composer is not None and table.control.composer.step().field == "to"
         table.control.answer("to", "infirmary")
+        await settled(table)
         state = store.load(game).game.state
         assert state.players[0].place == "infirmary" and state.active == 0 and state.actions_left == 0
         assert "Carmen moves from the Cafeteria to the Infirmary (Cautious move)." in table.control.result
         table.control.start_action("steal_spoon")  # not here: the menu does not offer it, a tap would flag it
         assert "SPOON-1" in flags[-1][1]
         table.control.undo()
+        await settled(table)
         assert store.load(game).game.state.players[0].place == "cafeteria"
         table.control.redo()
+        await settled(table)
         assert store.load(game).game.state.players[0].place == "infirmary"
 
     asyncio.run(run())
@@ -129,12 +132,14 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
         for app in (here, there):
             app.show(f"/game/{game}")
         there.screen.control.submit({"type": "search", "player": 0})
+        await settled(there.screen)
         version = store.load(game).version
         screen = here.screen
         assert screen.session.refresh_if_behind(version)
         screen.show_news([])  # as the game's topic delivers it: the banner now, the rest a moment later
         assert screen.control.shown_version == version - 1
         screen.control.submit({"type": "search", "player": 0})
+        await settled(screen)
         assert store.load(game).version == version  # nothing recorded
         assert screen.control.shown_version == version  # the whole table redrawn, fresh
 
@@ -184,12 +189,15 @@ def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
         table = app.screen
         app.confirm = lambda title, text, yes, on_yes, **kw: on_yes()  # "Warden here: WARD-2": dig anyway
         table.control.start_action("dig")
+        await settled(table)  # a tap made while the store is still writing the last one is dropped
         table.control.submit({"type": "report", "player": 1})
+        await settled(table)
         state = store.load(game).game.state
         assert state.pending.kind == "hand_limit" and state.pending.player == 0
         app.render()  # the pending panel with the card picker draws
         table.control.set_pick("unknown", 1)
         table.control.submit_pick()
+        await settled(table)
         state = store.load(game).game.state
         assert state.players[0].hand.size() == 10 and state.pending is None and state.active == 1
 
@@ -221,6 +229,7 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
         app.show(f"/game/{game}")
         table = app.screen
         for _ in range(160):
+            await settled(table)
             state = table.session.state
             if state.winner is not None:
                 break
@@ -243,6 +252,7 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
                     break
                 table.control.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
                 for _ in range(12):
+                    await settled(table)
                     composer = table.control.composer
                     step = composer.step() if composer is not None else None
                     if step is None:
@@ -260,8 +270,10 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
                         chosen = list(step.default) if step.default and len(step.default) == need else \
                             rng.sample(pool, min(need, len(pool)))
                         table.control.answer(step.field, chosen)
+                await settled(table)
                 if table.control.composer is not None:
                     table.control.cancel_action()
+        await settled(table)
         app.render()
 
     asyncio.run(run())

@@ -21,7 +21,7 @@ from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
 from companion.rules import new_game, parse_action, step
 
-from .conftest import make_store, write_settings
+from .conftest import make_store, settled, write_settings
 from .test_app_offline import new_app
 
 TR = Tr("en")
@@ -49,6 +49,7 @@ class TestBugs:
             app.show(f"/game/{game}")
             table = app.screen
             table.control.submit({"type": "move", "player": 0, "die": [1]})  # 1: Cell Block or Cafeteria
+            await settled(table)
             assert store.load(game).game.state.players[0].place == "cafeteria"
             lit = [t.vm.ident for t in table._map.tiles if t.vm is not None and t.vm.highlighted]
             assert lit == [] and not any(t.control.selected for t in table._map.tiles)
@@ -229,12 +230,16 @@ class TestWinning:
             (title, yes, record), = asked
             assert (title, yes) == ("This Dig wins the game for Carmen", "Record it")
             record()
+            await settled(app.screen)
             assert store.load(won).game.state.winner == 0
             app.show("/")
             assert f"finished-{won}" in _identifiers(app.page)
             app.show(f"/game/{won}/win")
+            await settled(app.screen)  # the log, read off the loop, says what an undo takes back
             assert "win-undo" in _identifiers(app.page)
-            app.screen._undo()
+            win = app.screen
+            win._undo()
+            await settled(win)
             assert store.load(won).game.state.winner is None and type(app.screen).__name__ == "TableScreen"
 
         asyncio.run(run())
@@ -342,6 +347,7 @@ class TestRealMichelCards:
             table.control.submit_checked(move)
             assert table.control.michel_for == (move, 1) and store.load(game).version == 1  # nothing recorded yet
             table.control.pick_michel("knife_spoon")
+            await settled(table)
             entry = store.events(game)[-1]
             assert entry.action["michel_cards"] == ["knife_spoon"]
             drawn = [ev for ev in entry.answer["events"] if ev["type"] == "michel_card"]

@@ -213,7 +213,11 @@ class SeatPolicy(DevicePolicy):
         join.arrive(device.id, self._session_id)
         announce(app, screen.game_id, "online", [device.id])
         if app.screen is screen:
-            screen.session.reload()
+            screen.later(self._catch_up, screen)
+
+    async def _catch_up(self, screen: TableScreen) -> None:
+        await screen.session.reread()  # off the loop (offloop.py)
+        if screen.app.screen is screen:
             screen.control.reset()
             screen.control.tell([screen.tr("join.caught_up")])
             screen.show()

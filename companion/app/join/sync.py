@@ -21,10 +21,10 @@ import hashlib
 import json
 from typing import Any
 
-from companion.rules.views import view
+from companion.rules import view
 from storage import Device
 
-from ..session import Outcome, TableSession
+from ..session import TableSession
 
 HOST_ONLY = frozenset({"adjust"})  # corrections are the referee's
 
@@ -74,12 +74,11 @@ class SeatSession(TableSession):
                 and not isinstance(action.get("player"), bool) and action.get("type") not in HOST_ONLY
                 and not action.get("force") and not action.get("outcomes"))
 
-    def submit(self, action: dict[str, Any], base_version: int | None = None) -> Outcome:
+    def guard(self, action: dict[str, Any]) -> None:
         if not self.allows(action):
             raise NotYourSeat(action.get("type") if isinstance(action, dict) else action)
         if self.device is None or not self.join.still_bound(self.device):
             raise SeatLost(self.game_id)
-        return super().submit(action, base_version)
 
     def key_for(self, action: dict[str, Any], base_version: int) -> str:
         """Same device, same version, same action: the same key (a retry is not a second action)."""
@@ -88,8 +87,5 @@ class SeatSession(TableSession):
         device = self.device.id if self.device is not None else "-"
         return f"dev:{device}:v{base_version}:{digest}"
 
-    def undo(self) -> Outcome:
-        raise NotYourSeat("undo")
-
-    def redo(self) -> Outcome:
-        raise NotYourSeat("redo")
+    def guard_rewind(self, which: str) -> None:
+        raise NotYourSeat(which)

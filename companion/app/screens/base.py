@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from typing import Any
 
 import flet as ft
@@ -17,6 +18,18 @@ class Screen:
         self.app = app
         self.tr = app.tr
         self.query = query or {}
+        self.writing: Future[Any] | None = None  # the last step awaiting the store (see `later`)
+
+    def later(self, coro_fn: Any, *args: Any) -> bool:
+        """Run a tap's step that awaits the store (session.py, offloop.py) as a task of this
+        session's loop, so the loop serves every other screen meanwhile; `writing` keeps its
+        future, for a tool or a test that waits for the tap to be done. False: not scheduled."""
+        try:
+            self.writing = self.app.page.run_task(coro_fn, *args)
+        except Exception:  # the session is closing: the tap is dropped, as the screen is
+            self.writing = None
+            return False
+        return True
 
     def title(self) -> str:
         return self.tr(self.title_key)

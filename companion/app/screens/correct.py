@@ -138,9 +138,11 @@ class CorrectScreen(GameScreen):
 
     def _record(self) -> None:
         action = vm.correction(self.session.state, self.draft)
-        if action is None:
-            return
-        outcome = self.session.submit(action)
+        if action is not None:
+            self.later(self._recorded, action)
+
+    async def _recorded(self, action: dict[str, Any]) -> None:
+        outcome = await self.session.record(action)
         if outcome.stale:
             self.app.toast(self.tr("ui.stale"))
             self.app.render()

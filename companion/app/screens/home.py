@@ -8,8 +8,9 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules.shape import decode_json
+from companion.rules import decode_json
 
+from .. import offloop
 from ..vm.history import games_view
 from ..widgets.common import button, card, heading, icon_button, muted, tap
 from .base import Screen
@@ -95,13 +96,13 @@ class HomeScreen(Screen):
                                         with_data=True)
         if not files:
             return
-        self.import_bytes(files[0].bytes or b"")
+        await self.import_bytes(files[0].bytes or b"")
 
-    def import_bytes(self, raw: bytes) -> None:
+    async def import_bytes(self, raw: bytes) -> None:
         tr = self.tr
         try:
             data = decode_json(raw)
-            game_id = self.app.store.import_game(data)
+            game_id = await offloop.run(offloop.NEW_GAMES, self.app.store.import_game, data)  # replays every action
         except Exception as error:  # a bad file is the user's to fix: say what is wrong
             message = getattr(error, "message", None) or str(error)
             self.app.toast(tr("ui.import_failed", problem=message))
@@ -117,7 +118,7 @@ async def export_game(app: Any, game_id: str, title: str) -> None:
     """Save a game file (PROTOCOL.md format) through the browser's download or the OS dialog."""
     tr = app.tr
     try:
-        data = app.store.export_game(game_id)
+        data = await offloop.run(game_id, app.store.export_game, game_id)
     except Exception as error:
         app.toast(tr("ui.export_failed", problem=getattr(error, "message", str(error))))
         return

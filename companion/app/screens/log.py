@@ -17,12 +17,17 @@ class LogScreen(GameScreen):
 
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
         super().__init__(app, game_id, query)
-        self.entries = []
+        self.entries: list[Any] | None = None  # read off the loop, then drawn (a long log takes a while)
         if not self.problem:
-            try:
-                self.entries = self.session.events()
-            except Exception as error:
-                self.problem = getattr(error, "message", str(error))
+            self.later(self._read)
+
+    async def _read(self) -> None:
+        try:
+            self.entries = await self.session.read_events()
+        except Exception as error:
+            self.problem = getattr(error, "message", str(error))
+        if self.app.screen is self:
+            self.app.render()
 
     def actions(self) -> list[ft.Control]:
         """A finished game's log offers its replay, entry by entry."""
@@ -37,6 +42,8 @@ class LogScreen(GameScreen):
         tr = self.tr
         if self.problem:
             return muted(self.problem)
+        if self.entries is None:
+            return muted(tr("ui.log_reading"))
         lines = log_view(self.entries, names_of(self.session.state), tr)
         if not lines:
             return muted(tr("ui.log_empty"))

@@ -13,9 +13,9 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules import load_catalog
-from companion.rules.ruleset import PRESETS, PUNISHMENT_CHOOSERS
+from companion.rules import PRESETS, PUNISHMENT_CHOOSERS, load_catalog
 
+from .. import offloop
 from ..vm.setup import (
     HOUSE_NUMBERS,
     MAX_PLAYERS,
@@ -365,12 +365,15 @@ class SetupScreen(Screen):
         self._rerender()
 
     def _start_game(self, e: Any = None) -> None:
-        tr = self.tr
-        if self.form.problems(tr):
+        if self.form.problems(self.tr):
             self._refresh_problems()
             return
+        self.later(self._create)
+
+    async def _create(self) -> None:
+        tr = self.tr
         try:
-            game_id = self.app.store.create_game(self.form.config(tr))
+            game_id = await offloop.run(offloop.NEW_GAMES, self.app.store.create_game, self.form.config(tr))
         except Exception as error:  # ConfigError (raced) or a storage problem: keep the form
             self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
             return

@@ -394,9 +394,6 @@ class TableScreen(Screen):
         settings = self.app.settings
         return settings.physical_dice, settings.physical_michel
 
-    def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool:
-        return bool(self.app.run_later(coro_fn, *args))
-
     def lines_for(self, events: Sequence[Event]) -> list[str]:
         return self.policy.lines_for(self, events)
 
@@ -438,7 +435,7 @@ class TableScreen(Screen):
         version = message.get("version", 0) if isinstance(message, dict) else 0
         if self.app.screen is not self or self.missing:
             return
-        if self.session.refresh_if_behind(version):
+        if await self.session.refresh(version):
             events = list(message.get("events") or []) if isinstance(message, dict) else []
             self.show_news(events)
 

@@ -19,8 +19,19 @@ class WinScreen(GameScreen):
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
         super().__init__(app, game_id, query)
         self.redirect: str | None = None
+        self.entries: list[Any] | None = None  # the log, read off the loop: it says what an undo takes back
         if not self.problem and self.session.state.winner is None:
             self.redirect = f"/game/{game_id}"
+        elif not self.problem:
+            self.later(self._read)
+
+    async def _read(self) -> None:
+        try:
+            self.entries = await self.session.read_events()
+        except Exception:  # the standings stand without it; only the undo button waits for the log
+            return
+        if self.app.screen is self:
+            self.app.render()
 
     def back_route(self) -> str | None:
         return "/"
@@ -57,8 +68,8 @@ class WinScreen(GameScreen):
                                     cigarettes=st.cigarettes, place=st.place), 13)], spacing=2, expand=True),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER), identifier=f"standing-{st.rank}-{st.name}",
                 label=tr("ui.standing_label", rank=st.rank, player=st.name, tunnel=st.tunnel)))
-        undo = undo_view(self.session.events(), self.session.state, tr, self.session.can_redo)
-        if undo.can_undo:  # the winning action was entered by mistake: take it back, play on
+        undo = undo_view(self.entries, self.session.state, tr, self.session.can_redo) if self.entries else None
+        if undo is not None and undo.can_undo:  # the winning action was entered by mistake: take it back, play on
             rows.append(button(tr("ui.win_undo", what=undo.last), self._undo, icon=ft.Icons.UNDO, style="tonal",
                                identifier="win-undo"))
         rows.append(ft.Row([
@@ -77,7 +88,10 @@ class WinScreen(GameScreen):
         return ft.Column(rows, spacing=10)
 
     def _undo(self, e: Any = None) -> None:
-        outcome = self.session.undo()
+        self.later(self._undone)
+
+    async def _undone(self) -> None:
+        outcome = await self.session.rewind("undo")
         if outcome.stale or outcome.error:
             self.app.toast(self.tr("ui.stale") if outcome.stale else outcome.error)
             self.app.render()

@@ -1,74 +1,35 @@
-"""What the deciding player can do now, and what each action still needs to know.
+"""What the deciding player can do now: the turn's menu, and the questions before recording.
 
 `action_menu` turns the engine's `action_options` into buttons: legal ones enabled, the others
-disabled with the rule they break (never hidden unless the action does not exist in this game).
-`Composer` asks, one step at a time, only for the fields that still vary among the engine's
-legal candidates (destination, recipe, Tool, target...), plus the free inputs no candidate list
-can hold (drawn cards, the printed sale total, the physical die). Every value offered comes from
-the engine's own candidates, so the menu never disagrees with the referee.
+disabled with the rule they break (never hidden unless the action does not exist in this game),
+each with the price in actions the engine states. The form that composes one action is
+`composer.Composer`; it is importable from here too, as the table reads both together.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, check
-from companion.rules.actions import (
-    ACTION_TYPES,
-    Action,
-    ChangeStyle,
-    Craft,
-    Extort,
-    GangAbility,
-    JoinGang,
-    PlayAction,
-    RevealBackground,
-)
-from companion.rules.options import (
-    WEAPON_SEARCH_CARD,
-    ActionOption,
-    action_options,
-    candidates,
-    preview,
-    weapon_types,
-)
+from companion.rules import ACTION_TYPES, ActionOption, GameState, action_inputs, action_options, parse_action, preview
 
+from .composer import ChoiceVM, Composer, StepVM, needs_questions
 from .dice import move_pad
+from .reasons import ReasonVM, reasons
 from .text import Tr
 
-# Actions that cost no action of the turn.
-FREE = {"reveal_background", "spy", "corruption", "report", "end_turn"}
+__all__ = [
+    "ActionVM", "ChoiceVM", "Composer", "ConfirmVM", "MenuVM", "ReasonVM", "StepVM", "action_menu",
+    "confirm_view", "cost_label", "end_turn_vm", "hint", "menu_view", "needs_questions", "offence_warning",
+    "reasons",
+]
+
 # Basic actions (any Place), in menu order; everything else is a Place action or a free one.
 BASIC = ("search", "move", "cautious_move", "craft", "join_gang", "play_action", "extort", "exchange",
          "attract_warden", "gang_ability")
 FREE_ORDER = ("reveal_background", "spy", "corruption")
-# Actions whose whole purpose needs a module; hidden when the game lacks it.
-NEEDS_WARDEN = {"attract_warden", "bribe", "corruption", "report"}
-# Which fields a type's form asks first (the others follow in declaration order).
-FIELD_ORDER = {
-    "extort": ("target", "tool", "weapons"),
-    "play_action": ("card", "target"),
-    "reveal_background": ("card", "target", "targets", "to", "own_to", "trauma"),
-    "corruption": ("effect", "target", "to"),
-    "cautious_move": ("to", "planning"),
-    "heal": ("bandage", "trauma"),
-}
-# Fields the composer never asks (engine bookkeeping, or chance the app supplies).
-HIDDEN_FIELDS = {"player", "die", "michel_cards", "force", "changes"}
 # Actions recorded with one tap; their optional inputs (the cards drawn) have their own button.
 QUICK = {"search"}
-# Which types roll dice, and how many, for the physical-die mode.
-DICE = {"move": 1, "bet": 1, "bodybuilding": 1, "move_neutral": 1}
-
-
-@dataclass
-class ReasonVM:
-    rule: str
-    message: str
-    forceable: bool = True
 
 
 @dataclass
@@ -93,21 +54,9 @@ class ActionVM:
         return bool(self.reasons) and all(r.forceable for r in self.reasons)
 
 
-def reasons(violations: Iterable[Any], tr: Tr) -> list[ReasonVM]:
-    return [ReasonVM(v.rule, tr.violation(v), v.forceable) for v in violations]
-
-
 def _wrong_place_elsewhere(option: ActionOption) -> bool:
     """A Place action refused because the player stands elsewhere (or its Place isn't in this game)."""
     return any(v.key == "v.wrong_place" for v in option.violations)
-
-
-def _exists(state: GameState, kind: str) -> bool:
-    if kind in NEEDS_WARDEN and state.warden is None:
-        return False
-    if kind == "exchange" and not state.team_mode:
-        return False
-    return True
 
 
 def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None,
@@ -119,9 +68,10 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
     p = state.players[seat]
     here = state.board.places[p.place].actions
     out: list[ActionVM] = []
-    by_type = {o.type: o for o in (options if options is not None else action_options(state, seat))}
-    for kind, option in by_type.items():
-        if kind in ("end_turn", "report") or not _exists(state, kind):
+    pad = physical_dice  # a real die: a legal Simple move carries its pad
+    options = {o.type: o for o in (options if options is not None else action_options(state, seat))}
+    for kind, option in options.items():
+        if kind in ("end_turn", "report"):  # a module's actions are options only in a game that plays it
             continue
         if kind in FREE_ORDER:
             if kind == "spy" and not p.tokens.get("spy"):
@@ -142,7 +92,7 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
             cost=cost_label(state, kind, option, tr), reasons=reasons(option.violations, tr),
             hint=hint(state, seat, kind, tr), details=kind in QUICK and option.available,
             warning=offence_warning(state, option),
-            pad=move_pad(state, seat, tr) if physical_dice and kind == "move" and option.available else None))
+            pad=move_pad(state, seat, tr, option.faces) if pad and kind == "move" and option.available else None))
     order = {k: i for i, k in enumerate(BASIC + FREE_ORDER)}
     groups = {"place": 0, "basic": 1, "free": 2}
     out.sort(key=lambda a: (groups[a.group], order.get(a.type, 50), a.label))
@@ -182,7 +132,6 @@ class ConfirmVM:
 def confirm_view(state: GameState, action: dict[str, Any], tr: Tr) -> ConfirmVM | None:
     """Ask once before recording an action that wins the game or is a Warden offence; the
     engine says which by a dry run on a copy of the game."""
-    from companion.rules import parse_action
     try:
         parsed = parse_action(action, state.catalog)
     except Exception:  # malformed: the engine's refusal will say why when it is submitted
@@ -205,35 +154,28 @@ def confirm_view(state: GameState, action: dict[str, Any], tr: Tr) -> ConfirmVM 
 def end_turn_vm(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None) -> ActionVM | None:
     if state.winner is not None or state.pending is not None or seat != state.active:
         return None
-    by_type = {o.type: o for o in (options if options is not None else action_options(state, seat))}
-    option = by_type.get("end_turn")
+    options = {o.type: o for o in (options if options is not None else action_options(state, seat))}
+    option = options.get("end_turn")
     if option is None:
         return None
-    p = state.players[seat]
-    over = p.hand.size() - state.hand_limit(p)
+    over = action_inputs(state, ACTION_TYPES["end_turn"](player=seat)).discard
     # Ending with too many cards is possible: the form asks what to discard.
     enabled = option.available
-    return ActionVM("end_turn", tr.name("action", "end_turn"), "turn", enabled, tr("ui.cost_free"),
-                    reasons(option.violations, tr),
+    return ActionVM("end_turn", tr.name("action", "end_turn"), "turn", enabled,
+                    cost_label(state, "end_turn", option, tr), reasons(option.violations, tr),
                     hint=tr("ui.hint_end_turn_discard", count=over) if over > 0 else "")
 
 
 def cost_label(state: GameState, kind: str, option: ActionOption, tr: Tr) -> str:
-    if kind in FREE:
-        return tr("ui.cost_free")
-    if kind == "cautious_move":
-        cheap = any(getattr(a, "planning", False) for a in option.legal)
-        return tr("ui.cost_actions", count=1) if cheap and len(option.legal) and all(
-            getattr(a, "planning", False) for a in option.legal) else tr("ui.cost_actions", count=2)
-    return tr("ui.cost_actions", count=1)
+    """The price the engine states: "free", or the actions of the turn it takes."""
+    return tr("ui.cost_actions", count=option.cost) if option.cost else tr("ui.cost_free")
 
 
 def hint(state: GameState, seat: int, kind: str, tr: Tr) -> str:
     """A few words on what the action does here (how many cards a Search draws...)."""
     p = state.players[seat]
     if kind == "search":
-        from companion.rules.handlers.basic import search_count
-        return tr("ui.hint_search", count=search_count(state, p))
+        return tr("ui.hint_search", count=action_inputs(state, ACTION_TYPES["search"](player=seat)).draws)
     if kind == "move":
         return tr("ui.hint_move")
     if kind == "steal_spoon":
@@ -247,405 +189,3 @@ def hint(state: GameState, seat: int, kind: str, tr: Tr) -> str:
     return ""
 
 
-# --- composing one action ------------------------------------------------------------------
-
-@dataclass
-class ChoiceVM:
-    value: Any
-    label: str
-    enabled: bool = True
-    reasons: list[ReasonVM] = field(default_factory=list)
-    detail: str = ""
-    limit: int | None = None  # "many" steps: at most this many copies of this card
-
-
-@dataclass
-class StepVM:
-    """One question: pick one of `choices` ("one"), several cards ("many"), a number, or a die face."""
-
-    field: str
-    kind: str  # "one", "many", "number", "die"
-    prompt: str
-    choices: list[ChoiceVM] = dataclasses.field(default_factory=list)  # `field` here is the attribute above
-    low: int = 0
-    high: int = 0
-    default: Any = None
-    optional: bool = False
-    exact: int | None = None  # "many": exactly this many
-
-
-def _fields(kind: str) -> list[str]:
-    cls = ACTION_TYPES[kind]
-    names = [f.name for f in dataclasses.fields(cls) if f.name not in HIDDEN_FIELDS]
-    first = [f for f in FIELD_ORDER.get(kind, ()) if f in names]
-    return first + [f for f in names if f not in first]
-
-
-def _value_key(value: Any) -> Any:
-    return tuple(sorted(value)) if isinstance(value, tuple) else value
-
-
-class Composer:
-    """Builds one action of `kind` for `seat`, asking only what the legal candidates leave open."""
-
-    def __init__(self, state: GameState, seat: int, kind: str, tr: Tr, *, physical_dice: bool = False,
-                 force: bool = False, quick: bool = False) -> None:
-        self.state = state
-        self.seat = seat
-        self.kind = kind
-        self.tr = tr
-        self.physical_dice = physical_dice
-        self.force = force
-        self.quick = quick  # skip the optional inputs (a Search without entering the cards drawn)
-        every = [a for a in candidates(state, seat, every_type=True) if a.TYPE == kind]
-        self.all = every
-        self.legal = [a for a in every if not check(state, a)]
-        # Forcing (a house rule) chooses among every candidate; otherwise among the legal ones.
-        self.pool = list(every if force else self.legal)
-        self.answers: dict[str, Any] = {}
-        self.history: list[str] = []
-        self._extra_done: set[str] = set()
-
-    # The composer is a small state machine: `step()` is the current question, `answer()` moves on.
-
-    @property
-    def remaining(self) -> list[Action]:
-        out = self.pool
-        for name, value in self.answers.items():
-            if name in _fields(self.kind) and any(hasattr(a, name) for a in out):
-                narrowed = [a for a in out if _value_key(getattr(a, name, None)) == _value_key(value)]
-                if narrowed:
-                    out = narrowed
-        return out
-
-    def _varying(self) -> str | None:
-        rest = self.remaining
-        if not rest:
-            return None
-        for name in _fields(self.kind):
-            if name in self.answers:
-                continue
-            values = {_value_key(getattr(a, name)) for a in rest}
-            if len(values) > 1:
-                return name
-        return None
-
-    def step(self) -> StepVM | None:
-        if not self.pool and not self.force:
-            return None
-        name = self._varying()
-        if name is not None:
-            return self._choice_step(name)
-        for extra in self._extra_steps():
-            if extra.field not in self._extra_done and not (self.quick and extra.optional):
-                return extra
-        return None
-
-    def answer(self, name: str, value: Any) -> None:
-        self.answers[name] = tuple(value) if isinstance(value, list) else value
-        self._extra_done.add(name)
-        self.history.append(name)
-
-    def back(self) -> bool:
-        if not self.history:
-            return False
-        name = self.history.pop()
-        self.answers.pop(name, None)
-        self._extra_done.discard(name)
-        return True
-
-    @property
-    def done(self) -> bool:
-        return self.step() is None
-
-    @property
-    def possible(self) -> bool:
-        return bool(self.pool)
-
-    def action(self) -> dict[str, Any]:
-        """The action to submit (JSON), from the chosen candidate plus the free answers."""
-        rest = self.remaining
-        base: dict[str, Any] = rest[0].to_json() if rest else {"type": self.kind, "player": self.seat}
-        for name, value in self.answers.items():
-            if name.startswith("material_"):
-                continue
-            if name == "die":
-                base["die"] = list(value) if isinstance(value, tuple) else [value]
-                continue
-            base[name] = list(value) if isinstance(value, tuple) else value
-        materials = [self.answers[k] for k in sorted(self.answers) if k.startswith("material_")]
-        if materials:
-            base["cards"] = materials
-        for name in ("cards", "discard", "weapons", "targets"):
-            if name in base and base[name] is not None and not isinstance(base[name], list):
-                base[name] = list(base[name])
-        if self.kind == "search" and not base.get("cards"):
-            base.pop("cards", None)
-        if self.force:
-            base["force"] = True
-        return base
-
-    def summary(self) -> list[tuple[str, str]]:
-        """What is already decided (asked or the only possibility), as (question, answer) lines."""
-        out: list[tuple[str, str]] = []
-        rest = self.remaining
-        if not rest:
-            return out
-        first = rest[0]
-        later = {step.field for step in self._extra_steps()} - set(self.answers)  # asked further on
-        for name in _fields(self.kind):
-            if name in later:
-                continue
-            values = {_value_key(getattr(a, name)) for a in rest}
-            value = getattr(first, name)
-            if len(values) == 1 and not (value is None or value is False or value == () or value == ""
-                                         or (name in ("from_discard", "bandage", "cigarettes") and value == 0)):
-                out.append((self._prompt(name, short=True), self._label(name, getattr(first, name))))
-        for name, value in self.answers.items():
-            if name not in _fields(self.kind) and value not in (None, (), []):
-                out.append((self._prompt(name, short=True), self._label(name, value)))
-        return out
-
-    def check(self) -> list[ReasonVM]:
-        """Violations of the composed action (empty: legal), for a last look before submitting."""
-        from companion.rules import parse_action
-        try:
-            action = parse_action(self.action(), self.state.catalog)
-        except Exception:  # a malformed composition is the composer's bug; show it as a refusal
-            return [ReasonVM("TURN-5", self.tr("ui.cannot_compose"), False)]
-        return reasons(check(self.state, action), self.tr)
-
-    # --- questions -------------------------------------------------------------------------
-
-    def _choice_step(self, name: str) -> StepVM:
-        rest = self.remaining
-        seen: dict[Any, ChoiceVM] = {}
-        for a in rest:
-            value = getattr(a, name)
-            key = _value_key(value)
-            if key not in seen:
-                seen[key] = ChoiceVM(value, self._label(name, value), True, detail=self._detail(name, value))
-        if not self.force and self._show_refused(name):
-            for a in self._similar(name):
-                value = getattr(a, name)
-                key = _value_key(value)
-                if key in seen:
-                    continue
-                seen[key] = ChoiceVM(value, self._label(name, value), False, reasons(check(self.state, a), self.tr),
-                                     self._detail(name, value))
-        return StepVM(name, "one", self._prompt(name), list(seen.values()))
-
-    def _similar(self, name: str) -> list[Action]:
-        """Refused candidates that agree with the answers given so far (to show why they're refused)."""
-        out = []
-        for a in self.all:
-            if all(_value_key(getattr(a, k, None)) == _value_key(v) for k, v in self.answers.items()
-                   if k in _fields(self.kind)):
-                out.append(a)
-        return out
-
-    def _show_refused(self, name: str) -> bool:
-        return (self.kind, name) in {("craft", "recipe"), ("buy", "item"), ("extort", "target"), ("dig", "tool"),
-                                     ("join_gang", "gang"), ("change_style", "gang"), ("cautious_move", "to"),
-                                     ("improve_tool", "tool"), ("play_action", "target"), ("spy", "target"),
-                                     ("gang_ability", "to")}
-
-    def _extra_steps(self) -> list[StepVM]:
-        """Inputs the candidates cannot list: drawn cards, sale totals, accessories, dice."""
-        s, tr, kind = self.state, self.tr, self.kind
-        p = s.players[self.seat]
-        rest = self.remaining
-        chosen = rest[0] if rest else None
-        steps: list[StepVM] = []
-        if kind == "search":
-            from companion.rules.handlers.basic import search_count
-            n = search_count(s, p)
-            if n:
-                steps.append(StepVM("cards", "many", tr("ui.ask_drawn_cards", count=n),
-                                    self._search_card_choices(), 0, n, (), optional=True))
-        elif kind == "sell":
-            steps.append(StepVM("cards", "many", tr("ui.ask_sell_cards"), self._hand_choices(p), 1, p.hand.size()))
-            if s.ruleset.sell is None:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=1))
-        elif kind in ("join_gang", "change_style") and isinstance(chosen, (JoinGang, ChangeStyle)):
-            gang = s.catalog.gangs[chosen.gang]
-            required = max(1, gang.required - (1 if kind == "change_style" else 0))
-            prompt = tr("ui.ask_accessories", count=required, gang=tr.name("gang", gang.id))
-            steps.append(StepVM("cards", "many", prompt,
-                                self._accessory_choices(p, gang.accessories), required, required,
-                                tuple(chosen.cards), exact=required))
-            pile = s.gang_piles.get(chosen.gang, [])
-            if len(pile) > 1:  # the card taken, named in one step or left unentered
-                steps.append(StepVM("card", "one", tr("ui.ask_gang_card"),
-                                    [ChoiceVM(a, tr.name("ability", a)) for a in pile], default=pile[0],
-                                    optional=True))
-        elif kind == "rehabilitate" and chosen is not None:
-            steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(),
-                                optional=True))
-        elif kind == "extort" and isinstance(chosen, Extort):
-            weapons = weapon_types(self.state, p)
-            need = len(chosen.weapons)
-            if len(weapons) > 1:
-                limits = {w: p.hand.count(w) + (p.hand.unknown if w == WEAPON_SEARCH_CARD else 0) for w in weapons}
-                steps.append(StepVM("weapons", "many", tr("ui.ask_weapons", count=need),
-                                    [ChoiceVM(w, self._card_label(p, w), limit=limits[w]) for w in weapons],
-                                    need, need, tuple(chosen.weapons), exact=need))
-        elif kind == "craft" and isinstance(chosen, Craft):
-            steps += self._material_steps(p, chosen)
-        elif kind == "end_turn":
-            over = p.hand.size() - s.hand_limit(p)
-            if over > 0:
-                steps.append(StepVM("discard", "many", tr("ui.ask_discard", count=over), self._hand_choices(p),
-                                    over, over, exact=over))
-        elif kind == "exchange":
-            steps.append(StepVM("cards", "many", tr("ui.ask_give_cards"), self._hand_choices(p), 0, p.hand.size(),
-                                (), optional=True))
-            if p.cigarettes:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0, high=p.cigarettes,
-                                    default=0))
-        elif kind == "bet":
-            steps.append(StepVM("amount", "one", tr("ui.ask_bet_amount"),
-                                [ChoiceVM(n, tr.num(n), n <= p.cigarettes) for n in (1, 2, 3)]))
-            steps.append(StepVM("number", "one", tr("ui.ask_bet_number"),
-                                [ChoiceVM(n, tr.num(n)) for n in range(2, 7)]))
-        elif kind == "gang_ability" and isinstance(chosen, GangAbility):
-            if chosen.ability == "equivalent_exchange":
-                value = s.catalog.ability_values["equivalent_exchange"]
-                steps.append(StepVM("cards", "many", tr("ui.ask_exchange_cards", count=value), self._hand_choices(p),
-                                    1, value))
-            if chosen.ability == "group_deal" and s.ruleset.sell is None:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=3))
-        elif kind == "play_action" and isinstance(chosen, PlayAction):
-            info = s.catalog.action_cards.get(chosen.card, {})
-            if info.get("effect") == "draw":
-                steps.append(StepVM("cards", "many", tr("ui.ask_drawn_cards", count=info["count"]),
-                                    self._search_card_choices(), 0, info["count"], (), optional=True))
-        if self.physical_dice:
-            dice = self._dice_needed(chosen)
-            if dice:
-                steps.append(StepVM("die", "die", tr("ui.ask_die", count=dice), low=1, high=6, exact=dice))
-        return steps
-
-    def _dice_needed(self, chosen: Action | None) -> int:
-        p = self.state.players[self.seat]
-        if self.kind in DICE:
-            return DICE[self.kind]
-        if self.kind == "dig" and p.tokens.get("skill"):
-            return 1
-        if self.kind == "reveal_background" and isinstance(chosen, RevealBackground) \
-                and chosen.card == "me_cheating_never":
-            info = self.state.catalog.backgrounds["me_cheating_never"]
-            return info["bonus"] if p.gang == info["gang"] else info["amount"]
-        return 0
-
-    def _material_steps(self, p: Any, chosen: Craft) -> list[StepVM]:
-        """Triad substitutions: ask which card fills a slot only when the player holds an alternative."""
-        s = self.state
-        subs = s.catalog.substitutes.get(p.ability or "", {})
-        if not subs:
-            return []
-        from companion.rules.handlers.basic import craft_materials
-        slots = craft_materials(s, p, s.catalog.recipes[chosen.recipe], chosen.bandage)
-        steps = []
-        for i, slot in enumerate(slots):
-            options = [slot] + sorted(c for c in subs.get(slot, ()) if p.hand.count(c))
-            if len(options) > 1:
-                steps.append(StepVM(f"material_{i}", "one", self.tr("ui.ask_material", card=self.tr.name("card", slot)),
-                                    [ChoiceVM(c, self._card_label(p, c)) for c in options], default=slot))
-            else:
-                self.answers.setdefault(f"material_{i}", slot)
-        return steps
-
-    def _card_label(self, p: Any, card: str) -> str:
-        """A card's name, marked when the player would use a card nobody entered for it."""
-        label = self.tr.name("card", card)
-        if not p.hand.count(card) and p.hand.unknown and card != "unknown":
-            return self.tr("ui.card_from_unknown", card=label)
-        return label
-
-    def _hand_choices(self, p: Any) -> list[ChoiceVM]:
-        tr = self.tr
-        out = [ChoiceVM(c, tr.name("card", c), detail=tr.num(n), limit=n) for c, n in sorted(p.hand.known.items())]
-        if p.hand.unknown:
-            out.append(ChoiceVM("unknown", tr.name("card", "unknown"), detail=tr.num(p.hand.unknown),
-                                limit=p.hand.unknown))
-        return out
-
-    def _accessory_choices(self, p: Any, allowed: Iterable[str]) -> list[ChoiceVM]:
-        return [ChoiceVM(c, self._card_label(p, c), bool(p.hand.count(c) or p.hand.unknown), limit=1)
-                for c in sorted(allowed)]
-
-    def _background_choices(self) -> list[ChoiceVM]:
-        """The Backgrounds the new card may be: those the engine accepts (none already seen)."""
-        from companion.rules.actions import Rehabilitate
-        out = []
-        for card in self.state.catalog.backgrounds:
-            refused = check(self.state, Rehabilitate(player=self.seat, card=card))
-            out.append(ChoiceVM(card, self.tr.name("background", card), not refused, reasons(refused, self.tr)))
-        return out
-
-    def _search_card_choices(self) -> list[ChoiceVM]:
-        cat = self.state.catalog
-        return [ChoiceVM(c, self.tr.name("card", c)) for c in cat.card_order if cat.is_search_card(c)]
-
-    # --- words -------------------------------------------------------------------------------
-
-    def _prompt(self, name: str, short: bool = False) -> str:
-        tr = self.tr
-        for key in (f"ui.ask.{self.kind}.{name}", f"ui.ask.{name}"):
-            if tr.has(key):
-                return tr.raw(key)
-        return name.replace("_", " ")
-
-    def _label(self, name: str, value: Any) -> str:
-        s, tr, kind = self.state, self.tr, self.kind
-        p = s.players[self.seat]
-        if value is None:
-            return tr("ui.none")
-        if name in ("target", "to") and isinstance(value, int) and not isinstance(value, bool):
-            return s.players[value].name
-        if name == "targets":
-            return tr.join(s.players[t].name for t in value)
-        if name in ("to", "own_to"):
-            return tr.name("place", value)
-        if name == "tool":
-            return self._card_label(p, value) if kind in ("dig", "improve_tool") else tr.name("card", value)
-        if name == "recipe":
-            return tr.name("recipe", value)
-        if name == "gang":
-            return tr.name("gang", value)
-        if name == "item":
-            offer = s.ruleset.buy.get(value)
-            price = None if offer is None else max(0, offer.price - s.flags.buy_discount)
-            return tr("ui.buy_item", item=tr.name("item", value), price=price) if price is not None \
-                else tr.name("item", value)
-        if name == "card":
-            if kind in ("reveal_background", "rehabilitate"):
-                return tr.name("background", value)
-            if kind in ("join_gang", "change_style"):
-                return tr.name("ability", value)
-            return self._card_label(p, value)
-        if name in ("cards", "weapons", "discard"):
-            return tr.join(self._card_label(p, c) for c in value) if value else tr("ui.none")
-        if name in ("weapon",):
-            return self._card_label(p, value)
-        if name == "effect":
-            return tr.name("effect", value)
-        if name == "ability":
-            return tr.name("ability", value)
-        if name in ("planning", "bandage", "trauma"):
-            return tr(f"ui.flag.{kind}.{name}.{'yes' if value else 'no'}")
-        if name == "die":
-            return tr.join(tr.num(d) for d in (value if isinstance(value, (list, tuple)) else [value]))
-        if name.startswith("material_"):
-            return self._card_label(p, value)
-        return tr.num(value) if isinstance(value, int) else tr.digits(str(value))
-
-    def _detail(self, name: str, value: Any) -> str:
-        if self.kind == "cautious_move" and name == "to":
-            return ""
-        return ""
-
-
-def needs_questions(state: GameState, seat: int, kind: str, tr: Tr, physical_dice: bool = False) -> bool:
-    return Composer(state, seat, kind, tr, physical_dice=physical_dice).step() is not None

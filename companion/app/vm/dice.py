@@ -1,10 +1,10 @@
 """Chance from the box: die pads for a table that rolls a real die (one tap records a whole
 move) and the Michel cards a table that draws the real ones says came up.
 
-Each face of the die is shown with the Places it leads to, as the engine answers it
-(`destinations_for`, `neutral_options`); a Place tapped records the move with that face and
+Each face of the die is shown with the Places it leads to, as the engine answers it (the move
+option's `faces`, `neutral_destinations`); a Place tapped records the move with that face and
 that destination. A face with one way to go (or a neutral whose destination the table leaves
-to chance) is one button. The die faces themselves come from the game's board.
+to chance) is one button.
 """
 
 from __future__ import annotations
@@ -12,10 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, parse_action
-from companion.rules.handlers.movement import destinations_for
-from companion.rules.handlers.neutrals import neutral_options
-from companion.rules.options import preview
+from companion.rules import GameState, neutral_destinations, parse_action, preview
 
 from .text import Tr
 
@@ -40,18 +37,15 @@ class PadVM:
     faces: tuple[FaceVM, ...] = field(default_factory=tuple)
 
 
-def _faces(state: GameState) -> list[int]:
-    return sorted(state.board.faces)
-
-
-def move_pad(state: GameState, seat: int, tr: Tr) -> PadVM:
-    """A Simple move: the face the table rolled and the Place the player goes to, in one tap."""
+def move_pad(state: GameState, seat: int, tr: Tr, table: dict[int, tuple[str, ...]]) -> PadVM:
+    """A Simple move: the face the table rolled and the Place the player goes to, in one tap;
+    `table` is the engine's die table for the move (each face and its Places)."""
     faces = []
-    for face in _faces(state):
+    for face, places in table.items():
         targets = tuple(TargetVM(tr.name("place", place),
                                  {"type": "move", "player": seat, "die": [face], "to": place},
                                  f"pad-move-{face}-{place}")
-                        for place in destinations_for(state, seat, face))
+                        for place in places)
         faces.append(FaceVM(face, targets))
     return PadVM("move", tr("ui.pad_move"), tuple(faces))
 
@@ -64,9 +58,8 @@ def neutral_pads(state: GameState, seat: int, tr: Tr) -> list[PadVM]:
     for neutral in state.neutral_names:
         name = tr.name("neutral", neutral)
         faces = []
-        for face in _faces(state):
+        for face, options in neutral_destinations(state, neutral).items():
             base = {"type": "move_neutral", "player": seat, "neutral": neutral, "die": [face]}
-            options = neutral_options(state, neutral, face)
             if chosen or len(options) == 1:
                 targets = tuple(TargetVM(tr.name("place", place), dict(base, to=place),
                                          f"pad-{neutral}-{face}-{place}") for place in options)

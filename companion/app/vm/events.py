@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.rules import Event, event_from_json
 from companion.rules import events as ev
-from companion.rules.events import Event, event_from_json
 
 from .text import Tr
 

@@ -3,7 +3,7 @@
 A tap starts a `Composer` (asking only what that action still needs), answers a pending
 decision, enters the real die or the real Michel cards, or rewinds the log. `TableControl`
 holds that state and turns each tap into the next question or a write, judged by the engine
-and recorded with the version on screen. It draws nothing: it asks its `TablePort` (the
+and recorded with the version on screen, off the event loop (offloop.py). It draws nothing: it asks its `TablePort` (the
 screen) to show, flag, confirm or toast, so it is tested without a browser.
 
 Whose eyes the screen is for (the referee's console, a seat's phone, the table view) is the
@@ -316,17 +316,22 @@ class TableControl:
     # --- writing ---------------------------------------------------------------------------------
 
     def submit(self, action: dict[str, Any]) -> None:
+        """Record `action` off the event loop (offloop.py); a tap meanwhile is dropped."""
         if self.busy:
             return
         self.busy = True
-        try:
-            outcome = self.session.submit(action, self.shown_version)
-        except Exception as error:
+        if not self.port.later(self._record, action):
             self.busy = False
+
+    async def _record(self, action: dict[str, Any]) -> None:
+        try:
+            outcome = await self.session.record(action, self.shown_version)
+        except Exception as error:
             if self.viewer.refused_before_store(error):
                 return
             raise
-        self.busy = False
+        finally:
+            self.busy = False
         self.after(outcome)
 
     def after(self, outcome: Outcome) -> None:
@@ -357,34 +362,41 @@ class TableControl:
     # --- undo / redo ---------------------------------------------------------------------------
 
     def undo(self) -> None:
-        if not self.viewer.may_rewind:
-            return
+        if self.viewer.may_rewind:
+            self.port.later(self._undo)
+
+    async def _undo(self) -> None:
         tr = self.tr
-        vm = undo_view(self.session.events(), self.state, tr, self.session.can_redo)
+        vm = undo_view(await self.session.read_events(), self.state, tr, self.session.can_redo)
         if not vm.can_undo:
             self.port.toast(tr("ui.nothing_to_undo"))
         elif vm.confirm:
             self.port.confirm(tr("ui.undo_confirm_title", what=vm.last), vm.confirm, tr("ui.undo"),
                               lambda: self.rewind("undo", vm.last), danger=True)
         else:
-            self.rewind("undo", vm.last)
+            await self._rewind("undo", vm.last)
 
     def redo(self) -> None:
-        if not self.viewer.may_rewind:
-            return
+        if self.viewer.may_rewind:
+            self.port.later(self._redo)
+
+    async def _redo(self) -> None:
         tr = self.tr
-        vm = redo_view(self.session.events(), self.state, tr)
+        vm = redo_view(await self.session.read_events(), self.state, tr)
         if not self.session.can_redo or not vm.can_redo:
             self.port.toast(tr("ui.nothing_to_redo"))
         elif vm.confirm:
             self.port.confirm(tr("ui.redo_confirm_title", what=vm.last), vm.confirm, tr("ui.redo"),
                               lambda: self.rewind("redo", vm.last), danger=True)
         else:
-            self.rewind("redo", vm.last)
+            await self._rewind("redo", vm.last)
 
     def rewind(self, which: str, what: str) -> None:
+        self.port.later(self._rewind, which, what)
+
+    async def _rewind(self, which: str, what: str) -> None:
         tr = self.tr
-        outcome = self.session.undo() if which == "undo" else self.session.redo()
+        outcome = await self.session.rewind(which)
         if outcome.stale:
             self.port.toast(tr("ui.stale"))
         elif outcome.error:

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import redact_events
-from companion.rules.events import Event, events_from_json
+from companion.rules import Event, events_from_json, redact_events
 
 from .events import QUIET, Names, describe_action, describe_event
 from .seat import seen_lines

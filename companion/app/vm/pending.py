@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, legal_actions
-from companion.rules.engine import ANSWERS
+from companion.rules import ANSWERS, GameState, legal_actions, preview
 
 from .actions import ReasonVM
 from .events import option_label
@@ -158,12 +157,11 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
     data = a.to_json()
     kind = a.TYPE
     style = "neutral"
-    needs_die = 0
+    needs_die = preview(state, a).rolls if physical_dice else 0  # the dice it rolls, as the engine's dry run says
     if kind == "choose":
         option = a.option
         if option == "reroll":
             label = tr("ui.answer.reroll")
-            needs_die = 1 if physical_dice else 0
         elif option == "lose":
             label, style = tr("ui.answer.lose"), "danger"
         elif state.pending is not None and state.pending.kind == "give_weapon":
@@ -193,12 +191,10 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
         label, style = tr("ui.answer.give_up"), "danger"
     elif kind == "bodybuilding":
         label = tr("ui.answer.bodybuilding")
-        needs_die = 1 if physical_dice else 0
     elif kind == "move_neutral":
         label = tr("ui.answer.move_neutral", neutral=tr.name("neutral", a.neutral),
                    place=tr.name("place", state.neutrals.get(a.neutral)))
         style = "primary"
-        needs_die = 1 if physical_dice else 0
     elif kind == "skip_neutral":
         label = tr("ui.answer.skip_neutral")
     elif kind == "brawl_response":

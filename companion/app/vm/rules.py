@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rules.rulebook import rule_sections
+from companion.rules import rule_sections
 
 from .text import Tr, search_key
 

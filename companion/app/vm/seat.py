@@ -11,10 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.rules import UNKNOWN, Event, redact_events
 from companion.rules import events as ev
-from companion.rules.events import Event
-from companion.rules.hand import UNKNOWN
-from companion.rules.views import redact_events
 
 from .events import QUIET, Names, describe_event, why_suffix
 from .pending import hand_words

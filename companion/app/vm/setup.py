@@ -11,8 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import ConfigError, build_ruleset, load_catalog, new_game
-from companion.rules.ruleset import PRESETS
+from companion.rules import PRESETS, ConfigError, build_board, build_ruleset, load_catalog, new_game
 
 from .table import COLORS
 from .text import Tr
@@ -238,7 +237,6 @@ def dig_in_places() -> tuple[str, ...]:
 
 def start_places(form: SetupForm) -> list[str]:
     """Places a starting state may name, for the game this form would create."""
-    from companion.rules.board import build_board
     cat = load_catalog()
     try:
         rules = build_ruleset(form.ruleset if form.ruleset in PRESETS else "official")

@@ -13,8 +13,16 @@ from .common import checked, place_action, restricted, spend, trauma_forbids, us
 from .movement import check_destination
 from .places import sale_value
 
+# LAUN-1: Changing style in the Laundry takes one Accessory fewer than joining (never none).
+FEWER_ACCESSORIES = {"join_gang": 0, "change_style": 1}
 
-def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation], fewer: int) -> None:
+
+def accessories_required(s: GameState, kind: str, gang_id: str) -> int:
+    """How many of the Gang's Accessories joining it (`join_gang`) or changing style to it takes."""
+    return max(1, s.catalog.gangs[gang_id].required - FEWER_ACCESSORIES[kind])
+
+
+def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation]) -> None:
     p = s.players[a.player]
     gang = s.catalog.gangs[a.gang]
     restricted(s, p, "join_gang", out, "GANG-1")
@@ -25,7 +33,7 @@ def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation], fe
         out.append(hard("GANG-2", "v.gang_pile_empty", gang=a.gang))
     elif a.card is not None and a.card not in pile:
         out.append(hard("SUP-3", "v.not_in_gang_pile", ability=a.card, gang=a.gang))
-    required = max(1, gang.required - fewer)
+    required = accessories_required(s, a.TYPE, a.gang)
     wrong = [c for c in a.cards if c not in gang.accessories]
     if wrong:
         out.append(violation("GANG-1", "v.gang_wrong_accessory", card=wrong[0], gang=a.gang,
@@ -65,13 +73,13 @@ def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:
 
 @checker("join_gang")
 def check_join_gang(s: GameState, a: JoinGang, out: list[Violation]) -> None:
-    check_join(s, a, out, 0)
+    check_join(s, a, out)
 
 
 @checker("change_style")
 def check_change_style(s: GameState, a: ChangeStyle, out: list[Violation]) -> None:
     place_action(s, s.players[a.player], "change_style", "LAUN-1", out)
-    check_join(s, a, out, 1)
+    check_join(s, a, out)
 
 
 applier("join_gang", "change_style")(apply_join)

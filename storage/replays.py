@@ -1,0 +1,93 @@
+"""Replaying a game from its log, and the in-process cache of recently replayed games.
+
+A replay is the configuration run through the actions in effect (store.py says why the log is
+the truth). The cache keeps the replayed game of recently used tables, keyed by version, so an
+append does not replay the log; a version mismatch (another process wrote) falls back to a
+replay. A writer takes its entry out of the cache while it changes it, and puts it back after.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection
+
+from companion.rules import ConfigError, Game
+
+from .consistency import dump
+from .errors import LogDiverged
+from .records import Table
+from .rows import Head, fold_log
+
+CACHE_GAMES = 32
+
+
+@dataclass
+class Replayed:
+    """A cache entry: the game replayed at `version`, and what redo would put back (next last)."""
+
+    version: int
+    game: Game
+    redo: list[int] = field(default_factory=list)
+
+
+def replay(conn: Connection, head: Head) -> Replayed:
+    folded = fold_log(conn, head)
+    try:
+        game = Game.replay(json.loads(head.config), [json.loads(e.action) for e in folded.in_effect])
+    except (ValueError, ConfigError) as error:  # MalformedAction and a refused action are ValueErrors
+        raise LogDiverged(f"game {head.id} no longer replays with this version of the rules engine: "
+                          f"{getattr(error, 'message', error)}") from None
+    return Replayed(head.version, game, folded.redo)
+
+
+def table_of(game_id: str, replayed: Replayed) -> Table:
+    """The caller's own copy of a replayed game, as a Table."""
+    game = copy.copy(replayed.game)
+    game.state = replayed.game.state.copy()
+    game.log = list(replayed.game.log)
+    return Table(game_id=game_id, version=replayed.version, game=game, config=json.loads(dump(game.config)),
+                 status="active" if game.state.winner is None else "finished", can_undo=bool(game.log),
+                 can_redo=bool(replayed.redo))
+
+
+class ReplayCache:
+    """The replayed games of the most recently used tables (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._games: OrderedDict[str, Replayed] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+    def take(self, conn: Connection, head: Head) -> Replayed:
+        """The game at the head's version, owned by the caller: out of the cache until put back."""
+        with self._lock:
+            cached = self._games.pop(head.id, None)
+        if cached is not None and cached.version == head.version:
+            return cached
+        return replay(conn, head)
+
+    def remember(self, game_id: str, replayed: Replayed) -> None:
+        with self._lock:
+            current = self._games.get(game_id)
+            if current is None or current.version <= replayed.version:
+                self._games[game_id] = replayed
+                self._games.move_to_end(game_id)
+            while len(self._games) > CACHE_GAMES:
+                self._games.popitem(last=False)
+
+    def table(self, head: Head) -> Table | None:
+        """The cached game at the head's version as a Table, or None."""
+        with self._lock:  # copied under the lock: a writer takes an entry out before changing it
+            cached = self._games.get(head.id)
+            if cached is None or cached.version != head.version:
+                return None
+            self._games.move_to_end(head.id)
+            return table_of(head.id, cached)

@@ -1,0 +1,179 @@
+"""Store calls run off the event loop, in order per game (companion/app/offloop.py): a store made
+slow for game A delays neither game B's writes nor B's screens, nor the loop itself."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from flet.controls.context import _context_page
+from flet.messaging.session import Session
+
+from companion.app import offloop
+from companion.app.session import TableSession
+from companion.app.settings import SettingsFile
+from companion.app.shell import App, Services
+
+from .conftest import make_store, settled
+from .test_app_offline import FakeConnection, pack
+
+SLOW = 1.0  # seconds each store call of the slow game takes
+PROMPT = 0.5  # what "at once" allows on a shared, busy test machine
+
+
+class SlowFor:
+    """The real store, with every call about one game made `SLOW` seconds slower."""
+
+    def __init__(self, store: Any, game_id: str) -> None:
+        self._store = store
+        self.slow_game = game_id
+
+    def __getattr__(self, name: str) -> Any:
+        call = getattr(self._store, name)
+        if name not in ("load", "submit", "undo", "redo", "events"):
+            return call
+
+        def slowed(game_id: str, *args: Any, **kwargs: Any) -> Any:
+            if game_id == self.slow_game:
+                time.sleep(SLOW)
+            return call(game_id, *args, **kwargs)
+        return slowed
+
+
+def test_one_key_runs_in_order_while_another_runs_beside_it() -> None:
+    lanes = offloop.Lanes(workers=4)
+    done: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str, wait: bool = False) -> str:
+        if wait:
+            assert gate.wait(5)
+        done.append(name)
+        return name
+
+    first = lanes.submit("A", job, "a1", True)  # held until the gate opens
+    later = [lanes.submit("A", job, f"a{i}") for i in range(2, 6)]
+    other = lanes.submit("B", job, "b1")
+    assert other.result(timeout=PROMPT) == "b1" and not first.done() and not any(f.done() for f in later)
+    assert lanes.busy("A")
+    gate.set()
+    assert [f.result(timeout=5) for f in [first, *later]] == ["a1", "a2", "a3", "a4", "a5"]
+    assert done == ["b1", "a1", "a2", "a3", "a4", "a5"]
+    assert not lanes.busy("A") and not lanes.busy("B")
+
+
+def test_an_error_reaches_the_caller_and_the_lane_goes_on() -> None:
+    lanes = offloop.Lanes(workers=2)
+
+    def fail() -> None:
+        raise ValueError("unreadable")
+
+    failed = lanes.submit("A", fail)
+    after = lanes.submit("A", lambda: "next")
+    assert after.result(timeout=5) == "next"
+    assert isinstance(failed.exception(timeout=5), ValueError)
+
+
+def test_a_slow_game_delays_neither_another_game_nor_the_loop(tmp_path: Path) -> None:
+    real = make_store(tmp_path)
+    a = real.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+    b = real.create_game({"players": [{"name": "Dana"}, {"name": "Eli"}]})
+    slow, fast = TableSession(real, a), TableSession(real, b)
+    slow.store = SlowFor(real, a)
+
+    async def run() -> None:
+        gaps: list[float] = []
+        stop = asyncio.Event()
+
+        async def ticker() -> None:  # the loop's own pulse while the slow write is under way
+            last = time.perf_counter()
+            while not stop.is_set():
+                await asyncio.sleep(0.01)
+                now = time.perf_counter()
+                gaps.append(now - last)
+                last = now
+
+        pulse = asyncio.create_task(ticker())
+        started = time.perf_counter()
+        writes = [asyncio.create_task(slow.record({"type": "search", "player": 0})),
+                  asyncio.create_task(slow.record({"type": "end_turn", "player": 0}, 1))]
+        await asyncio.sleep(0)
+        quick = await fast.record({"type": "search", "player": 0})
+        quick_took = time.perf_counter() - started
+        assert quick.accepted and fast.version == 1 and quick_took < PROMPT
+        assert not any(w.done() for w in writes)  # A's first write is still sleeping
+        first, second = await asyncio.gather(*writes)
+        stop.set()
+        await pulse
+        assert first.accepted and second.accepted  # in order: the end of turn came after the Search
+        assert time.perf_counter() - started >= 2 * SLOW and slow.version == 2
+        assert max(gaps) < PROMPT
+
+    asyncio.run(run())
+    assert [e.action["type"] for e in real.events(a)] == ["search", "end_turn"]
+
+
+async def _apps(store: Any, folder: Path, count: int) -> list[App]:
+    """Browser sessions of one server process: one loop, one pubsub hub (the game topics)."""
+    loop = asyncio.get_running_loop()
+    hub = FakeConnection(loop).pubsubhub
+    apps = []
+    for _ in range(count):
+        connection = FakeConnection(loop)
+        connection.pubsubhub = hub
+        session = Session(connection)
+        pack(session.get_page_patch())
+        _context_page.set(session.page)
+        app = App(session.page, Services(store, SettingsFile(folder / "settings.json")))
+        app.session_keepalive = session
+        app.width = 390
+        app.start()
+        apps.append(app)
+    return apps
+
+
+def test_a_slow_game_does_not_delay_another_games_screens(tmp_path: Path) -> None:
+    """Game B's screens hear of B's change and redraw while game A's store takes its time."""
+    real = make_store(tmp_path)
+    a = real.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+    b = real.create_game({"players": [{"name": "Dana"}, {"name": "Eli"}]})
+    store = SlowFor(real, a)
+
+    async def run() -> None:
+        apps = await _apps(store, tmp_path, 3)
+        for app, game in zip(apps, (a, b, b), strict=True):
+            app.show(f"/game/{game}")
+        slow_screen, here, there = (app.screen for app in apps)
+        slow_screen.session.store = store  # opening the screen was slow too; its writes are what counts
+        started = time.perf_counter()
+        slow_screen.submit({"type": "search", "player": 0})
+        there.submit({"type": "search", "player": 0})
+        await settled(there)
+        while here.session.version < 1 and time.perf_counter() - started < 5:
+            await asyncio.sleep(0.01)  # the topic's news reach the other screen of game B
+        took = time.perf_counter() - started
+        assert here.session.version == there.session.version == 1
+        assert took < PROMPT and not slow_screen.writing.done()
+        await settled(slow_screen)
+        assert slow_screen.session.version == 1
+
+    asyncio.run(run())
+
+
+def test_the_log_is_read_off_the_loop_and_drawn_when_it_arrives(tmp_path: Path) -> None:
+    real = make_store(tmp_path)
+    game = real.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+    real.submit(game, {"type": "search", "player": 0}, base_version=0)
+
+    async def run() -> None:
+        app, = await _apps(real, tmp_path, 1)
+        app.show(f"/game/{game}/log")
+        log = app.screen
+        assert log.entries is None  # nothing read on the loop: the screen says it is reading
+        await settled(log)
+        assert [e.action["type"] for e in log.entries] == ["search"]
+
+    asyncio.run(run())
