@@ -6,6 +6,8 @@ game, so stale writes, refusals, confirmations and undo prompts are the real one
 
 from __future__ import annotations
 
+import asyncio
+
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -63,7 +65,9 @@ class FakeScreen:
         return self.dice
 
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool:
-        return False
+        """A step awaiting the store, run to its end (a real screen runs it on the session's loop)."""
+        asyncio.run(coro_fn(*args))
+        return True
 
     def kinds(self) -> list[str]:
         return [kind for kind, _ in self.said]

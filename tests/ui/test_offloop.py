@@ -149,8 +149,8 @@ def test_a_slow_game_does_not_delay_another_games_screens(tmp_path: Path) -> Non
         slow_screen, here, there = (app.screen for app in apps)
         slow_screen.session.store = store  # opening the screen was slow too; its writes are what counts
         started = time.perf_counter()
-        slow_screen.submit({"type": "search", "player": 0})
-        there.submit({"type": "search", "player": 0})
+        slow_screen.control.submit({"type": "search", "player": 0})
+        there.control.submit({"type": "search", "player": 0})
         await settled(there)
         while here.session.version < 1 and time.perf_counter() - started < 5:
             await asyncio.sleep(0.01)  # the topic's news reach the other screen of game B

@@ -270,7 +270,7 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
         else:
             raise RuntimeError("no legal action found")
         screen = apps[1 + action["player"]].screen
-        screen.submit(action)
+        screen.control.submit(action)
         if screen.writing is not None:  # the store's part runs off the loop (offloop.py)
             await asyncio.wrap_future(screen.writing)
         for _ in range(6):  # the other screens' pubsub handlers run on this loop
