@@ -11,8 +11,9 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, bindparam, insert, update
-from sqlmodel import select
+from sqlalchemy import Connection, bindparam, false, insert, update
+from sqlalchemy import select as select_many  # sqlmodel's select is typed for at most four columns
+from sqlmodel import col, select
 
 from companion.rules import Game, is_clean_text
 
@@ -43,22 +44,23 @@ class Conflict(Exception):
 
 
 # The statements of the hot paths, built once: executing them only binds parameters.
-HEAD = select(GameRow.id, GameRow.version, GameRow.status, GameRow.finished, GameRow.winner,
-              GameRow.config).where(GameRow.id == bindparam("game_id"))
+HEAD = select_many(col(GameRow.id), col(GameRow.version), col(GameRow.status), col(GameRow.finished),
+                   col(GameRow.winner), col(GameRow.config)).where(col(GameRow.id) == bindparam("game_id"))
 HEAD_LOCKED = HEAD.with_for_update()
 BY_KEY = select(EventRow.action, EventRow.answer).where(EventRow.game_id == bindparam("game_id"),
                                                         EventRow.idempotency_key == bindparam("key"))
 ENTRY = select(EventRow.action, EventRow.answer).where(EventRow.game_id == bindparam("game_id"),
                                                        EventRow.seq == bindparam("seq"))
 ENTRIES = select(EventRow.seq, EventRow.kind, EventRow.target, EventRow.action).where(
-    EventRow.game_id == bindparam("game_id"), EventRow.seq <= bindparam("upto")).order_by(EventRow.seq)
+    EventRow.game_id == bindparam("game_id"), EventRow.seq <= bindparam("upto")).order_by(col(EventRow.seq))
 ANSWERS_IN_EFFECT = select(EventRow.answer).where(
     EventRow.game_id == bindparam("game_id"), EventRow.kind == "action",
-    EventRow.undone == False).order_by(EventRow.seq)  # noqa: E712
+    col(EventRow.undone) == false()).order_by(col(EventRow.seq))
 INSERT_EVENT = insert(EventRow)
-SET_UNDONE = update(EventRow).where(EventRow.game_id == bindparam("of_game"),
-                                    EventRow.seq == bindparam("of_seq")).values(undone=bindparam("flag"))
-SAVE_HEAD = update(GameRow).where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("before")).values(
+SET_UNDONE = update(EventRow).where(col(EventRow.game_id) == bindparam("of_game"),
+                                    col(EventRow.seq) == bindparam("of_seq")).values(undone=bindparam("flag"))
+SAVE_HEAD = update(GameRow).where(col(GameRow.id) == bindparam("game_id"),
+                                  col(GameRow.version) == bindparam("before")).values(
     version=bindparam("new_version"), updated=bindparam("now"), status=bindparam("new_status"),
     finished=bindparam("new_finished"), winner=bindparam("new_winner"))
 
@@ -130,7 +132,7 @@ def settle(conn: Connection, head: Head, game: Game, now: datetime) -> bool:
     if state.winner is None:
         if head.status == "finished":  # an undo took the winning action back
             head.status, head.finished, head.winner = "active", None, None
-            conn.execute(update(SeatRow).where(SeatRow.game_id == head.id).values(
+            conn.execute(update(SeatRow).where(col(SeatRow.game_id) == head.id).values(
                 won=False, tunnel=None, beatings_taken=None, beatings_given=None, extortions_won=None,
                 extortions_lost=None))
         return False
@@ -139,7 +141,7 @@ def settle(conn: Connection, head: Head, game: Game, now: datetime) -> bool:
     head.finished = now if newly else head.finished
     answers = conn.execute(ANSWERS_IN_EFFECT, {"game_id": head.id}).scalars()
     for s in seat_statistics(state, (json.loads(a) for a in answers)):
-        conn.execute(update(SeatRow).where(SeatRow.game_id == head.id, SeatRow.seat == s.seat).values(
+        conn.execute(update(SeatRow).where(col(SeatRow.game_id) == head.id, col(SeatRow.seat) == s.seat).values(
             won=s.won, tunnel=s.tunnel, beatings_taken=s.beatings_taken, beatings_given=s.beatings_given,
             extortions_won=s.extortions_won, extortions_lost=s.extortions_lost))
     return newly

@@ -363,7 +363,7 @@ class Store:
         """
         with self.db.transaction() as conn:
             head = read_head(conn, game_id)
-            rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)).all()
+            rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id).order_by(col(EventRow.seq))).all()
             snapshots = dict(conn.execute(select(SnapshotRow.version, SnapshotRow.state)
                                           .where(SnapshotRow.game_id == game_id)).all())
             reported = conn.execute(select(LogProblemRow.schema_version, LogProblemRow.problem)

@@ -3,8 +3,10 @@
 A module that arrives only as another package's dependency (msgpack through flet, SQLAlchemy
 through sqlmodel) works until that package stops needing it; declaring what the code imports
 itself keeps that from breaking an install. The app and storage must find their imports in
-`[project] dependencies`; the tools never shipped (the `[tool.flet.app] exclude` list:
-benchmarks, the browser driver) and the tests may also use the `test` extra.
+`[project] dependencies`, except a lazy import (inside a function) of an optional extra's
+package, such as psycopg2 from the `postgres` extra, which only hosting asks for; the tools
+never shipped (the `[tool.flet.app] exclude` list: benchmarks, the browser driver) and the
+tests may also use the `test` extra.
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ def _names(requirements: Iterable[str]) -> set[str]:
     return out
 
 
-def _imports(path: Path) -> set[str]:
-    """The top-level names of the absolute imports in a file (at any depth: lazy imports count)."""
+def _imports(path: Path, eager_only: bool = False) -> set[str]:
+    """The top-level names of the absolute imports in a file (at any depth: lazy imports count,
+    unless `eager_only` asks for the ones a plain `import` of the module runs)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in tree.body if eager_only else ast.walk(tree):
         if isinstance(node, ast.Import):
             out |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -46,20 +50,25 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-def _undeclared(files: Iterable[Path], declared: set[str], local: set[str], root: Path = ROOT) -> dict[str, list[str]]:
-    """Imports no declared distribution provides: module -> the files importing it."""
+def _undeclared(files: Iterable[Path], declared: set[str], local: set[str], root: Path = ROOT,
+                lazily: set[str] = frozenset()) -> dict[str, list[str]]:
+    """Imports no declared distribution provides: module -> the files importing it. `lazily`
+    names distributions that may be imported inside a function only."""
     providers = importlib.metadata.packages_distributions()
     out: dict[str, list[str]] = {}
     for path in files:
+        eager = _imports(path, eager_only=True)
         for module in _imports(path) - set(sys.stdlib_module_names) - FIRST_PARTY - local:
             dists = {_canonical(d) for d in providers.get(module, [])}
-            if not dists & declared:
+            if not dists & (declared if module in eager else declared | lazily):
                 out.setdefault(f"{module} ({', '.join(sorted(dists)) or 'not installed'})", []).append(
                     str(path.relative_to(root)))
     return out
 
 
 RUNTIME = _names(PYPROJECT["project"]["dependencies"])
+OPTIONAL = {name for extra, reqs in PYPROJECT["project"]["optional-dependencies"].items()
+            if extra != "test" for name in _names(reqs)}
 TEST = RUNTIME | _names(PYPROJECT["project"]["optional-dependencies"]["test"])
 NEVER_SHIPPED = {ROOT / p for p in PYPROJECT["tool"]["flet"]["app"]["exclude"]}
 
@@ -73,7 +82,7 @@ def _code() -> list[Path]:
 
 
 def test_the_app_declares_what_it_imports() -> None:
-    assert _undeclared([p for p in _code() if _shipped(p)], RUNTIME, set()) == {}
+    assert _undeclared([p for p in _code() if _shipped(p)], RUNTIME, set(), lazily=OPTIONAL) == {}
 
 
 def test_the_tools_never_shipped_declare_what_they_import() -> None:
@@ -94,3 +103,13 @@ def test_an_undeclared_import_is_found(tmp_path: Path) -> None:
     found = _undeclared([module], RUNTIME - {"msgpack"}, set(), root=tmp_path)
     assert found == {"msgpack (msgpack)": ["uses_msgpack.py"]}
     assert _undeclared([module], RUNTIME, set(), root=tmp_path) == {}
+
+
+def test_an_optional_package_may_only_be_imported_lazily(tmp_path: Path) -> None:
+    """psycopg2 (the `postgres` extra) inside a function passes; at the top of a module it does not."""
+    lazy, eager = tmp_path / "lazy.py", tmp_path / "eager.py"
+    lazy.write_text("def f():\n    import psycopg2\n    return psycopg2\n", encoding="utf-8")
+    eager.write_text("import psycopg2\n", encoding="utf-8")
+    assert _undeclared([lazy], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL) == {}
+    assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == [
+        "psycopg2 (psycopg2-binary)"]

@@ -12,7 +12,7 @@ state, `legal_actions` lists what the deciding player can do now (through `check
 submodule: `events` (the event vocabulary) is part of this API by name.
 """
 
-from . import events
+from . import actions, events
 from .actions import ACTION_TYPES, Action, parse_action
 from .board import build_board
 from .catalog import Catalog, load_catalog
@@ -45,7 +45,7 @@ __all__ = [
     "ACTION_TYPES", "ANSWERS", "EVENTS", "PRESETS", "PUNISHMENT_CHOOSERS", "UNKNOWN", "WEAPON_SEARCH_CARD", "Action",
     "ActionOption", "Answer", "BadJson", "Catalog", "ConfigError", "Event", "Game", "GameConfig", "GameState",
     "IllegalAction", "Inputs", "MalformedAction", "Offence", "Preview", "Ruleset", "Violation", "action_cost",
-    "action_inputs", "action_options", "apply", "build_board", "build_ruleset", "candidates", "check",
+    "action_inputs", "action_options", "actions", "apply", "build_board", "build_ruleset", "candidates", "check",
     "decode_json", "die_destinations", "event_from_json", "events", "events_from_json", "invariant_problems",
     "is_clean_text", "is_int", "legal_actions", "load_catalog", "neutral_destinations", "new_game", "parse_action",
     "parse_config", "preview", "redact_events", "rule_ids", "rule_sections", "step", "view", "weapon_types",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from companion.i18n import DEFAULT_LANGUAGE, catalog, placeholders
 
@@ -376,7 +376,7 @@ def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
 
 def _add_inputs(s: GameState, option: ActionOption, shapes: list[A.Action]) -> None:
     """The option's price and, for a Simple move, the die table (see `inputs`)."""
-    costs: dict[tuple, int] = {}
+    costs: dict[tuple[Any, ...], int] = {}
     for a in option.legal or shapes:
         group = _group(a)
         if group not in costs:

@@ -21,6 +21,13 @@ GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "see
 NEWS_MS = 250  # the benchmark's figure: news on every screen within it (p95)
 
 
+
+async def written(screen) -> None:
+    """Wait until the screen's tap has been through the store (it is recorded off the loop)."""
+    while screen.writing is not None and not screen.writing.done():
+        await asyncio.wrap_future(screen.writing)
+
+
 def legal_action(state: Any, seat: int | None = None) -> dict[str, Any]:
     """A legal action of whoever acts now (the engine decides what is legal)."""
     import random
@@ -70,6 +77,7 @@ def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_actio
                 action = legal_action(state)
                 actor = phone if action["player"] == 0 else referee  # the phone acts on its own turn
                 actor.screen.control.submit(action)
+                await written(actor.screen)
                 version = a.store.load(game).version
                 screens = [phone, table, referee]
                 times.append(await until(lambda v=version, all_of=screens: all(s.screen.session.version == v
@@ -101,6 +109,7 @@ def test_a_stale_write_across_instances_is_refused(pg_url: str, tmp_path: Path) 
             seen = phone.screen.session.version
             state = a.store.load(game).game.state
             referee.screen.control.submit(legal_action(state))
+            await written(referee.screen)
             # the phone taps on what it saw, before or after the news: refused either way
             stale = phone.screen.session.submit(legal_action(state), base_version=seen)
             assert stale.stale and not stale.accepted
@@ -228,6 +237,7 @@ def test_news_missed_while_the_listening_connection_was_lost_arrives_late(pg_url
             await until(lambda: table.screen.session.version == version, 15)  # b read it again on reconnecting
             await until(lambda: carrier.wait_listening(0), 15)
             referee.screen.control.submit(legal_action(a.store.load(game).game.state))
+            await written(referee.screen)
             version = a.store.load(game).version
             await until(lambda: table.screen.session.version == version, 5)  # and hears the next as before
         finally:

@@ -41,7 +41,7 @@ def first_extorting_seed() -> tuple[int, list[str]]:
             option = game.state.pending.options[0]
             choices.append(option)
             events += game.submit({"type": "choose", "player": 0, "option": option}).events
-        cards = [e for e in events if e["type"] == "michel_card"]
+        cards = [e for e in events if e.TYPE == "michel_card"]
         if cards and game.state.pending is not None and game.state.pending.player == 1:
             return seed, choices
     raise AssertionError("no seed found")

@@ -7,7 +7,6 @@ game, so stale writes, refusals, confirmations and undo prompts are the real one
 from __future__ import annotations
 
 import asyncio
-
 from collections.abc import Callable, Sequence
 from typing import Any
 

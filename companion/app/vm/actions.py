@@ -69,8 +69,8 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
     here = state.board.places[p.place].actions
     out: list[ActionVM] = []
     pad = physical_dice  # a real die: a legal Simple move carries its pad
-    options = {o.type: o for o in (options if options is not None else action_options(state, seat))}
-    for kind, option in options.items():
+    by_type = {o.type: o for o in (options if options is not None else action_options(state, seat))}
+    for kind, option in by_type.items():
         if kind in ("end_turn", "report"):  # a module's actions are options only in a game that plays it
             continue
         if kind in FREE_ORDER:
@@ -154,8 +154,8 @@ def confirm_view(state: GameState, action: dict[str, Any], tr: Tr) -> ConfirmVM 
 def end_turn_vm(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None) -> ActionVM | None:
     if state.winner is not None or state.pending is not None or seat != state.active:
         return None
-    options = {o.type: o for o in (options if options is not None else action_options(state, seat))}
-    option = options.get("end_turn")
+    by_type = {o.type: o for o in (options if options is not None else action_options(state, seat))}
+    option = by_type.get("end_turn")
     if option is None:
         return None
     over = action_inputs(state, ACTION_TYPES["end_turn"](player=seat)).discard

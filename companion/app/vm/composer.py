@@ -65,7 +65,7 @@ class StepVM:
     field: str
     kind: str  # "one", "many", "number", "die"
     prompt: str
-    choices: list[ChoiceVM] = field(default_factory=list)
+    choices: list[ChoiceVM] = dataclasses.field(default_factory=list)  # `field` here is the attribute above
     low: int = 0
     high: int = 0
     default: Any = None
@@ -166,7 +166,7 @@ class Composer:
     def action(self) -> dict[str, Any]:
         """The action to submit (JSON), from the chosen candidate plus the free answers."""
         rest = self.remaining
-        base = rest[0].to_json() if rest else {"type": self.kind, "player": self.seat}
+        base: dict[str, Any] = rest[0].to_json() if rest else {"type": self.kind, "player": self.seat}
         for name, value in self.answers.items():
             if name.startswith("material_"):
                 continue
@@ -188,7 +188,7 @@ class Composer:
 
     def summary(self) -> list[tuple[str, str]]:
         """What is already decided (asked or the only possibility), as (question, answer) lines."""
-        out = []
+        out: list[tuple[str, str]] = []
         rest = self.remaining
         if not rest:
             return out
@@ -258,7 +258,7 @@ class Composer:
         s, tr, kind = self.state, self.tr, self.kind
         p = s.players[self.seat]
         rest = self.remaining
-        chosen = rest[0] if rest else None
+        chosen: Any = rest[0] if rest else None  # its fields depend on its type: read by name
         steps: list[StepVM] = []
         needs = self.inputs(chosen) if chosen is not None else None
         if kind == "search" and needs is not None:
@@ -365,10 +365,10 @@ class Composer:
 
     def _background_choices(self) -> list[ChoiceVM]:
         """The Backgrounds the new card may be: those the engine accepts (none already seen)."""
-        rehabilitate = ACTION_TYPES["rehabilitate"]
         out = []
         for card in self.state.catalog.backgrounds:
-            refused = check(self.state, rehabilitate(player=self.seat, card=card))
+            refused = check(self.state, parse_action({"type": "rehabilitate", "player": self.seat, "card": card},
+                                                     self.state.catalog))
             out.append(ChoiceVM(card, self.tr.name("background", card), not refused, reasons(refused, self.tr)))
         return out
 

@@ -12,8 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, legal_actions
-from companion.rules.actions import Corruption, RevealBackground
+from companion.rules import GameState, actions, legal_actions
 
 from .pending import AnswerVM
 from .table import seat_color
@@ -79,18 +78,18 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
             data = a.to_json()
             if kind == "report" and out.offence is not None:
                 out.offence.reports.append(AnswerVM(tr("ui.react.report", player=p.name), data, p.seat, "danger"))
-            elif isinstance(a, Corruption) and a.effect == "freepass" and out.offence is not None:
+            elif isinstance(a, actions.Corruption) and a.effect == "freepass" and out.offence is not None:
                 out.offence.freepass = AnswerVM(tr("ui.react.freepass", player=p.name), data, p.seat)
-            elif isinstance(a, Corruption) and a.effect == "punishment":
+            elif isinstance(a, actions.Corruption) and a.effect == "punishment":
                 target = state.players[a.target].name if a.target is not None else ""
                 answer = AnswerVM(tr("ui.react.punishment", player=p.name, target=target), data, p.seat, "danger")
                 if out.offence is not None:
                     out.offence.punishments.append(answer)
                 else:
                     out.others.append(answer)
-            elif isinstance(a, Corruption) and a.effect == "move" and a.to is not None:
+            elif isinstance(a, actions.Corruption) and a.effect == "move" and a.to is not None:
                 moves.append(a.to)
-            elif isinstance(a, RevealBackground) and (p.seat != deciding or state.pending is not None):
+            elif isinstance(a, actions.RevealBackground) and (p.seat != deciding or state.pending is not None):
                 if p.seat == state.active and state.pending is None:
                     continue
                 label = tr("ui.react.background", player=p.name, background=tr.name("background", a.card))
