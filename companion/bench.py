@@ -58,6 +58,7 @@ def sample_states(games: int, players: int, modules: str = "base", every: int = 
     """States met during random games, for per-call timings."""
     from companion.rules import new_game, step
     from companion.simulate import RandomTable, random_config
+
     states = []
     for seed in range(games):
         config = random_config(random.Random(seed), players, seed, modules)
@@ -90,22 +91,38 @@ def _engine_rows(label: str, players: int, modules: str) -> list[tuple[str, str,
         totals = simulate(games=30, players=players, seed=run + 1, modules=modules, out=io.StringIO())
         overall.append(totals.actions / totals.seconds)
         engine.append(totals.actions / totals.engine_seconds)
-    rows = [(f"{label}: simulate, validated-and-applied actions/s inside the engine (median of 3 runs of 30 games)",
-             f"{statistics.median(engine):,.0f} actions/s", ">= 20,000"),
-            (f"{label}: simulate, whole run incl. random players and invariant checks after every action",
-             f"{statistics.median(overall):,.0f} actions/s", ">= 20,000")]
+    rows = [
+        (
+            f"{label}: simulate, validated-and-applied actions/s inside the engine (median of 3 runs of 30 games)",
+            f"{statistics.median(engine):,.0f} actions/s",
+            ">= 20,000",
+        ),
+        (
+            f"{label}: simulate, whole run incl. random players and invariant checks after every action",
+            f"{statistics.median(overall):,.0f} actions/s",
+            ">= 20,000",
+        ),
+    ]
     states = sample_states(games=5, players=players, modules=modules)
     check_times, legal_times = [], []
     for state in states:
         for action in candidates(state)[:40]:
             check_times.append(timed(partial(check, state, action)))
         legal_times.append(timed(partial(legal_actions, state)))
-    rows.append((f"{label}: check, one action ({len(check_times)} calls)",
-                 f"p50 {percentile(check_times, 50) * 1e3:.3f} ms, p99 {percentile(check_times, 99) * 1e3:.3f} ms",
-                 "p99 < 1 ms"))
-    rows.append((f"{label}: legal_actions ({len(legal_times)} states)",
-                 f"p50 {percentile(legal_times, 50) * 1e3:.3f} ms, p99 {percentile(legal_times, 99) * 1e3:.3f} ms",
-                 "p99 < 2 ms"))
+    rows.append(
+        (
+            f"{label}: check, one action ({len(check_times)} calls)",
+            f"p50 {percentile(check_times, 50) * 1e3:.3f} ms, p99 {percentile(check_times, 99) * 1e3:.3f} ms",
+            "p99 < 1 ms",
+        )
+    )
+    rows.append(
+        (
+            f"{label}: legal_actions ({len(legal_times)} states)",
+            f"p50 {percentile(legal_times, 50) * 1e3:.3f} ms, p99 {percentile(legal_times, 99) * 1e3:.3f} ms",
+            "p99 < 2 ms",
+        )
+    )
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     kept = max(states, key=lambda s: s.step).copy()
@@ -121,6 +138,7 @@ def engine_playout_rate(players: int, modules: str, seconds: float, cap: int = 3
     """Random play through the public API: list `legal_actions`, pick one at random, `step` it."""
     from companion.rules import legal_actions, new_game, step
     from companion.simulate import random_config
+
     moves, seed, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         seed += 1
@@ -156,21 +174,33 @@ def chess_playout_rate(seconds: float, cap: int = 300) -> float | None:
 def _playout_rows(seconds: float = 3.0) -> list[tuple[str, str, str]]:
     """Issue 15: the engine's random playout against python-chess's, measured in the same run."""
     chess_rate = chess_playout_rate(seconds)
-    rows = [("python-chess random playout (legal_moves listed, one pushed)",
-             "not measured: pip install chess" if chess_rate is None else f"{chess_rate:,.0f} moves/s", "(yardstick)")]
+    rows = [
+        (
+            "python-chess random playout (legal_moves listed, one pushed)",
+            "not measured: pip install chess" if chess_rate is None else f"{chess_rate:,.0f} moves/s",
+            "(yardstick)",
+        )
+    ]
     for label, players, modules in (("base game, 4 players", 4, "base"), ("every module, 6 players", 6, "full")):
         rate = engine_playout_rate(players, modules, seconds)
         ratio = "" if chess_rate is None else f", {rate / chess_rate:.2f}x python-chess"
-        rows.append((f"{label}: random playout (legal_actions listed, one stepped)",
-                     f"{rate:,.0f} actions/s{ratio}", ">= python-chess"))
+        rows.append(
+            (
+                f"{label}: random playout (legal_actions listed, one stepped)",
+                f"{rate:,.0f} actions/s{ratio}",
+                ">= python-chess",
+            )
+        )
     return rows
 
 
 def engine_suite() -> list[tuple[str, str, str]]:
     """Issues 2, 3 and 15: simulate throughput, check and legal_actions latency, state memory, playouts."""
-    return (_playout_rows()
-            + _engine_rows("base game, 4 players, Michel and Michelle", 4, "base")
-            + _engine_rows("Warden, all six Dig In Places, 6 players", 6, "full"))
+    return (
+        _playout_rows()
+        + _engine_rows("base game, 4 players, Michel and Michelle", 4, "base")
+        + _engine_rows("Warden, all six Dig In Places, 6 players", 6, "full")
+    )
 
 
 def run(names: list[str]) -> int:

@@ -25,8 +25,9 @@ EXIT_MALFORMED = 2
 class BadFile(Exception):
     """The file cannot be replayed: a message key, its parameters, and the problem inside (if any)."""
 
-    def __init__(self, key: str, inner: BadJson | ConfigError | MalformedAction | None = None, /,
-                 **params: Any) -> None:
+    def __init__(
+        self, key: str, inner: BadJson | ConfigError | MalformedAction | None = None, /, **params: Any
+    ) -> None:
         super().__init__(key)
         self.key = key
         self.inner = inner
@@ -79,8 +80,9 @@ def answer_json(answer: Answer, lang: str) -> dict[str, Any]:
     return out
 
 
-def run_check(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr, lang: str = "en",
-              stdin: BinaryIO | None = None) -> int:
+def run_check(
+    path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr, lang: str = "en", stdin: BinaryIO | None = None
+) -> int:
     try:
         config, actions = load_game_file(path, stdin)
     except BadFile as error:

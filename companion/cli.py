@@ -9,21 +9,33 @@ from companion.i18n import languages
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dyo-companion",
-                                     description="Table companion and referee for Dig Your Way Out. "
-                                                 "Without a command: run the app (web mode on localhost).")
-    parser.add_argument("--host", default=None,
-                        help="address to serve on (default: localhost only; with --lan: this address only)")
+    parser = argparse.ArgumentParser(
+        prog="dyo-companion",
+        description="Table companion and referee for Dig Your Way Out. "
+        "Without a command: run the app (web mode on localhost).",
+    )
+    parser.add_argument(
+        "--host", default=None, help="address to serve on (default: localhost only; with --lan: this address only)"
+    )
     parser.add_argument("--port", type=int, default=8550, help="port to serve on (default: 8550)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--db", default=None, help="SQLAlchemy database URL (default: the embedded SQLite file)")
     parser.add_argument("--desktop", action="store_true", help="open the native window (needs the Flet desktop client)")
     parser.add_argument("--lan", action="store_true", help="serve on the local network so phones can join")
-    parser.add_argument("--forwarded-allow-ips", metavar="ADDRS", default="",
-                        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
-                             "is believed (default: none)")
-    parser.add_argument("--workers", type=int, default=1, metavar="N",
-                        help="serve with N worker processes on one port (PostgreSQL only; default: 1)")
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRS",
+        default="",
+        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
+        "is believed (default: none)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve with N worker processes on one port (PostgreSQL only; default: 1)",
+    )
     commands = parser.add_subparsers(dest="command")
 
     check = commands.add_parser("check", help="replay a game file and print the engine's answers (JSON lines)")
@@ -32,12 +44,21 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="random legal self-play with invariant checks")
     simulate.add_argument("--games", type=int, default=100)
-    simulate.add_argument("--players", type=int, choices=range(2, 7), metavar="{2..6}",
-                          help="players per game (default: 4; with --modules any, random per game)")
+    simulate.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 7),
+        metavar="{2..6}",
+        help="players per game (default: 4; with --modules any, random per game)",
+    )
     simulate.add_argument("--seed", type=int, default=1)
-    simulate.add_argument("--modules", choices=("base", "full", "any"), default="base",
-                          help="base: the base game with Michel & Michelle; full: the Warden and all six Dig In "
-                               "Places too; any: random combinations of every module, Team mode included")
+    simulate.add_argument(
+        "--modules",
+        choices=("base", "full", "any"),
+        default="base",
+        help="base: the base game with Michel & Michelle; full: the Warden and all six Dig In "
+        "Places too; any: random combinations of every module, Team mode included",
+    )
     bench = commands.add_parser("bench", help="measure the performance figures (see README)")
     bench.add_argument("suites", nargs="*", help="suites to run (default: all)")
     _games_parser(commands)
@@ -46,10 +67,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def _games_parser(commands) -> None:
     """`games list|export|import|verify`, each taking --db (run by storage.cli, imported only then)."""
+
     def db_option(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        command.add_argument("--db", metavar="URL", default=argparse.SUPPRESS,
-                             help="database: an SQLAlchemy URL or a SQLite file path (default: "
-                                  "$COMPANION_DATABASE_URL, else the SQLite file in your data folder)")
+        command.add_argument(
+            "--db",
+            metavar="URL",
+            default=argparse.SUPPRESS,
+            help="database: an SQLAlchemy URL or a SQLite file path (default: "
+            "$COMPANION_DATABASE_URL, else the SQLite file in your data folder)",
+        )
         return command
 
     games = db_option(commands.add_parser("games", help="list, export and import the stored games"))
@@ -70,9 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "check":
         from companion.checker import run_check
+
         return run_check(args.file, lang=args.lang)
     if args.command == "simulate":
         from companion.simulate import BrokenInvariant, simulate
+
         try:
             players = args.players or (None if args.modules == "any" else 4)
             simulate(args.games, players, args.seed, args.modules)
@@ -82,11 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "bench":
         from companion.bench import run
+
         return run(args.suites)
     if args.command == "games":
         from storage.cli import run_games
+
         return run_games(args)
     from companion.app.launch import run_app, use_system_allocator
+
     if argv is None and not args.desktop:  # the command itself, serving: see companion/app/memory.py
         use_system_allocator(sys.argv[1:])
     return run_app(args)

@@ -45,10 +45,12 @@ class Totals:
         rate = self.actions / self.seconds if self.seconds else 0.0
         games = self.games / self.seconds if self.seconds else 0.0
         engine = self.actions / self.engine_seconds if self.engine_seconds else 0.0
-        return (f"{self.games} games, {self.actions} accepted actions ({self.rejected} refused attempts) "
-                f"in {self.seconds:.2f} s: {games:.1f} games/s, {rate:,.0f} actions/s "
-                f"(invariants checked after every action); engine alone: {engine:,.0f} validated-and-applied "
-                f"actions/s")
+        return (
+            f"{self.games} games, {self.actions} accepted actions ({self.rejected} refused attempts) "
+            f"in {self.seconds:.2f} s: {games:.1f} games/s, {rate:,.0f} actions/s "
+            f"(invariants checked after every action); engine alone: {engine:,.0f} validated-and-applied "
+            f"actions/s"
+        )
 
 
 MODULE_CHOICES = ("base", "full", "any")
@@ -63,8 +65,11 @@ def random_config(rng: random.Random, players: int | None, seed: int, modules: s
     player count when `players` is None).
     """
     players = players or rng.randint(2, 6)
-    config: dict[str, Any] = {"players": [{"name": f"Player {i + 1}"} for i in range(players)], "seed": seed,
-                              "first_player": rng.randrange(players)}
+    config: dict[str, Any] = {
+        "players": [{"name": f"Player {i + 1}"} for i in range(players)],
+        "seed": seed,
+        "first_player": rng.randrange(players),
+    }
     if modules == "base":
         config["modules"] = {"neutrals": 2}
         return config
@@ -73,8 +78,12 @@ def random_config(rng: random.Random, players: int | None, seed: int, modules: s
         return config
     team = players in (4, 6) and rng.random() < 0.3
     places = [p for p in DIG_IN_PLACES if rng.random() < 0.5 and not (team and p == "gambling_cells")]
-    config["modules"] = {"neutrals": rng.choice((0, 1, 2)), "team": team, "warden": rng.random() < 0.6,
-                         "places": places}
+    config["modules"] = {
+        "neutrals": rng.choice((0, 1, 2)),
+        "team": team,
+        "warden": rng.random() < 0.6,
+        "places": places,
+    }
     return config
 
 
@@ -94,8 +103,10 @@ class RandomTable:
         self.rng = rng
         places = state.board.places
         self.places = list(places)
-        self.homes = {team: [pid for pid, i in places.items() if "dig" in i.actions and i.team in (None, team)]
-                      for team in (None, "a", "b")}
+        self.homes = {
+            team: [pid for pid, i in places.items() if "dig" in i.actions and i.team in (None, team)]
+            for team in (None, "a", "b")
+        }
         self.healers = [pid for pid, i in places.items() if "heal" in i.actions]
         self.spoons = [pid for pid, i in places.items() if "steal_spoon" in i.actions]
 
@@ -110,11 +121,22 @@ class RandomTable:
         home = self.homes[p.team]
         size = p.hand.size()
         out: list[tuple[float, Callable[[], A.Action]]] = [
-            (8 if left == 0 else 0.3, lambda: A.EndTurn(
-                player=seat, discard=tuple(p.hand.entries()[:max(0, size - s.hand_limit(p))]) or None)),
-            (0.2, lambda: A.RevealBackground(player=seat, card=rng.choice(list(cat.backgrounds)),
-                                             target=rng.randrange(len(s.players)), to=rng.choice(self.places),
-                                             targets=tuple(rng.randrange(len(s.players)) for _ in range(2)))),
+            (
+                8 if left == 0 else 0.3,
+                lambda: A.EndTurn(
+                    player=seat, discard=tuple(p.hand.entries()[: max(0, size - s.hand_limit(p))]) or None
+                ),
+            ),
+            (
+                0.2,
+                lambda: A.RevealBackground(
+                    player=seat,
+                    card=rng.choice(list(cat.backgrounds)),
+                    target=rng.randrange(len(s.players)),
+                    to=rng.choice(self.places),
+                    targets=tuple(rng.randrange(len(s.players)) for _ in range(2)),
+                ),
+            ),
         ]
         if left == 0:
             return out
@@ -140,39 +162,101 @@ class RandomTable:
         if "buy" in here_actions and p.cigarettes >= 2:
             out.append((10, lambda: A.Buy(player=seat, item=rng.choice(list(s.ruleset.buy)))))
         if "sell" in here_actions and size:
-            out.append((4, lambda: A.Sell(player=seat, cards=tuple(rng.sample(p.hand.entries(),
-                                                                              min(size, rng.randint(1, 2)))),
-                                          cigarettes=rng.randint(1, 4) if s.ruleset.sell is None else None)))
+            out.append(
+                (
+                    4,
+                    lambda: A.Sell(
+                        player=seat,
+                        cards=tuple(rng.sample(p.hand.entries(), min(size, rng.randint(1, 2)))),
+                        cigarettes=rng.randint(1, 4) if s.ruleset.sell is None else None,
+                    ),
+                )
+            )
         if not p.beatings and size >= 2:
             out.append((3, lambda: A.Craft(player=seat, recipe=rng.choice(list(cat.recipes)))))
         if left >= 2:
-            out.append((1, lambda: A.CautiousMove(player=seat, to=rng.choice(self.places),
-                                                  planning=bool(p.tokens.get("planning")))))
+            out.append(
+                (
+                    1,
+                    lambda: A.CautiousMove(
+                        player=seat, to=rng.choice(self.places), planning=bool(p.tokens.get("planning"))
+                    ),
+                )
+            )
         if size >= 2:
-            out.append((1, lambda: A.JoinGang(player=seat, gang=(g := rng.choice(list(cat.gangs))),
-                                              cards=tuple(rng.sample(sorted(cat.gangs[g].accessories),
-                                                                     cat.gangs[g].required)))))
+            out.append(
+                (
+                    1,
+                    lambda: A.JoinGang(
+                        player=seat,
+                        gang=(g := rng.choice(list(cat.gangs))),
+                        cards=tuple(rng.sample(sorted(cat.gangs[g].accessories), cat.gangs[g].required)),
+                    ),
+                )
+            )
         if size:
-            out.append((0.5, lambda: A.PlayAction(player=seat, card=rng.choice(list(cat.action_cards)),
-                                                  target=rng.randrange(len(s.players)))))
+            out.append(
+                (
+                    0.5,
+                    lambda: A.PlayAction(
+                        player=seat, card=rng.choice(list(cat.action_cards)), target=rng.randrange(len(s.players))
+                    ),
+                )
+            )
         ability = p.ability
         if ability is not None and ability in cat.abilities_as_action:
-            out.append((1, lambda: A.GangAbility(player=seat, ability=ability, to=rng.choice(self.places),
-                                                 cards=tuple(p.hand.entries()[:1]),
-                                                 cigarettes=2 if s.ruleset.sell is None else None)))
+            out.append(
+                (
+                    1,
+                    lambda: A.GangAbility(
+                        player=seat,
+                        ability=ability,
+                        to=rng.choice(self.places),
+                        cards=tuple(p.hand.entries()[:1]),
+                        cigarettes=2 if s.ruleset.sell is None else None,
+                    ),
+                )
+            )
         here = [q.seat for q in s.players if q.place == p.place and q.seat != seat]
         if here and not s.flags.extorted:
-            out.append((2, lambda: A.Extort(player=seat, target=rng.choice(here), tool=rng.choice(list(cat.tools)),
-                                            weapons=("knife",) if p.hand.count("knife") else ("blade",))))
+            out.append(
+                (
+                    2,
+                    lambda: A.Extort(
+                        player=seat,
+                        target=rng.choice(here),
+                        tool=rng.choice(list(cat.tools)),
+                        weapons=("knife",) if p.hand.count("knife") else ("blade",),
+                    ),
+                )
+            )
         if s.warden is not None:
             out.append((0.5, lambda: A.AttractWarden(player=seat)))
             if "bribe" in here_actions:
                 out.append((3, lambda: A.Bribe(player=seat)))
         if s.team_mode and here:
-            out.append((1, lambda: A.Exchange(player=seat, to=rng.choice(here), cigarettes=min(1, p.cigarettes),
-                                              cards=tuple(p.hand.entries()[:1]) or None)))
-        for kind in ("study", "develop_skills", "plan", "workout", "steal_bandage", "rehabilitate", "improve_tool",
-                     "bet", "brawl"):
+            out.append(
+                (
+                    1,
+                    lambda: A.Exchange(
+                        player=seat,
+                        to=rng.choice(here),
+                        cigarettes=min(1, p.cigarettes),
+                        cards=tuple(p.hand.entries()[:1]) or None,
+                    ),
+                )
+            )
+        for kind in (
+            "study",
+            "develop_skills",
+            "plan",
+            "workout",
+            "steal_bandage",
+            "rehabilitate",
+            "improve_tool",
+            "bet",
+            "brawl",
+        ):
             if kind in here_actions:
                 out.append((3, partial(self.dig_in_action, s, p, kind)))
         if p.tokens.get("spy"):
@@ -199,8 +283,11 @@ class RandomTable:
             return A.Report(player=rng.choice(others))
         holders = [q.seat for q in s.players if q.tokens.get("corruption")]
         if holders and s.occasion is not None and rng.random() < 0.2:
-            return A.Corruption(player=rng.choice(holders), effect=rng.choice(("freepass", "punishment", "move")),
-                                to=rng.choice(self.places))
+            return A.Corruption(
+                player=rng.choice(holders),
+                effect=rng.choice(("freepass", "punishment", "move")),
+                to=rng.choice(self.places),
+            )
         return None
 
     def choices(self, s: GameState) -> Iterator[A.Action]:
@@ -262,12 +349,16 @@ def play_game(config: dict[str, Any], rng: random.Random, totals: Totals, check_
             if check_invariants:
                 problems = invariant_problems(state)
                 if problems:
-                    raise BrokenInvariant(f"seed {config['seed']}: after {json.dumps(attempt.to_json())} "
-                                          f"(step {state.step}): {'; '.join(problems)}")
+                    raise BrokenInvariant(
+                        f"seed {config['seed']}: after {json.dumps(attempt.to_json())} "
+                        f"(step {state.step}): {'; '.join(problems)}"
+                    )
             break
         else:
-            raise BrokenInvariant(f"seed {config['seed']}: nobody could act at step {state.step} "
-                                  f"(pending {state.pending}): the table is stuck")
+            raise BrokenInvariant(
+                f"seed {config['seed']}: nobody could act at step {state.step} "
+                f"(pending {state.pending}): the table is stuck"
+            )
     else:
         raise BrokenInvariant(f"seed {config['seed']}: no winner after {MAX_ACTIONS_PER_GAME} actions")
     winner = state.winner

@@ -59,9 +59,12 @@ def _append(folder: Path) -> tuple[str, str, str]:
             start = time.perf_counter()
             version = store.submit(game_id, action, base_version=version).version
             times.append(time.perf_counter() - start)
-    return (f"append one action, committed (SQLite WAL, synchronous=FULL, on disk; {len(times)} actions of a "
-            f"simulated game)", f"p50 {percentile(times, 50) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms",
-            "p50 < 5 ms")
+    return (
+        f"append one action, committed (SQLite WAL, synchronous=FULL, on disk; {len(times)} actions of a "
+        f"simulated game)",
+        f"p50 {percentile(times, 50) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms",
+        "p50 < 5 ms",
+    )
 
 
 def _resume(folder: Path) -> tuple[str, str, str]:
@@ -76,8 +79,11 @@ def _resume(folder: Path) -> tuple[str, str, str]:
             table = store.load(game_id)
             times.append(time.perf_counter() - start)
         assert table.steps == 1000
-    return ("resume a 1,000-action game (fresh store: read the log, replay it; median of 7)",
-            f"{statistics.median(times) * 1e3:.1f} ms", "< 200 ms")
+    return (
+        "resume a 1,000-action game (fresh store: read the log, replay it; median of 7)",
+        f"{statistics.median(times) * 1e3:.1f} ms",
+        "< 200 ms",
+    )
 
 
 def _statistics(folder: Path) -> tuple[str, str, str]:
@@ -93,8 +99,11 @@ def _statistics(folder: Path) -> tuple[str, str, str]:
             times.append(time.perf_counter() - start)
     entries = sum(len(actions) for _, actions in games) * 10
     assert len(result.games) == 1000
-    return (f"statistics over 1,000 finished games ({entries:,} log entries, {len(result.players)} players; "
-            f"median of 10)", f"{statistics.median(times) * 1e3:.1f} ms", "< 100 ms")
+    return (
+        f"statistics over 1,000 finished games ({entries:,} log entries, {len(result.players)} players; median of 10)",
+        f"{statistics.median(times) * 1e3:.1f} ms",
+        "< 100 ms",
+    )
 
 
 def storage_suite() -> list[tuple[str, str, str]]:

@@ -77,8 +77,10 @@ def _list(store: Store, status: str | None, as_json: bool, out: TextIO) -> int:
         print(f"no games in {store.location}", file=out)
         return 0
     rows = [("ID", "STATUS", "VERSION", "CREATED (UTC)", "PLAYERS", "WINNER")]
-    rows += [(g.id, g.status, str(g.version), g.created.strftime("%Y-%m-%d %H:%M"), ", ".join(g.players),
-              g.winner or "-") for g in games]
+    rows += [
+        (g.id, g.status, str(g.version), g.created.strftime("%Y-%m-%d %H:%M"), ", ".join(g.players), g.winner or "-")
+        for g in games
+    ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     for r in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)) + "  " + r[-1], file=out)
@@ -86,10 +88,17 @@ def _list(store: Store, status: str | None, as_json: bool, out: TextIO) -> int:
 
 
 def _info_json(g: GameInfo) -> dict[str, Any]:
-    return {"id": g.id, "status": g.status, "version": g.version, "ruleset": g.ruleset,
-            "created": g.created.isoformat(), "updated": g.updated.isoformat(),
-            "finished": g.finished.isoformat() if g.finished else None, "players": list(g.players),
-            "winner": g.winner}
+    return {
+        "id": g.id,
+        "status": g.status,
+        "version": g.version,
+        "ruleset": g.ruleset,
+        "created": g.created.isoformat(),
+        "updated": g.updated.isoformat(),
+        "finished": g.finished.isoformat() if g.finished else None,
+        "players": list(g.players),
+        "winner": g.winner,
+    }
 
 
 def _export(store: Store, game_id: str, path: str | None, out: TextIO) -> int:
@@ -104,8 +113,9 @@ def _export(store: Store, game_id: str, path: str | None, out: TextIO) -> int:
 def _write_whole(path: Path, text: str) -> None:
     """Write the file completely or not at all: a full disk never leaves half a file behind."""
     try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", prefix=f".{path.name}.",
-                                         delete=False) as temp:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=path.parent or ".", prefix=f".{path.name}.", delete=False
+        ) as temp:
             try:
                 temp.write(text)
                 temp.flush()

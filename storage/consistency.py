@@ -43,8 +43,10 @@ def dump(value: Any) -> str:
 
 def outcome(answer: dict[str, Any]) -> dict[str, Any]:
     """What an answer decided, without its wording (messages may be re-translated)."""
-    return {**{k: v for k, v in answer.items() if k != "violations"},
-            "violations": [v.get("rule") for v in answer.get("violations", [])]}
+    return {
+        **{k: v for k, v in answer.items() if k != "violations"},
+        "violations": [v.get("rule") for v in answer.get("violations", [])],
+    }
 
 
 def check_log(version: int, config: str, rows: Iterable[Row], snapshots: Mapping[int, str]) -> Checked:
@@ -84,12 +86,16 @@ def check_log(version: int, config: str, rows: Iterable[Row], snapshots: Mapping
                 stored = json.loads(actions[e.target or e.seq])
                 answer = game.submit(stored)
             except ValueError as error:  # MalformedAction (the rules changed), or a damaged text
-                out.problems.append(f"entry {e.seq} ({e.kind}) is no longer a well-formed action: "
-                                    f"{getattr(error, 'message', error)}")
+                out.problems.append(
+                    f"entry {e.seq} ({e.kind}) is no longer a well-formed action: {getattr(error, 'message', error)}"
+                )
                 break
             replayed = json.loads(dump(answer.to_json()))
-            if e.kind == "action" and answer.action is not None and \
-                    list(answer.action.outcomes) != stored.get("outcomes", []):
+            if (
+                e.kind == "action"
+                and answer.action is not None
+                and list(answer.action.outcomes) != stored.get("outcomes", [])
+            ):
                 out.resolved[e.seq] = dump(answer.action.to_json())
         if outcome(replayed) != outcome(json.loads(e.answer)):
             out.problems.append(f"entry {e.seq} ({e.kind}) replays differently: recorded {e.answer}, now {replayed}")

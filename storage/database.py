@@ -63,8 +63,10 @@ def resolve_url(url: str | None = None) -> URL:
     try:
         return make_url(text)
     except ArgumentError:
-        raise DatabaseProblem(f"{text!r} is not a database URL (expected e.g. sqlite:///games.sqlite3 or "
-                              "postgresql+psycopg2://user@host/dbname)") from None
+        raise DatabaseProblem(
+            f"{text!r} is not a database URL (expected e.g. sqlite:///games.sqlite3 or "
+            "postgresql+psycopg2://user@host/dbname)"
+        ) from None
 
 
 class Database:
@@ -83,17 +85,23 @@ class Database:
         try:
             self.engine = self._create_engine()
         except NoSuchModuleError:
-            raise DatabaseProblem(f"no SQLAlchemy driver for {self.label}: install it (for PostgreSQL: "
-                                  "pip install psycopg2-binary)") from None
+            raise DatabaseProblem(
+                f"no SQLAlchemy driver for {self.label}: install it (for PostgreSQL: pip install psycopg2-binary)"
+            ) from None
         except ImportError as error:
-            raise DatabaseProblem(f"the database driver for {self.label} is not installed ({error}); "
-                                  "for PostgreSQL: pip install psycopg2-binary") from None
+            raise DatabaseProblem(
+                f"the database driver for {self.label} is not installed ({error}); "
+                "for PostgreSQL: pip install psycopg2-binary"
+            ) from None
 
     def _create_engine(self):
         if not self.is_sqlite:
             return create_engine(self.url, pool_pre_ping=True)
-        engine = create_engine(self.url, poolclass=StaticPool if self.path is None else None,
-                               connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S})
+        engine = create_engine(
+            self.url,
+            poolclass=StaticPool if self.path is None else None,
+            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S},
+        )
 
         @event.listens_for(engine, "connect")
         def on_connect(dbapi_connection, _record) -> None:
@@ -145,29 +153,49 @@ class Database:
         text = " ".join(str(getattr(error, "orig", None) or error).split())  # one line
         low = text.lower()
         after = f"; {NOTHING_WRITTEN}" if write else ""
-        if (isinstance(error, OSError) and error.errno == errno.ENOSPC) or "disk is full" in low \
-                or "no space left" in low or "could not extend file" in low:
+        if (
+            (isinstance(error, OSError) and error.errno == errno.ENOSPC)
+            or "disk is full" in low
+            or "no space left" in low
+            or "could not extend file" in low
+        ):
             return DiskFull(f"the disk holding {self.label} is full{after}. Free some space and try again")
-        if "readonly" in low or "read-only" in low or "read only" in low or (
-                isinstance(error, OSError) and error.errno in (errno.EROFS, errno.EACCES, errno.EPERM)):
-            return ReadOnly(f"cannot write to {self.label}: it is read-only{after}. {CHOOSE_ANOTHER.capitalize()} "
-                            "or make it writable")
+        if (
+            "readonly" in low
+            or "read-only" in low
+            or "read only" in low
+            or (isinstance(error, OSError) and error.errno in (errno.EROFS, errno.EACCES, errno.EPERM))
+        ):
+            return ReadOnly(
+                f"cannot write to {self.label}: it is read-only{after}. {CHOOSE_ANOTHER.capitalize()} "
+                "or make it writable"
+            )
         if "unable to open database file" in low:
             folder = self.path.parent if self.path else None
             if folder is not None and folder.exists() and not os.access(folder, os.W_OK):
-                return ReadOnly(f"cannot open {self.label}: its folder {folder} is read-only (the database needs "
-                                f"to create its -wal and -shm files there){after}. {CHOOSE_ANOTHER.capitalize()}")
+                return ReadOnly(
+                    f"cannot open {self.label}: its folder {folder} is read-only (the database needs "
+                    f"to create its -wal and -shm files there){after}. {CHOOSE_ANOTHER.capitalize()}"
+                )
             return DatabaseProblem(f"cannot open {self.label}{after}: {text}")
         if "not a database" in low or "malformed" in low or "encrypted" in low:
-            return CorruptDatabase(f"{self.label} is damaged or is not a database ({text}). It was not changed; "
-                                   f"restore a backup or {CHOOSE_ANOTHER}")
+            return CorruptDatabase(
+                f"{self.label} is damaged or is not a database ({text}). It was not changed; "
+                f"restore a backup or {CHOOSE_ANOTHER}"
+            )
         if "database is locked" in low or "database is busy" in low:
-            return DatabaseProblem(f"{self.label} is busy: another program kept it locked for more than "
-                                   f"{BUSY_TIMEOUT_S:.0f} s{after}. Try again")
-        if not self.is_sqlite and ("could not connect" in low or "connection refused" in low
-                                   or "authentication failed" in low or "could not translate host" in low
-                                   or "server closed the connection" in low
-                                   or ("does not exist" in low and "database" in low)):
+            return DatabaseProblem(
+                f"{self.label} is busy: another program kept it locked for more than "
+                f"{BUSY_TIMEOUT_S:.0f} s{after}. Try again"
+            )
+        if not self.is_sqlite and (
+            "could not connect" in low
+            or "connection refused" in low
+            or "authentication failed" in low
+            or "could not translate host" in low
+            or "server closed the connection" in low
+            or ("does not exist" in low and "database" in low)
+        ):
             return Unreachable(f"cannot reach the database server {self.label}: {text}{after}")
         if "disk i/o error" in low or isinstance(error, OSError):
             return DatabaseProblem(f"input/output error on {self.label} ({text}){after}. Check the disk")
@@ -207,7 +235,8 @@ def _check_sqlite_file(path: Path) -> None:
         except OSError as error:
             reason = "it is read-only" if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else error.strerror
             raise (ReadOnly if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else DatabaseProblem)(
-                f"cannot create the folder {path.parent} for the database ({reason}); {CHOOSE_ANOTHER}") from None
+                f"cannot create the folder {path.parent} for the database ({reason}); {CHOOSE_ANOTHER}"
+            ) from None
         return
     try:
         with path.open("rb") as file:
@@ -215,5 +244,7 @@ def _check_sqlite_file(path: Path) -> None:
     except OSError as error:
         raise DatabaseProblem(f"cannot read {path}: {error.strerror}; {CHOOSE_ANOTHER}") from None
     if head and head != SQLITE_MAGIC:
-        raise CorruptDatabase(f"{path} is not a SQLite database (or it is damaged). It was not changed; "
-                              f"restore a backup or {CHOOSE_ANOTHER}")
+        raise CorruptDatabase(
+            f"{path} is not a SQLite database (or it is damaged). It was not changed; "
+            f"restore a backup or {CHOOSE_ANOTHER}"
+        )

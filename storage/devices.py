@@ -66,8 +66,14 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-_DEVICE = select(col(DeviceRow.id), col(DeviceRow.game_id), col(DeviceRow.seat), col(DeviceRow.label),
-                 col(DeviceRow.joined), col(DeviceRow.seen))
+_DEVICE = select(
+    col(DeviceRow.id),
+    col(DeviceRow.game_id),
+    col(DeviceRow.seat),
+    col(DeviceRow.label),
+    col(DeviceRow.joined),
+    col(DeviceRow.seen),
+)
 _SECRET = select(col(JoinLinkRow.secret))
 
 
@@ -105,8 +111,7 @@ class Devices:
                 found = conn.execute(_SECRET.where(col(JoinLinkRow.game_id) == game_id)).scalar()
                 if found is None:
                     found = new_secret()
-                    conn.execute(insert(JoinLinkRow).values(game_id=game_id, secret=found, created=_now(),
-                                                            rotations=0))
+                    conn.execute(insert(JoinLinkRow).values(game_id=game_id, secret=found, created=_now(), rotations=0))
         except IntegrityError:  # another process made it first: theirs stands
             return self.secret(game_id)
         return found
@@ -119,8 +124,11 @@ class Devices:
         self.secret(game_id)
         fresh = new_secret()
         with self.db.transaction(write=True) as conn:
-            conn.execute(update(JoinLinkRow).where(col(JoinLinkRow.game_id) == game_id).values(
-                secret=fresh, created=_now(), rotations=col(JoinLinkRow.rotations) + 1))
+            conn.execute(
+                update(JoinLinkRow)
+                .where(col(JoinLinkRow.game_id) == game_id)
+                .values(secret=fresh, created=_now(), rotations=col(JoinLinkRow.rotations) + 1)
+            )
         return fresh
 
     def secret_matches(self, game_id: str, presented: str) -> bool:
@@ -145,27 +153,42 @@ class Devices:
                 if not same_secret(found or _DUMMY, secret) or found is None:
                     raise LinkRefused(game_id)
                 if seat is not None:
-                    seats = conn.execute(select(col(SeatRow.seat)).where(
-                        col(SeatRow.game_id) == game_id)).scalars().all()
+                    seats = (
+                        conn.execute(select(col(SeatRow.seat)).where(col(SeatRow.game_id) == game_id)).scalars().all()
+                    )
                     if seat not in seats:
                         raise ValueError(f"game {game_id} has no seat {seat}")
-                    holder = conn.execute(select(col(DeviceRow.token_hash)).where(
-                        col(DeviceRow.game_id) == game_id, col(DeviceRow.seat) == seat)).scalar()
+                    holder = conn.execute(
+                        select(col(DeviceRow.token_hash)).where(
+                            col(DeviceRow.game_id) == game_id, col(DeviceRow.seat) == seat
+                        )
+                    ).scalar()
                     if holder is not None and holder != token_hash:
                         raise SeatTaken(game_id, seat)
                 now = _now()
-                mine = conn.execute(select(col(DeviceRow.id), col(DeviceRow.game_id)).where(
-                    col(DeviceRow.token_hash) == token_hash)).first()
+                mine = conn.execute(
+                    select(col(DeviceRow.id), col(DeviceRow.game_id)).where(col(DeviceRow.token_hash) == token_hash)
+                ).first()
                 if mine is not None and mine.game_id != game_id:
                     raise ValueError("a device token belongs to one game")
                 if mine is None:
                     device_id = secrets.token_hex(8)
-                    conn.execute(insert(DeviceRow).values(id=device_id, game_id=game_id, token_hash=token_hash,
-                                                          seat=seat, label=label, joined=now, seen=now))
+                    conn.execute(
+                        insert(DeviceRow).values(
+                            id=device_id,
+                            game_id=game_id,
+                            token_hash=token_hash,
+                            seat=seat,
+                            label=label,
+                            joined=now,
+                            seen=now,
+                        )
+                    )
                 else:
                     device_id = mine.id
-                    conn.execute(update(DeviceRow).where(col(DeviceRow.id) == device_id).values(
-                        seat=seat, label=label, seen=now))
+                    conn.execute(
+                        update(DeviceRow).where(col(DeviceRow.id) == device_id).values(seat=seat, label=label, seen=now)
+                    )
                 row = conn.execute(_DEVICE.where(col(DeviceRow.id) == device_id)).one()
         except IntegrityError:  # the unique (game_id, seat) index: another phone won the race
             raise SeatTaken(game_id, seat if seat is not None else -1) from None
@@ -193,23 +216,32 @@ class Devices:
     def devices(self, game_id: str) -> list[Device]:
         """The game's devices: seats in order, then the spectators by arrival."""
         with self.db.transaction() as conn:
-            rows = conn.execute(_DEVICE.where(col(DeviceRow.game_id) == game_id).order_by(
-                col(DeviceRow.seat).is_(None), col(DeviceRow.seat), col(DeviceRow.joined), col(DeviceRow.id))).all()
+            rows = conn.execute(
+                _DEVICE.where(col(DeviceRow.game_id) == game_id).order_by(
+                    col(DeviceRow.seat).is_(None), col(DeviceRow.seat), col(DeviceRow.joined), col(DeviceRow.id)
+                )
+            ).all()
         return [Device(*r) for r in rows]
 
     def free_seat(self, game_id: str, seat: int) -> list[str]:
         """Unbind whatever device holds the seat; its token then opens nothing. The ids removed."""
         with self.db.transaction(write=True) as conn:
-            ids = conn.execute(select(col(DeviceRow.id)).where(col(DeviceRow.game_id) == game_id,
-                                                          col(DeviceRow.seat) == seat)).scalars().all()
+            ids = (
+                conn.execute(
+                    select(col(DeviceRow.id)).where(col(DeviceRow.game_id) == game_id, col(DeviceRow.seat) == seat)
+                )
+                .scalars()
+                .all()
+            )
             conn.execute(delete(DeviceRow).where(col(DeviceRow.game_id) == game_id, col(DeviceRow.seat) == seat))
         return list(ids)
 
     def remove(self, game_id: str, device_id: str) -> bool:
         """Unbind one device (a spectator the host sends away)."""
         with self.db.transaction(write=True) as conn:
-            done = conn.execute(delete(DeviceRow).where(col(DeviceRow.game_id) == game_id,
-                                                        col(DeviceRow.id) == device_id))
+            done = conn.execute(
+                delete(DeviceRow).where(col(DeviceRow.game_id) == game_id, col(DeviceRow.id) == device_id)
+            )
         return bool(done.rowcount)
 
     @staticmethod

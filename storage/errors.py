@@ -27,8 +27,10 @@ class StaleState(StorageError):
     """The game changed since the caller looked at it: nothing was written; reload and decide again."""
 
     def __init__(self, game_id: str, base_version: int, current_version: int) -> None:
-        super().__init__(f"game {game_id} changed: it is at version {current_version}, "
-                         f"the request was based on version {base_version}; nothing was written")
+        super().__init__(
+            f"game {game_id} changed: it is at version {current_version}, "
+            f"the request was based on version {base_version}; nothing was written"
+        )
         self.game_id = game_id
         self.base_version = base_version
         self.current_version = current_version

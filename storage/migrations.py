@@ -87,17 +87,27 @@ def _v1(conn: Connection) -> None:
         "CREATE UNIQUE INDEX events_by_key ON events (game_id, idempotency_key)",
     ):
         conn.execute(text(statement))
-    conn.execute(_stamp("INSERT INTO companion_schema (id, app, version, updated) VALUES (1, :app, 0, :now)"),
-                 {"app": APP, "now": _now()})
+    conn.execute(
+        _stamp("INSERT INTO companion_schema (id, app, version, updated) VALUES (1, :app, 0, :now)"),
+        {"app": APP, "now": _now()},
+    )
 
 
 def _v2(conn: Connection) -> None:
-    for column in ("won BOOLEAN NOT NULL DEFAULT FALSE", "tunnel INTEGER", "beatings_taken INTEGER",
-                   "beatings_given INTEGER", "extortions_won INTEGER", "extortions_lost INTEGER"):
+    for column in (
+        "won BOOLEAN NOT NULL DEFAULT FALSE",
+        "tunnel INTEGER",
+        "beatings_taken INTEGER",
+        "beatings_given INTEGER",
+        "extortions_won INTEGER",
+        "extortions_lost INTEGER",
+    ):
         conn.execute(text(f"ALTER TABLE seats ADD COLUMN {column}"))
-    conn.execute(text("""CREATE TABLE snapshots (
+    conn.execute(
+        text("""CREATE TABLE snapshots (
         game_id VARCHAR(36) NOT NULL REFERENCES games (id), version INTEGER NOT NULL, step INTEGER NOT NULL,
-        state TEXT NOT NULL, PRIMARY KEY (game_id, version))"""))
+        state TEXT NOT NULL, PRIMARY KEY (game_id, version))""")
+    )
     _backfill_statistics(conn)
 
 
@@ -109,21 +119,36 @@ def _backfill_statistics(conn: Connection) -> None:
 
     finished = conn.execute(text("SELECT id, config FROM games WHERE status = 'finished'")).all()
     for game_id, config in finished:
-        rows = conn.execute(text("SELECT seq, kind, target, action, answer FROM events WHERE game_id = :g "
-                                 "ORDER BY seq"), {"g": game_id}).all()
+        rows = conn.execute(
+            text("SELECT seq, kind, target, action, answer FROM events WHERE game_id = :g ORDER BY seq"), {"g": game_id}
+        ).all()
         answers = {seq: answer for seq, _, _, _, answer in rows}
         folded = fold(Entry(seq, kind, target, action) for seq, kind, target, action, _ in rows)
         try:
             game = Game.replay(json.loads(config), [json.loads(e.action) for e in folded.in_effect])
         except ValueError as error:
-            raise LogDiverged(f"cannot upgrade: finished game {game_id} no longer replays with this version of the "
-                              f"rules engine ({error}); the database was not changed") from None
+            raise LogDiverged(
+                f"cannot upgrade: finished game {game_id} no longer replays with this version of the "
+                f"rules engine ({error}); the database was not changed"
+            ) from None
         for s in seat_statistics(game.state, (json.loads(answers[e.seq]) for e in folded.in_effect)):
-            conn.execute(text("UPDATE seats SET won = :won, tunnel = :tunnel, beatings_taken = :bt, "
-                              "beatings_given = :bg, extortions_won = :ew, extortions_lost = :el "
-                              "WHERE game_id = :g AND seat = :seat"),
-                         {"won": s.won, "tunnel": s.tunnel, "bt": s.beatings_taken, "bg": s.beatings_given,
-                          "ew": s.extortions_won, "el": s.extortions_lost, "g": game_id, "seat": s.seat})
+            conn.execute(
+                text(
+                    "UPDATE seats SET won = :won, tunnel = :tunnel, beatings_taken = :bt, "
+                    "beatings_given = :bg, extortions_won = :ew, extortions_lost = :el "
+                    "WHERE game_id = :g AND seat = :seat"
+                ),
+                {
+                    "won": s.won,
+                    "tunnel": s.tunnel,
+                    "bt": s.beatings_taken,
+                    "bg": s.beatings_given,
+                    "ew": s.extortions_won,
+                    "el": s.extortions_lost,
+                    "g": game_id,
+                    "seat": s.seat,
+                },
+            )
 
 
 def _v3(conn: Connection) -> None:
@@ -143,16 +168,20 @@ def _v3(conn: Connection) -> None:
 
 
 def _v4(conn: Connection) -> None:
-    conn.execute(text("""CREATE TABLE log_problems (
+    conn.execute(
+        text("""CREATE TABLE log_problems (
         game_id VARCHAR(36) NOT NULL PRIMARY KEY REFERENCES games (id), schema_version INTEGER NOT NULL,
-        found TIMESTAMP WITH TIME ZONE NOT NULL, problem TEXT NOT NULL)"""))
+        found TIMESTAMP WITH TIME ZONE NOT NULL, problem TEXT NOT NULL)""")
+    )
     _resolve_logs(conn)
 
 
 def _v5(conn: Connection) -> None:
-    conn.execute(text("""CREATE TABLE server_secrets (
+    conn.execute(
+        text("""CREATE TABLE server_secrets (
         name VARCHAR(40) NOT NULL PRIMARY KEY, secret VARCHAR(64) NOT NULL,
-        created TIMESTAMP WITH TIME ZONE NOT NULL)"""))
+        created TIMESTAMP WITH TIME ZONE NOT NULL)""")
+    )
 
 
 def _resolve_logs(conn: Connection) -> None:
@@ -160,10 +189,13 @@ def _resolve_logs(conn: Connection) -> None:
     from .consistency import check_log, dump  # the engine is only needed to read old games
 
     for game_id, version, config in conn.execute(text("SELECT id, version, config FROM games ORDER BY id")).all():
-        rows = conn.execute(text("SELECT seq, kind, target, action, answer, undone FROM events WHERE game_id = :g "
-                                 "ORDER BY seq"), {"g": game_id}).all()
-        snapshots: dict[int, str] = dict(conn.execute(text("SELECT version, state FROM snapshots WHERE game_id = :g"),
-                                                      {"g": game_id}).all())
+        rows = conn.execute(
+            text("SELECT seq, kind, target, action, answer, undone FROM events WHERE game_id = :g ORDER BY seq"),
+            {"g": game_id},
+        ).all()
+        snapshots: dict[int, str] = dict(
+            conn.execute(text("SELECT version, state FROM snapshots WHERE game_id = :g"), {"g": game_id}).all()
+        )
         try:
             checked = check_log(version, config, rows, snapshots)
         except ValueError as error:  # a configuration the engine no longer accepts
@@ -172,17 +204,25 @@ def _resolve_logs(conn: Connection) -> None:
             checked_problems = checked.problems
         if checked_problems:
             problem = "; ".join(checked_problems)
-            _log.warning("game %s: its log disagrees with a replay, so the upgrade left it as it was "
-                         "(dyo-companion games verify %s shows why): %s", game_id, game_id, problem)
-            conn.execute(_stamp("INSERT INTO log_problems (game_id, schema_version, found, problem) "
-                                "VALUES (:g, 4, :now, :p)"), {"g": game_id, "now": _now(), "p": problem})
+            _log.warning(
+                "game %s: its log disagrees with a replay, so the upgrade left it as it was "
+                "(dyo-companion games verify %s shows why): %s",
+                game_id,
+                game_id,
+                problem,
+            )
+            conn.execute(
+                _stamp("INSERT INTO log_problems (game_id, schema_version, found, problem) VALUES (:g, 4, :now, :p)"),
+                {"g": game_id, "now": _now(), "p": problem},
+            )
             continue
         if checked.config is not None:
-            conn.execute(text("UPDATE games SET config = :c WHERE id = :g"),
-                         {"c": dump(checked.config), "g": game_id})
+            conn.execute(text("UPDATE games SET config = :c WHERE id = :g"), {"c": dump(checked.config), "g": game_id})
         for seq, action in checked.resolved.items():
-            conn.execute(text("UPDATE events SET action = :a WHERE game_id = :g AND seq = :s"),
-                         {"a": action, "g": game_id, "s": seq})
+            conn.execute(
+                text("UPDATE events SET action = :a WHERE game_id = :g AND seq = :s"),
+                {"a": action, "g": game_id, "s": seq},
+            )
 
 
 STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
@@ -195,22 +235,29 @@ def installed_version(conn: Connection, is_sqlite: bool) -> int:
     if "companion_schema" not in tables:
         ours = sorted(tables & set(OUR_TABLES))
         if ours or (is_sqlite and tables):
-            raise ForeignDatabase(f"this database belongs to another program (it has tables "
-                                  f"{', '.join(sorted(tables)[:5])} but no companion_schema). It was not "
-                                  f"changed; {CHOOSE_ANOTHER}")
+            raise ForeignDatabase(
+                f"this database belongs to another program (it has tables "
+                f"{', '.join(sorted(tables)[:5])} but no companion_schema). It was not "
+                f"changed; {CHOOSE_ANOTHER}"
+            )
         return 0
     row = conn.execute(text("SELECT app, version FROM companion_schema WHERE id = 1")).first()
     if row is None or row[0] != APP:
-        raise ForeignDatabase(f"this database's companion_schema names another program ({row[0] if row else 'none'}"
-                              f"). It was not changed; {CHOOSE_ANOTHER}")
+        raise ForeignDatabase(
+            f"this database's companion_schema names another program ({row[0] if row else 'none'}"
+            f"). It was not changed; {CHOOSE_ANOTHER}"
+        )
     return int(row[1])
 
 
 def _refuse_newer(db: Database, version: int) -> None:
     if version > CURRENT_VERSION:
-        raise NewerSchema(f"{db.label} was written by a newer version of the companion (schema {version}; this "
-                          f"version reads up to {CURRENT_VERSION}). It was not changed: update the app to open it",
-                          found=version, supported=CURRENT_VERSION)
+        raise NewerSchema(
+            f"{db.label} was written by a newer version of the companion (schema {version}; this "
+            f"version reads up to {CURRENT_VERSION}). It was not changed: update the app to open it",
+            found=version,
+            supported=CURRENT_VERSION,
+        )
 
 
 def prepare(db: Database, target: int = CURRENT_VERSION) -> Prepared:
@@ -232,8 +279,10 @@ def prepare(db: Database, target: int = CURRENT_VERSION) -> Prepared:
         backup = _backup(db, conn, found) if found else None
         for version in range(found + 1, target + 1):
             STEPS[version](conn)
-            conn.execute(_stamp("UPDATE companion_schema SET version = :v, updated = :now WHERE id = 1"),
-                         {"v": version, "now": _now()})
+            conn.execute(
+                _stamp("UPDATE companion_schema SET version = :v, updated = :now WHERE id = 1"),
+                {"v": version, "now": _now()},
+            )
     return Prepared(found, target, backup)
 
 
@@ -263,8 +312,10 @@ def _backup(db: Database, conn: Connection, version: int) -> str:
     except (sqlite3.Error, OSError) as error:
         target.unlink(missing_ok=True)
         problem = db.explain(error)
-        raise type(problem)(f"cannot back up {db.label} before upgrading its schema from version {version}: "
-                            f"{problem.message}. The database was not changed") from None
+        raise type(problem)(
+            f"cannot back up {db.label} before upgrading its schema from version {version}: "
+            f"{problem.message}. The database was not changed"
+        ) from None
     return str(target)
 
 
@@ -274,4 +325,3 @@ def _free_name(path: Path) -> Path:
         n += 1
         candidate = path.with_name(f"{path.name}.{n}")
     return candidate
-

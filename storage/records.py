@@ -80,9 +80,13 @@ def answer_from_json(data: dict[str, Any]) -> Answer:
     events and offence read back into the engine's typed values."""
     violations = data.get("violations", [])
     offence = data.get("offence")
-    return Answer(step=data["step"], accepted=data["accepted"],
-                  violations=[Violation(v["rule"], v["key"], v.get("params", {})) for v in violations],
-                  forced=any(v.get("overridden") for v in violations),
-                  offence=None if offence is None else Offence.from_json(offence),
-                  events=events_from_json(data.get("events", [])), pending=data.get("pending"),
-                  winner=data.get("winner"))
+    return Answer(
+        step=data["step"],
+        accepted=data["accepted"],
+        violations=[Violation(v["rule"], v["key"], v.get("params", {})) for v in violations],
+        forced=any(v.get("overridden") for v in violations),
+        offence=None if offence is None else Offence.from_json(offence),
+        events=events_from_json(data.get("events", [])),
+        pending=data.get("pending"),
+        winner=data.get("winner"),
+    )

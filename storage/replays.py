@@ -40,8 +40,10 @@ def replay(conn: Connection, head: Head) -> Replayed:
     try:
         game = Game.replay(json.loads(head.config), [json.loads(e.action) for e in folded.in_effect])
     except (ValueError, ConfigError) as error:  # MalformedAction and a refused action are ValueErrors
-        raise LogDiverged(f"game {head.id} no longer replays with this version of the rules engine: "
-                          f"{getattr(error, 'message', error)}") from None
+        raise LogDiverged(
+            f"game {head.id} no longer replays with this version of the rules engine: "
+            f"{getattr(error, 'message', error)}"
+        ) from None
     return Replayed(head.version, game, folded.redo)
 
 
@@ -50,9 +52,15 @@ def table_of(game_id: str, replayed: Replayed) -> Table:
     game = copy.copy(replayed.game)
     game.state = replayed.game.state.copy()
     game.log = list(replayed.game.log)
-    return Table(game_id=game_id, version=replayed.version, game=game, config=json.loads(dump(game.config)),
-                 status="active" if game.state.winner is None else "finished", can_undo=bool(game.log),
-                 can_redo=bool(replayed.redo))
+    return Table(
+        game_id=game_id,
+        version=replayed.version,
+        game=game,
+        config=json.loads(dump(game.config)),
+        status="active" if game.state.winner is None else "finished",
+        can_undo=bool(game.log),
+        can_redo=bool(replayed.redo),
+    )
 
 
 class ReplayCache:

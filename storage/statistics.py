@@ -131,9 +131,16 @@ def tally(answers: Iterable[dict[str, Any]], seats: int) -> list[dict[str, int]]
                 victim = event.get("player")
                 bump(victim, "beatings_taken", taken)
                 why = event.get("why")
-                giver = revealer if why in backgrounds else {
-                    "combat": combat_winner, "combat_helper": combat_winner, "brawl": brawler,
-                    "punishment": punisher}.get(why)
+                giver = (
+                    revealer
+                    if why in backgrounds
+                    else {
+                        "combat": combat_winner,
+                        "combat_helper": combat_winner,
+                        "brawl": brawler,
+                        "punishment": punisher,
+                    }.get(why)
+                )
                 if giver != victim:
                     bump(giver, "beatings_given", taken)
     return counts
@@ -144,9 +151,15 @@ def seat_statistics(state: Any, answers: Iterable[dict[str, Any]]) -> list[SeatS
     counts = tally(answers, len(state.players))
     winner = state.winner
     return [
-        SeatStats(seat=p.seat, name=p.name, colour=p.color, team=p.team,
-                  won=winner == p.seat if isinstance(winner, int) else winner is not None and winner == p.team,
-                  tunnel=p.tunnel, **counts[p.seat])
+        SeatStats(
+            seat=p.seat,
+            name=p.name,
+            colour=p.color,
+            team=p.team,
+            won=winner == p.seat if isinstance(winner, int) else winner is not None and winner == p.team,
+            tunnel=p.tunnel,
+            **counts[p.seat],
+        )
         for p in state.players
     ]
 
@@ -176,6 +189,7 @@ def summarise(games: Sequence[GameStats]) -> Statistics:
             row[5] += s.beatings_given
             row[6] += s.extortions_won
             row[7] += s.extortions_lost
-    players = sorted((PlayerStats(*row) for row in totals.values()), key=lambda p: (-p.wins, -p.games,
-                                                                                  same_person(p.name)))
+    players = sorted(
+        (PlayerStats(*row) for row in totals.values()), key=lambda p: (-p.wins, -p.games, same_person(p.name))
+    )
     return Statistics(players=tuple(players), games=tuple(games))

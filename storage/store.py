@@ -127,11 +127,24 @@ class Store:
         """Games, the most recently played first; status="active" lists the games to resume."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"status must be one of {', '.join(STATUSES)} or None, not {status!r}")
-        games = select_many(col(GameRow.id), col(GameRow.created), col(GameRow.updated), col(GameRow.finished),
-                            col(GameRow.status), col(GameRow.winner), col(GameRow.version), col(GameRow.ruleset)
-                            ).order_by(col(GameRow.updated).desc(), col(GameRow.id))
-        seats = select_many(col(SeatRow.game_id), col(SeatRow.seat), col(SeatRow.name), col(SeatRow.colour),
-                            col(SeatRow.team), col(SeatRow.won)).order_by(col(SeatRow.game_id), col(SeatRow.seat))
+        games = select_many(
+            col(GameRow.id),
+            col(GameRow.created),
+            col(GameRow.updated),
+            col(GameRow.finished),
+            col(GameRow.status),
+            col(GameRow.winner),
+            col(GameRow.version),
+            col(GameRow.ruleset),
+        ).order_by(col(GameRow.updated).desc(), col(GameRow.id))
+        seats = select_many(
+            col(SeatRow.game_id),
+            col(SeatRow.seat),
+            col(SeatRow.name),
+            col(SeatRow.colour),
+            col(SeatRow.team),
+            col(SeatRow.won),
+        ).order_by(col(SeatRow.game_id), col(SeatRow.seat))
         if status is not None:
             games = games.where(col(GameRow.status) == status)
             seats = seats.join(GameRow, col(GameRow.id) == SeatRow.game_id).where(col(GameRow.status) == status)
@@ -144,11 +157,21 @@ class Store:
         out = []
         for g in game_rows:
             sits = by_game.get(g.id, [])
-            out.append(GameInfo(
-                id=g.id, created=g.created, updated=g.updated, finished=g.finished, status=g.status,
-                players=tuple(s.name for s in sits), winner=g.winner, version=g.version, ruleset=g.ruleset,
-                seats=tuple(Seat(s.seat, s.name, s.colour, s.team) for s in sits),
-                winners=tuple(s.name for s in sits if s.won)))
+            out.append(
+                GameInfo(
+                    id=g.id,
+                    created=g.created,
+                    updated=g.updated,
+                    finished=g.finished,
+                    status=g.status,
+                    players=tuple(s.name for s in sits),
+                    winner=g.winner,
+                    version=g.version,
+                    ruleset=g.ruleset,
+                    seats=tuple(Seat(s.seat, s.name, s.colour, s.team) for s in sits),
+                    winners=tuple(s.name for s in sits if s.won),
+                )
+            )
         return out
 
     # --- reading a game ------------------------------------------------------------------------
@@ -168,11 +191,24 @@ class Store:
         """The whole log, undone actions and undo/redo entries included, oldest first."""
         with self.db.transaction() as conn:
             head = read_head(conn, game_id)
-            rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq <= head.version)
-                                .order_by(col(EventRow.seq))).all()
-        return [LogEntry(seq=e.seq, action=json.loads(e.action), answer=json.loads(e.answer),
-                         submitted_by=e.submitted_by, at=e.at, undone=e.undone, kind=e.kind, target=e.target)
-                for e in rows]
+            rows = conn.execute(
+                select(EventRow)
+                .where(EventRow.game_id == game_id, EventRow.seq <= head.version)
+                .order_by(col(EventRow.seq))
+            ).all()
+        return [
+            LogEntry(
+                seq=e.seq,
+                action=json.loads(e.action),
+                answer=json.loads(e.answer),
+                submitted_by=e.submitted_by,
+                at=e.at,
+                undone=e.undone,
+                kind=e.kind,
+                target=e.target,
+            )
+            for e in rows
+        ]
 
     def entry(self, game_id: str, seq: int) -> LogEntry | None:
         """One log entry (None: not written), as `events` gives it: what another instance's
@@ -181,8 +217,16 @@ class Store:
             e = conn.execute(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)).first()
         if e is None:
             return None
-        return LogEntry(seq=e.seq, action=json.loads(e.action), answer=json.loads(e.answer),
-                        submitted_by=e.submitted_by, at=e.at, undone=e.undone, kind=e.kind, target=e.target)
+        return LogEntry(
+            seq=e.seq,
+            action=json.loads(e.action),
+            answer=json.loads(e.answer),
+            submitted_by=e.submitted_by,
+            at=e.at,
+            undone=e.undone,
+            kind=e.kind,
+            target=e.target,
+        )
 
     def export_game(self, game_id: str) -> dict[str, Any]:
         """The PROTOCOL.md file of the game: its configuration and the actions in effect."""
@@ -193,8 +237,15 @@ class Store:
 
     # --- writing -------------------------------------------------------------------------------
 
-    def submit(self, game_id: str, action: dict[str, Any], *, base_version: int, submitted_by: str | None = None,
-               key: str | None = None) -> Submission:
+    def submit(
+        self,
+        game_id: str,
+        action: dict[str, Any],
+        *,
+        base_version: int,
+        submitted_by: str | None = None,
+        key: str | None = None,
+    ) -> Submission:
         """Judge one action and, if the engine accepts it, append it (one transaction).
 
         Order of judgement: malformed (MalformedAction, nothing read), a known idempotency key
@@ -212,16 +263,24 @@ class Store:
                 if key is not None:
                     duplicate = conn.execute(BY_KEY, {"game_id": game_id, "key": key}).first()
                     if duplicate is not None and not _same_action(duplicate.action, parsed):
-                        raise KeyReused(f"idempotency key {key!r} of game {game_id} was used for another action "
-                                        f"({duplicate.action}); nothing was applied")
+                        raise KeyReused(
+                            f"idempotency key {key!r} of game {game_id} was used for another action "
+                            f"({duplicate.action}); nothing was applied"
+                        )
                 if duplicate is None:
                     _check_base(game_id, base_version, head)
                     replayed = self._cache.take(conn, head)
                     answer = replayed.game.submit(parsed)
                     if answer.accepted:
-                        append(conn, head, "action", _dump(_resolved(answer, parsed).to_json()),
-                                     _dump(answer.to_json()),
-                                     by=submitted_by, key=key)
+                        append(
+                            conn,
+                            head,
+                            "action",
+                            _dump(_resolved(answer, parsed).to_json()),
+                            _dump(answer.to_json()),
+                            by=submitted_by,
+                            key=key,
+                        )
                         advance(conn, head, replayed.game)
                         replayed.version, replayed.redo = head.version, []
         except (IntegrityError, Conflict):
@@ -248,9 +307,15 @@ class Store:
                     raise NothingToUndo(game_id)
                 target = fold_log(conn, head).in_effect[-1].seq
                 replayed.game.undo()
-                append(conn, head, "undo", _dump({"type": "undo", "target": target}),
-                             _dump({"accepted": True, "step": replayed.game.state.step, "undone": target}),
-                             by=by, target=target)
+                append(
+                    conn,
+                    head,
+                    "undo",
+                    _dump({"type": "undo", "target": target}),
+                    _dump({"accepted": True, "step": replayed.game.state.step, "undone": target}),
+                    by=by,
+                    target=target,
+                )
                 conn.execute(SET_UNDONE, {"of_game": game_id, "of_seq": target, "flag": True})
                 advance(conn, head, replayed.game)
                 replayed.version = head.version
@@ -280,10 +345,11 @@ class Store:
                 original = conn.execute(ENTRY, {"game_id": game_id, "seq": target}).one()
                 answer_json = _dump(replayed.game.submit(parse_action(json.loads(original.action))).to_json())
                 if _outcome(json.loads(answer_json)) != _outcome(json.loads(original.answer)):
-                    raise LogDiverged(f"cannot redo entry {target} of game {game_id}: the rules engine no longer "
-                                      "gives the recorded result (dice, draws or events differ); nothing was written")
-                append(conn, head, "redo", _dump({"type": "redo", "target": target}), answer_json,
-                             by=by, target=target)
+                    raise LogDiverged(
+                        f"cannot redo entry {target} of game {game_id}: the rules engine no longer "
+                        "gives the recorded result (dice, draws or events differ); nothing was written"
+                    )
+                append(conn, head, "redo", _dump({"type": "redo", "target": target}), answer_json, by=by, target=target)
                 conn.execute(SET_UNDONE, {"of_game": game_id, "of_seq": target, "flag": False})
                 advance(conn, head, replayed.game)
                 replayed.version = head.version
@@ -309,19 +375,34 @@ class Store:
             answer = game.submit(action)
             if not answer.accepted:
                 reasons = "; ".join(f"{v.rule}: {v.message}" for v in answer.violations)
-                raise BadGameFile(f"action {index} ({action.TYPE}) does not replay: the engine refuses it "
-                                  f"({reasons}); nothing was imported")
+                raise BadGameFile(
+                    f"action {index} ({action.TYPE}) does not replay: the engine refuses it "
+                    f"({reasons}); nothing was imported"
+                )
             entries.append((_resolved(answer, action), answer))
         game_id = uuid.uuid4().hex
         now = utc_now()
         with self.db.transaction(write=True) as conn:
             head = insert_game(conn, game_id, game, now)
             if entries:
-                conn.execute(INSERT_EVENT, [
-                    {"game_id": game_id, "seq": seq, "kind": "action", "action": _dump(action.to_json()),
-                     "answer": _dump(answer.to_json()), "target": None, "submitted_by": "import", "at": now,
-                     "undone": False, "idempotency_key": None}
-                    for seq, (action, answer) in enumerate(entries, start=1)])
+                conn.execute(
+                    INSERT_EVENT,
+                    [
+                        {
+                            "game_id": game_id,
+                            "seq": seq,
+                            "kind": "action",
+                            "action": _dump(action.to_json()),
+                            "answer": _dump(answer.to_json()),
+                            "target": None,
+                            "submitted_by": "import",
+                            "at": now,
+                            "undone": False,
+                            "idempotency_key": None,
+                        }
+                        for seq, (action, answer) in enumerate(entries, start=1)
+                    ],
+                )
                 head.version = len(entries)
                 settle(conn, head, game, now)
                 save_head(conn, head, 0, now)
@@ -337,22 +418,45 @@ class Store:
         in one read transaction: two plain queries, rows unpacked as tuples.
         """
         finished = col(GameRow.status) == "finished"
-        games = (select(GameRow.id, GameRow.finished, GameRow.ruleset, GameRow.winner).where(finished)
-                 .order_by(col(GameRow.finished), col(GameRow.id)))
-        seats = (select_many(col(SeatRow.game_id), col(SeatRow.seat), col(SeatRow.name), col(SeatRow.colour),
-                             col(SeatRow.team), col(SeatRow.won), col(SeatRow.tunnel), col(SeatRow.beatings_taken),
-                             col(SeatRow.beatings_given), col(SeatRow.extortions_won), col(SeatRow.extortions_lost))
-                 .join(GameRow, col(GameRow.id) == SeatRow.game_id).where(finished)
-                 .order_by(col(SeatRow.game_id), col(SeatRow.seat)))
+        games = (
+            select(GameRow.id, GameRow.finished, GameRow.ruleset, GameRow.winner)
+            .where(finished)
+            .order_by(col(GameRow.finished), col(GameRow.id))
+        )
+        seats = (
+            select_many(
+                col(SeatRow.game_id),
+                col(SeatRow.seat),
+                col(SeatRow.name),
+                col(SeatRow.colour),
+                col(SeatRow.team),
+                col(SeatRow.won),
+                col(SeatRow.tunnel),
+                col(SeatRow.beatings_taken),
+                col(SeatRow.beatings_given),
+                col(SeatRow.extortions_won),
+                col(SeatRow.extortions_lost),
+            )
+            .join(GameRow, col(GameRow.id) == SeatRow.game_id)
+            .where(finished)
+            .order_by(col(SeatRow.game_id), col(SeatRow.seat))
+        )
         with self.db.transaction() as conn:
             game_rows = conn.execute(games).all()
             seat_rows = conn.execute(seats).all()
         by_game: dict[str, list[SeatStats]] = {}
         for game_id, seat, name, colour, team, won, tunnel, taken, given, won_x, lost_x in seat_rows:
-            by_game.setdefault(game_id, []).append(SeatStats(seat, name, colour, team, bool(won), tunnel or 0,
-                                                             taken or 0, given or 0, won_x or 0, lost_x or 0))
-        return summarise([GameStats(game_id, at, ruleset, winner, tuple(by_game.get(game_id, ())))
-                          for game_id, at, ruleset, winner in game_rows])
+            by_game.setdefault(game_id, []).append(
+                SeatStats(
+                    seat, name, colour, team, bool(won), tunnel or 0, taken or 0, given or 0, won_x or 0, lost_x or 0
+                )
+            )
+        return summarise(
+            [
+                GameStats(game_id, at, ruleset, winner, tuple(by_game.get(game_id, ())))
+                for game_id, at, ruleset, winner in game_rows
+            ]
+        )
 
     def verify(self, game_id: str) -> list[str]:
         """Problems found by replaying the whole log (an empty list: the stored game is consistent).
@@ -364,19 +468,24 @@ class Store:
         with self.db.transaction() as conn:
             head = read_head(conn, game_id)
             rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id).order_by(col(EventRow.seq))).all()
-            snapshots = dict(conn.execute(select(SnapshotRow.version, SnapshotRow.state)
-                                          .where(SnapshotRow.game_id == game_id)).all())
-            reported = conn.execute(select(LogProblemRow.schema_version, LogProblemRow.problem)
-                                    .where(LogProblemRow.game_id == game_id)).all()
-        problems = [f"the upgrade to schema version {schema} left this game's log as it was: {problem}"
-                    for schema, problem in reported]
+            snapshots = dict(
+                conn.execute(select(SnapshotRow.version, SnapshotRow.state).where(SnapshotRow.game_id == game_id)).all()
+            )
+            reported = conn.execute(
+                select(LogProblemRow.schema_version, LogProblemRow.problem).where(LogProblemRow.game_id == game_id)
+            ).all()
+        problems = [
+            f"the upgrade to schema version {schema} left this game's log as it was: {problem}"
+            for schema, problem in reported
+        ]
         checked = check_log(head.version, head.config, rows, snapshots)
         problems += checked.problems
         if checked.config is not None:
             problems.append("the configuration does not keep the setup's draws (the seed decides them on replay)")
         if checked.resolved:
-            problems.append(f"entries {sorted(checked.resolved)} do not keep their outcomes (the seed decides them "
-                            "on replay)")
+            problems.append(
+                f"entries {sorted(checked.resolved)} do not keep their outcomes (the seed decides them on replay)"
+            )
         return problems
 
     # --- internals -----------------------------------------------------------------------------
@@ -393,16 +502,18 @@ class Store:
             return StaleState(game_id, base_version, read_head(conn, game_id).version)
 
 
-
 def _check_arguments(base_version: Any, texts: dict[str, tuple[Any, int]]) -> None:
     """A write's arguments, checked before anything is read: InvalidArgument names the first bad one."""
     if not is_int(base_version):
-        raise InvalidArgument(f"base_version must be a whole number (the version the caller saw), not "
-                              f"{type(base_version).__name__}; nothing was written")
+        raise InvalidArgument(
+            f"base_version must be a whole number (the version the caller saw), not "
+            f"{type(base_version).__name__}; nothing was written"
+        )
     for what, (value, most) in texts.items():
         if value is not None and not is_clean_text(value, most):
-            raise InvalidArgument(f"{what} must be a text of at most {most} characters without control "
-                                  "characters; nothing was written")
+            raise InvalidArgument(
+                f"{what} must be a text of at most {most} characters without control characters; nothing was written"
+            )
 
 
 def _check_base(game_id: str, base_version: int, head: Head) -> None:
@@ -429,7 +540,7 @@ def _game_file(data: Any) -> tuple[Any, list[Any]]:
         raise BadGameFile('a game file must be a JSON object with "config" and "actions"')
     extra = sorted(set(data) - {"config", "actions"})
     if extra:
-        raise BadGameFile(f"a game file has no field {extra[0]!r} (only \"config\" and \"actions\")")
+        raise BadGameFile(f'a game file has no field {extra[0]!r} (only "config" and "actions")')
     if not isinstance(data["actions"], list):
         raise BadGameFile('"actions" must be a list')
     return data["config"], data["actions"]

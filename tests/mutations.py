@@ -20,25 +20,156 @@ from typing import Any
 
 NodePath = tuple[str | int, ...]
 
-IDS = ("cafeteria", "cell_block", "showers", "solitary", "gambling_cells", "cell_block_a", "knife", "blade",
-       "spoon", "shovel", "unknown", "rare", "bikers", "triad", "master_key", "michel", "michelle", "corruption",
-       "spy", "trauma", "search", "move", "adjust", "official", "online-simplified", "players.0.hand",
-       "players.1.cigarettes", "neutrals.michel", "piles.spoon", "deck", "warden", "a", "b", "ask", "random")
-ODD_TEXTS = ("", " ", "\ud800", "a\udfffb", "\x00", "cafeteria\x00", "cafe\u0301", "e" + "\u0301" * 3000,
-             "x" * 100_000, "\u202ecafeteria", "ｃａｆｅｔｅｒｉａ", "knife\u200b", "\u2028", "line\nbreak", "\x85",
-             "😀" * 50, "²", "٣", "players.².cigarettes", "players.٣.hand", "players.00.beatings", "players.-1.tunnel",
-             "CAFETERIA", "Cafeteria ", "ǅ", "\ufeff", "\U0010ffff", "%s{0}{name}", "\\u0000")
-ODD_VALUES: tuple[Any, ...] = (None, True, False, 0, -1, 1, 2, 7, 1.5, -0.0, 1e300, 10**6 + 1, 2**63, -(2**63) - 1,
-                               "", "x", [], {}, ["knife"], [["knife"]], {"place": "cafeteria"}, [None], [1, 2],
-                               {"": None}, [[]], {"a": [0, 2], "b": [1, 3]})
-UNKNOWN_KEYS = ("zzz", "Players", "type ", "", "__proto__", "players.0", "\x00", "ключ", "\ud800", "name",
-                "hand", "to", "set", "add", "path", "seed")
-ADJUST_PATHS = ("players.0.cigarettes", "players.1.beatings", "players.0.tunnel", "players.2.place", "players.0.hand",
-                "players.1.dug", "players.0.tokens.spy", "players.0.gang", "players.0.ability", "players.1.trauma",
-                "players.0.background", "players.0.camouflaged", "piles.spoon", "supplies.spy", "deck", "discard",
-                "warden", "neutrals.michel", "actions_left", "players.9.place", "players.².hand", "players.0")
-BAD_BYTES = (b"\xff", b"\xfe", b"\xc0", b"\x80", b"\xc3", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\xf4\x90\x80\x80",
-             b"\x00", b"\xef\xbb\xbf")
+IDS = (
+    "cafeteria",
+    "cell_block",
+    "showers",
+    "solitary",
+    "gambling_cells",
+    "cell_block_a",
+    "knife",
+    "blade",
+    "spoon",
+    "shovel",
+    "unknown",
+    "rare",
+    "bikers",
+    "triad",
+    "master_key",
+    "michel",
+    "michelle",
+    "corruption",
+    "spy",
+    "trauma",
+    "search",
+    "move",
+    "adjust",
+    "official",
+    "online-simplified",
+    "players.0.hand",
+    "players.1.cigarettes",
+    "neutrals.michel",
+    "piles.spoon",
+    "deck",
+    "warden",
+    "a",
+    "b",
+    "ask",
+    "random",
+)
+ODD_TEXTS = (
+    "",
+    " ",
+    "\ud800",
+    "a\udfffb",
+    "\x00",
+    "cafeteria\x00",
+    "cafe\u0301",
+    "e" + "\u0301" * 3000,
+    "x" * 100_000,
+    "\u202ecafeteria",
+    "ｃａｆｅｔｅｒｉａ",
+    "knife\u200b",
+    "\u2028",
+    "line\nbreak",
+    "\x85",
+    "😀" * 50,
+    "²",
+    "٣",
+    "players.².cigarettes",
+    "players.٣.hand",
+    "players.00.beatings",
+    "players.-1.tunnel",
+    "CAFETERIA",
+    "Cafeteria ",
+    "ǅ",
+    "\ufeff",
+    "\U0010ffff",
+    "%s{0}{name}",
+    "\\u0000",
+)
+ODD_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2,
+    7,
+    1.5,
+    -0.0,
+    1e300,
+    10**6 + 1,
+    2**63,
+    -(2**63) - 1,
+    "",
+    "x",
+    [],
+    {},
+    ["knife"],
+    [["knife"]],
+    {"place": "cafeteria"},
+    [None],
+    [1, 2],
+    {"": None},
+    [[]],
+    {"a": [0, 2], "b": [1, 3]},
+)
+UNKNOWN_KEYS = (
+    "zzz",
+    "Players",
+    "type ",
+    "",
+    "__proto__",
+    "players.0",
+    "\x00",
+    "ключ",
+    "\ud800",
+    "name",
+    "hand",
+    "to",
+    "set",
+    "add",
+    "path",
+    "seed",
+)
+ADJUST_PATHS = (
+    "players.0.cigarettes",
+    "players.1.beatings",
+    "players.0.tunnel",
+    "players.2.place",
+    "players.0.hand",
+    "players.1.dug",
+    "players.0.tokens.spy",
+    "players.0.gang",
+    "players.0.ability",
+    "players.1.trauma",
+    "players.0.background",
+    "players.0.camouflaged",
+    "piles.spoon",
+    "supplies.spy",
+    "deck",
+    "discard",
+    "warden",
+    "neutrals.michel",
+    "actions_left",
+    "players.9.place",
+    "players.².hand",
+    "players.0",
+)
+BAD_BYTES = (
+    b"\xff",
+    b"\xfe",
+    b"\xc0",
+    b"\x80",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\xf8\x88\x80\x80\x80",
+    b"\xf4\x90\x80\x80",
+    b"\x00",
+    b"\xef\xbb\xbf",
+)
 
 
 @dataclass(frozen=True)
@@ -104,8 +235,9 @@ def _huge_int(rng: random.Random) -> Special:
 
 def _replacement(rng: random.Random, old: Any) -> tuple[str, Any]:
     """One replacement value for a node, and the name of the edit."""
-    kind = rng.choice(("retype", "retype", "id", "id", "int", "huge_int", "deep", "nan", "text", "text", "wrap",
-                       "huge_list"))
+    kind = rng.choice(
+        ("retype", "retype", "id", "id", "int", "huge_int", "deep", "nan", "text", "text", "wrap", "huge_list")
+    )
     if kind == "retype":
         return kind, copy.deepcopy(rng.choice(ODD_VALUES))
     if kind == "id":
@@ -119,14 +251,18 @@ def _replacement(rng: random.Random, old: Any) -> tuple[str, Any]:
         inner = old if not isinstance(old, (dict, list)) else rng.choice(IDS)
         return kind, _nested(inner, rng.choice((20, 100, 900, 3000)), rng.random() < 0.3)
     if kind == "nan":
-        return kind, Special(*rng.choice(((float("nan"), "NaN"), (float("inf"), "Infinity"),
-                                          (float("-inf"), "-Infinity"))))
+        return kind, Special(
+            *rng.choice(((float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity")))
+        )
     if kind == "text":
         return kind, rng.choice(ODD_TEXTS)
     if kind == "wrap":
         return kind, rng.choice(([old], {"value": old}, [old, old]))
-    item = old if old is None or isinstance(old, (bool, int, float)) or (isinstance(old, str) and len(old) < 40) \
-        else "unknown"  # a short item: the file stays small enough to write
+    item = (
+        old
+        if old is None or isinstance(old, (bool, int, float)) or (isinstance(old, str) and len(old) < 40)
+        else "unknown"
+    )  # a short item: the file stays small enough to write
     return kind, [item] * rng.choice((1001, 100_000))
 
 
@@ -202,11 +338,11 @@ def _byte_edit(data: bytes, rng: random.Random) -> tuple[bytes, str]:
         return data[:at], kind
     if kind == "flip" and data:
         at = min(at, len(data) - 1)
-        return data[:at] + bytes([rng.randrange(256)]) + data[at + 1:], kind
+        return data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :], kind
     if kind == "bom":
         return b"\xef\xbb\xbf" + data, kind
     if kind == "cut":
-        return data[:at] + data[at + rng.randint(1, 40):], kind
+        return data[:at] + data[at + rng.randint(1, 40) :], kind
     return data[:at] + rng.choice(BAD_BYTES) + data[at:], "insert"
 
 
@@ -261,8 +397,11 @@ class Mutator:
                 action["player"] = rng.randrange(7)
             else:
                 op = rng.choice(("set", "set", "add", "remove", "identify"))
-                action = {"type": "adjust", "player": rng.randrange(4),
-                          "changes": [{"path": rng.choice(ADJUST_PATHS), op: rng.choice(self.edit_values)}]}
+                action = {
+                    "type": "adjust",
+                    "player": rng.randrange(4),
+                    "changes": [{"path": rng.choice(ADJUST_PATHS), op: rng.choice(self.edit_values)}],
+                }
             actions.insert(rng.randrange(len(actions) + 1), action)
             return doc
         paths = [p for p in _nodes(doc) if p and isinstance(p[-1], str) and p[-1] in self.seen]

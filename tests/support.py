@@ -17,11 +17,13 @@ RULE_TESTS: dict[str, type] = {}
 
 def rule_test(rule: str):
     """Register a test class as the breaking and following tests of one rule id."""
+
     def register(cls: type) -> type:
         assert rule not in RULE_TESTS, f"two test classes for {rule}"
         assert hasattr(cls, "test_breaks") and hasattr(cls, "test_follows"), f"{cls.__name__} needs both tests"
         RULE_TESTS[rule] = cls
         return cls
+
     return register
 
 

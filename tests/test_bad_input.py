@@ -67,23 +67,39 @@ class TestConfiguration:
     def test_an_unknown_player_field_is_a_config_error(self):
         assert refused(two_players(hat="red")).message == "Unknown field hat in players[0]."
 
-    @pytest.mark.parametrize(("field", "value", "rule"), [
-        ("place", ["cafeteria"], "DI-1"), ("place", {"cafeteria": 1}, "DI-1"), ("hand", [["knife"]], "HAND-1"),
-        ("hand", [{"card": "knife"}], "HAND-1"), ("gang", ["bikers"], "GANG-1"), ("dug", [["spoon"]], "DIG-1"),
-        ("background", {}, "BG"), ("trauma", [], "PSY-2"), ("cigarettes", True, "SET-2"),
-        ("tokens", {"spy": False}, "SET-2"), ("beatings", 1.0, "BEAT-1"),
-    ])
+    @pytest.mark.parametrize(
+        ("field", "value", "rule"),
+        [
+            ("place", ["cafeteria"], "DI-1"),
+            ("place", {"cafeteria": 1}, "DI-1"),
+            ("hand", [["knife"]], "HAND-1"),
+            ("hand", [{"card": "knife"}], "HAND-1"),
+            ("gang", ["bikers"], "GANG-1"),
+            ("dug", [["spoon"]], "DIG-1"),
+            ("background", {}, "BG"),
+            ("trauma", [], "PSY-2"),
+            ("cigarettes", True, "SET-2"),
+            ("tokens", {"spy": False}, "SET-2"),
+            ("beatings", 1.0, "BEAT-1"),
+        ],
+    )
     def test_a_value_of_the_wrong_type_names_its_rule(self, field, value, rule):
         config = two_players(**{field: value})
         if field == "tokens":
             config["modules"] = {"places": ["library"]}
         assert refused(config).rule == rule
 
-    @pytest.mark.parametrize("house_rules", [
-        {"neutral_start": ["showers"]}, {"team_die_faces": {str(f): [["cafeteria"], "showers"] for f in range(1, 7)}},
-        {"buy": {"spoon": {"price": 2, "card": ["spoon"]}}}, {"targets": {"²": 10}}, {"craft_once_per_turn": "yes"},
-        {"neutral_destination": {"ask": 1}},
-    ])
+    @pytest.mark.parametrize(
+        "house_rules",
+        [
+            {"neutral_start": ["showers"]},
+            {"team_die_faces": {str(f): [["cafeteria"], "showers"] for f in range(1, 7)}},
+            {"buy": {"spoon": {"price": 2, "card": ["spoon"]}}},
+            {"targets": {"²": 10}},
+            {"craft_once_per_turn": "yes"},
+            {"neutral_destination": {"ask": 1}},
+        ],
+    )
     def test_house_rules_of_the_wrong_type(self, house_rules):
         assert refused({**two_players(), "house_rules": house_rules}).rule == "VAR-3"
 
@@ -102,20 +118,31 @@ class TestConfiguration:
         assert error.key == "shape.too_deep" and error.params["where"].startswith("config.players[0].hand[0]")
         assert f"more than {MAX_DEPTH} levels" in error.message
 
-    @pytest.mark.parametrize(("name", "key"), [
-        ("Car\ud800men", "shape.odd_character"), ("Car\x00men", "shape.odd_character"),
-        ("Carmen\u2028", "shape.odd_character"), ("x" * 5000, "shape.text_too_long"),
-    ])
+    @pytest.mark.parametrize(
+        ("name", "key"),
+        [
+            ("Car\ud800men", "shape.odd_character"),
+            ("Car\x00men", "shape.odd_character"),
+            ("Carmen\u2028", "shape.odd_character"),
+            ("x" * 5000, "shape.text_too_long"),
+        ],
+    )
     def test_odd_text(self, name, key):
         assert refused(two_players(name=name)).key == key
 
     def test_combining_marks_are_text_like_any_other(self):
         assert new_game(two_players(name="Carme\u0301n")).players[0].name == "Carme\u0301n"
 
-    @pytest.mark.parametrize(("value", "key"), [
-        (float("nan"), "shape.not_finite"), (float("inf"), "shape.not_finite"), ({1: 2}, "shape.key_not_text"),
-        ({"x"}, "shape.not_json"), (["unknown"] * 1001, "shape.too_many_items"),
-    ])
+    @pytest.mark.parametrize(
+        ("value", "key"),
+        [
+            (float("nan"), "shape.not_finite"),
+            (float("inf"), "shape.not_finite"),
+            ({1: 2}, "shape.key_not_text"),
+            ({"x"}, "shape.not_json"),
+            (["unknown"] * 1001, "shape.too_many_items"),
+        ],
+    )
     def test_values_json_does_not_have_or_a_game_does_not_need(self, value, key):
         assert refused(two_players(hand=value)).key == key
 
@@ -125,23 +152,35 @@ class TestConfiguration:
 
 
 class TestActions:
-    @pytest.mark.parametrize("action", [
-        {"type": "move", "player": 0, "to": ["cafeteria"]}, {"type": "weapon", "player": 0, "card": {"knife": 1}},
-        {"type": "search", "player": True}, {"type": "move", "player": 0, "die": [1.0]},
-        {"type": "choose", "player": 0, "option": [["cafeteria"]]}, {"type": "sell", "player": 0, "cards": ["ring"],
-                                                                      "cigarettes": 10**5000},
-        {"type": "adjust", "player": 0, "changes": [{"path": "players.0.place", "set": [["cafeteria"]]}]},
-        {"type": ["move"], "player": 0}, nested({"type": "search", "player": 0}, 900),
-    ])
+    @pytest.mark.parametrize(
+        "action",
+        [
+            {"type": "move", "player": 0, "to": ["cafeteria"]},
+            {"type": "weapon", "player": 0, "card": {"knife": 1}},
+            {"type": "search", "player": True},
+            {"type": "move", "player": 0, "die": [1.0]},
+            {"type": "choose", "player": 0, "option": [["cafeteria"]]},
+            {"type": "sell", "player": 0, "cards": ["ring"], "cigarettes": 10**5000},
+            {"type": "adjust", "player": 0, "changes": [{"path": "players.0.place", "set": [["cafeteria"]]}]},
+            {"type": ["move"], "player": 0},
+            nested({"type": "search", "player": 0}, 900),
+        ],
+    )
     def test_a_malformed_action(self, action):
         with pytest.raises(MalformedAction):
             parse_action(action)
 
-    @pytest.mark.parametrize("change", [
-        {"path": "players.0.place", "set": ["cafeteria"]}, {"path": "players.0.gang", "set": ["bikers"]},
-        {"path": "players.0.hand", "add": "knife"}, {"path": "warden", "set": ["showers"]},
-        {"path": "players.².cigarettes", "set": 1}, {"path": "players.0.background", "set": ["x"]},
-    ])
+    @pytest.mark.parametrize(
+        "change",
+        [
+            {"path": "players.0.place", "set": ["cafeteria"]},
+            {"path": "players.0.gang", "set": ["bikers"]},
+            {"path": "players.0.hand", "add": "knife"},
+            {"path": "warden", "set": ["showers"]},
+            {"path": "players.².cigarettes", "set": 1},
+            {"path": "players.0.background", "set": ["x"]},
+        ],
+    )
     def test_a_correction_of_the_wrong_type_is_a_violation(self, change):
         state = new_game(two_players())
         answer = step(state, parse_action({"type": "adjust", "player": 0, "changes": [change]}))
@@ -188,8 +227,11 @@ class TestChecker:
     def test_a_file_path_and_other_languages(self, tmp_path):
         path = tmp_path / "game.json"
         path.write_bytes(b'{"config": {"players": [], "seed": 1e999}, "actions": []}')
-        for lang, words in (("en", "impossible configuration"), ("it", "configurazione impossibile"),
-                            ("fa", "config.seed")):
+        for lang, words in (
+            ("en", "impossible configuration"),
+            ("it", "configurazione impossibile"),
+            ("fa", "config.seed"),
+        ):
             err = io.StringIO()
             assert run_check(str(path), io.StringIO(), err, lang=lang) == 2
             assert len(err.getvalue().splitlines()) == 1 and words in err.getvalue(), err.getvalue()
@@ -197,8 +239,14 @@ class TestChecker:
     def test_the_command_exits_2_with_one_line(self, tmp_path):
         path = tmp_path / "game.json"
         path.write_text(json.dumps(TUTORIAL).replace('"seed": 7', '"seed": ' + "9" * 5000))
-        done = subprocess.run([sys.executable, "-m", "companion", "check", str(path)], cwd=ROOT, capture_output=True,
-                              text=True, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "check", str(path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
         assert len(done.stderr.splitlines()) == 1 and "4300 digits" in done.stderr
 
@@ -220,11 +268,23 @@ def stored(store: Store) -> list[tuple[str, int, int]]:
 
 
 class TestStore:
-    @pytest.mark.parametrize("arguments", [
-        {"submitted_by": ["a"]}, {"submitted_by": "x" * 81}, {"submitted_by": "a\ud800"}, {"submitted_by": 5},
-        {"submitted_by": "a\x00b"}, {"base_version": "0"}, {"base_version": None}, {"base_version": True},
-        {"base_version": 0.0}, {"key": 7}, {"key": "k" * 201}, {"key": "\udfff"},
-    ])
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {"submitted_by": ["a"]},
+            {"submitted_by": "x" * 81},
+            {"submitted_by": "a\ud800"},
+            {"submitted_by": 5},
+            {"submitted_by": "a\x00b"},
+            {"base_version": "0"},
+            {"base_version": None},
+            {"base_version": True},
+            {"base_version": 0.0},
+            {"key": 7},
+            {"key": "k" * 201},
+            {"key": "\udfff"},
+        ],
+    )
     def test_a_bad_submit_argument_is_refused_and_nothing_is_stored(self, store, arguments):
         game_id = store.create_game(two_players())
         before = stored(store)
@@ -242,10 +302,16 @@ class TestStore:
             store.redo(game_id, base_version=1, by="\x00")
         assert stored(store) == before
 
-    @pytest.mark.parametrize("config", [
-        {**two_players(), "colours": 1}, two_players(place=["cafeteria"]), two_players(hand=nested("knife", 900)),
-        {**two_players(), "seed": 10**5000}, two_players(name="\ud800"),
-    ])
+    @pytest.mark.parametrize(
+        "config",
+        [
+            {**two_players(), "colours": 1},
+            two_players(place=["cafeteria"]),
+            two_players(hand=nested("knife", 900)),
+            {**two_players(), "seed": 10**5000},
+            two_players(name="\ud800"),
+        ],
+    )
     def test_create_and_import_refuse_a_bad_configuration(self, store, config):
         with pytest.raises(ConfigError):
             store.create_game(config)
@@ -277,8 +343,14 @@ def test_games_import_exits_2_with_one_line(tmp_path):
     deep = json.dumps({"config": two_players(hand=nested("knife", 900)), "actions": []}).encode()
     for data in (deep, b'{"config": {"seed": ' + b"9" * 5000 + b'}, "actions": []}', b"\xff"):
         path.write_bytes(data)
-        done = subprocess.run([sys.executable, "-m", "companion", "games", "import", str(path), "--db", db], cwd=ROOT,
-                              capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "games", "import", str(path), "--db", db],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr, done.stderr
         assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("error: "), done.stderr
     with Store(db) as store:

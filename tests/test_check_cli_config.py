@@ -24,8 +24,14 @@ IMPOSSIBLE = {
 
 
 def _run(*args, timeout=60):
-    return subprocess.run([sys.executable, "-m", "companion", *args], check=False, cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.mark.parametrize("rule", sorted(IMPOSSIBLE))
@@ -50,8 +56,15 @@ def test_impossible_configuration_messages():
     }
     for rule, config in IMPOSSIBLE.items():
         game = json.dumps({"config": config, "actions": []})
-        result = subprocess.run([sys.executable, "-m", "companion", "check", "-"], check=False, cwd=ROOT,
-                                capture_output=True, text=True, timeout=60, input=game)
+        result = subprocess.run(
+            [sys.executable, "-m", "companion", "check", "-"],
+            check=False,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            input=game,
+        )
         assert result.returncode == 2 and result.stdout == ""
         assert expected[rule] in result.stderr, result.stderr
 

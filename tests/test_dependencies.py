@@ -50,8 +50,9 @@ def _imports(path: Path, eager_only: bool = False) -> set[str]:
     return out
 
 
-def _undeclared(files: Iterable[Path], declared: set[str], local: set[str], root: Path = ROOT,
-                lazily: set[str] = frozenset()) -> dict[str, list[str]]:
+def _undeclared(
+    files: Iterable[Path], declared: set[str], local: set[str], root: Path = ROOT, lazily: set[str] = frozenset()
+) -> dict[str, list[str]]:
     """Imports no declared distribution provides: module -> the files importing it. `lazily`
     names distributions that may be imported inside a function only."""
     providers = importlib.metadata.packages_distributions()
@@ -62,13 +63,18 @@ def _undeclared(files: Iterable[Path], declared: set[str], local: set[str], root
             dists = {_canonical(d) for d in providers.get(module, [])}
             if not dists & (declared if module in eager else declared | lazily):
                 out.setdefault(f"{module} ({', '.join(sorted(dists)) or 'not installed'})", []).append(
-                    str(path.relative_to(root)))
+                    str(path.relative_to(root))
+                )
     return out
 
 
 RUNTIME = _names(PYPROJECT["project"]["dependencies"])
-OPTIONAL = {name for extra, reqs in PYPROJECT["project"]["optional-dependencies"].items()
-            if extra != "test" for name in _names(reqs)}
+OPTIONAL = {
+    name
+    for extra, reqs in PYPROJECT["project"]["optional-dependencies"].items()
+    if extra != "test"
+    for name in _names(reqs)
+}
 TEST = RUNTIME | _names(PYPROJECT["project"]["optional-dependencies"]["test"])
 NEVER_SHIPPED = {ROOT / p for p in PYPROJECT["tool"]["flet"]["app"]["exclude"]}
 
@@ -111,5 +117,4 @@ def test_an_optional_package_may_only_be_imported_lazily(tmp_path: Path) -> None
     lazy.write_text("def f():\n    import psycopg2\n    return psycopg2\n", encoding="utf-8")
     eager.write_text("import psycopg2\n", encoding="utf-8")
     assert _undeclared([lazy], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL) == {}
-    assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == [
-        "psycopg2 (psycopg2-binary)"]
+    assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == ["psycopg2 (psycopg2-binary)"]

@@ -24,20 +24,49 @@ OFFENCE = {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender":
 
 
 def _player(name, place, *, cigarettes=0, hand=None, tokens=None, trauma=None):
-    return {"name": name, "place": place, "tunnel": 0, "beatings": 0, "cigarettes": cigarettes,
-            "hand": hand or {"known": {}, "unknown": 3}, "gang": None, "ability": None, "tokens": tokens or {},
-            "trauma": trauma, "team": None, "dug": [], "background_held": True, "revealed": []}
+    return {
+        "name": name,
+        "place": place,
+        "tunnel": 0,
+        "beatings": 0,
+        "cigarettes": cigarettes,
+        "hand": hand or {"known": {}, "unknown": 3},
+        "gang": None,
+        "ability": None,
+        "tokens": tokens or {},
+        "trauma": trauma,
+        "team": None,
+        "dug": [],
+        "background_held": True,
+        "revealed": [],
+    }
 
 
 def _final(yellow_place, trauma, supplies):
     return {
-        "turn": 2, "active": 0, "actions_left": 2, "pending": None, "winner": None,
-        "warden": "gymnasium", "neutrals": {},
+        "turn": 2,
+        "active": 0,
+        "actions_left": 2,
+        "pending": None,
+        "winner": None,
+        "warden": "gymnasium",
+        "neutrals": {},
         "piles": {"spoon": 11, "pickaxe": 11, "shovel": 11, "knife": 19},
-        "deck": 69, "discard": ["rare", "golden_chain"], "discard_top": "golden_chain",
-        "gang_tops": {"bikers": "master_key", "bratva": "untouchable", "cartel": "knife_throwing", "crew": "collect",
-                      "queers": "successful_search", "triad": "pickaxe_expertise"},  # as the seed dealt them
-        "step": 2, "target": 12, "offence": None, "combat_lost": [],
+        "deck": 69,
+        "discard": ["rare", "golden_chain"],
+        "discard_top": "golden_chain",
+        "gang_tops": {
+            "bikers": "master_key",
+            "bratva": "untouchable",
+            "cartel": "knife_throwing",
+            "crew": "collect",
+            "queers": "successful_search",
+            "triad": "pickaxe_expertise",
+        },  # as the seed dealt them
+        "step": 2,
+        "target": 12,
+        "offence": None,
+        "combat_lost": [],
         "supplies": supplies,
         "players": [
             _player("Carmen", "cell_block"),
@@ -49,8 +78,9 @@ def _final(yellow_place, trauma, supplies):
 
 CASES = {
     "dig_in_example.json": _final("solitary", None, {"corruption": 9, "bodybuilding": 9}),
-    "dig_in_example_psychiatric_ward.json": _final("psychiatric_ward", "max_five",
-                                                   {"corruption": 9, "bodybuilding": 9, "trauma": 5}),
+    "dig_in_example_psychiatric_ward.json": _final(
+        "psychiatric_ward", "max_five", {"corruption": 9, "bodybuilding": 9, "trauma": 5}
+    ),
 }
 
 
@@ -94,15 +124,22 @@ def test_engine_replay_without_the_ward_goes_to_solitary():
     _, (_, ward) = _replay("dig_in_example_psychiatric_ward.json")
     assert {"type": "move", "player": 2, "to": "solitary", "why": "report", "from": "gymnasium"} in plain["events"]
     assert not [e for e in plain["events"] if e["type"] == "trauma"]
-    assert {"type": "trauma", "player": 2, "trauma": "max_five", "change": 1, "why": "psychiatric_ward"} \
-        in ward["events"]
+    assert {"type": "trauma", "player": 2, "trauma": "max_five", "change": 1, "why": "psychiatric_ward"} in ward[
+        "events"
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_checker_replay(name):
     """`python -m companion check` prints the same answers, then the exact final SUMMARY."""
-    result = subprocess.run([sys.executable, "-m", "companion", "check", str(SCENARIOS / name)],
-                            check=False, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "check", str(SCENARIOS / name)],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     lines = [json.loads(line) for line in result.stdout.splitlines()]

@@ -46,8 +46,9 @@ def app_dir(flet: dict[str, Any]) -> Path:
 
 def test_product_and_publisher(flet: dict[str, Any], pyproject: dict[str, Any]) -> None:
     assert flet.get("product") == "Dig Your Way Out"
-    assert re.fullmatch(r"[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+", flet.get("org", "")), \
+    assert re.fullmatch(r"[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+", flet.get("org", "")), (
         f"[tool.flet] org {flet.get('org')!r} is not a reverse domain name (com.example)"
+    )
     assert flet.get("company"), "[tool.flet] company is missing"
     assert flet.get("copyright", "").startswith("Copyright"), "[tool.flet] copyright is missing"
     assert pyproject["project"].get("description"), "flet build takes the app's description from [project]"
@@ -61,9 +62,11 @@ def test_entry_module_exposes_the_native_main(flet: dict[str, Any], app_dir: Pat
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)  # not as __main__: importing it must not start the app
     from companion.app import native
+
     assert getattr(loaded, "main", None) is native.main, f"{entry.name} must expose companion.app.native.main"
-    assert 'if __name__ == "__main__":' in entry.read_text(encoding="utf-8"), \
+    assert 'if __name__ == "__main__":' in entry.read_text(encoding="utf-8"), (
         f"{entry.name} must run the app when flet's host runs it as __main__"
+    )
 
 
 def png_size(path: Path) -> tuple[int, int, int]:
@@ -80,28 +83,35 @@ def test_icon_fits_every_target(app_dir: Path) -> None:
     assert icon.is_file(), f"flet build looks for its icon at {icon}"
     width, height, colour = png_size(icon)
     assert width == height, f"the icon is {width}x{height}: flet centres a non-square one with empty bands"
-    assert LARGEST_ICON <= width <= MAX_SOURCE, \
+    assert LARGEST_ICON <= width <= MAX_SOURCE, (
         f"the icon is {width} px: supply {LARGEST_ICON}-{MAX_SOURCE} px so no target enlarges it"
+    )
     assert colour == 6, "the icon should be RGBA (its rounded corners are transparent)"
 
 
 def ignored_by_git(relative: str) -> bool:
     """Named by .gitignore: output a checkout makes (it may or may not be there yet)."""
-    patterns = [line.strip().rstrip("/") for line in (ROOT / ".gitignore").read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
+    patterns = [
+        line.strip().rstrip("/")
+        for line in (ROOT / ".gitignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return any(fnmatch.fnmatch(relative, pattern) for pattern in patterns)
 
 
-def test_exclusions_name_real_paths_and_leave_out_tests_benchmarks_and_ci(flet: dict[str, Any],
-                                                                          app_dir: Path) -> None:
+def test_exclusions_name_real_paths_and_leave_out_tests_benchmarks_and_ci(flet: dict[str, Any], app_dir: Path) -> None:
     excluded = flet["app"].get("exclude", [])
     for relative in excluded:
-        assert (app_dir / relative).exists() or ignored_by_git(relative), \
+        assert (app_dir / relative).exists() or ignored_by_git(relative), (
             f"[tool.flet.app] exclude names {relative!r}, which is neither in the repository nor generated"
+        )
     for needed in ("tests", ".ci"):
         assert needed in excluded, f"{needed} would ship in every package: add it to [tool.flet.app] exclude"
-    benches = sorted(str(p.relative_to(app_dir)) for p in app_dir.rglob("bench*.py")
-                     if ".venv" not in p.parts and "tests" not in p.parts)
+    benches = sorted(
+        str(p.relative_to(app_dir))
+        for p in app_dir.rglob("bench*.py")
+        if ".venv" not in p.parts and "tests" not in p.parts
+    )
     assert benches, "no benchmark module found: has the layout changed?"
     missing = [b for b in benches if b not in excluded]
     assert not missing, f"benchmarks that would ship: {missing}"
@@ -127,14 +137,18 @@ for name in {modules!r}:
 print("imported", len({modules!r}))
 """
     run = subprocess.run([sys.executable, "-c", script], cwd=app_dir, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0 and "imported" in run.stdout, \
+    assert run.returncode == 0 and "imported" in run.stdout, (
         f"the packaged app would need something it does not ship:\n{run.stderr[-3000:]}"
+    )
 
 
 def kept_modules(app_dir: Path, excluded: list[str]) -> list[str]:
-    names = sorted(".".join(p.relative_to(app_dir).with_suffix("").parts)
-                   for folder in ("companion", "storage") for p in (app_dir / folder).rglob("*.py")
-                   if not any(str(p.relative_to(app_dir)).startswith(x) for x in excluded))
+    names = sorted(
+        ".".join(p.relative_to(app_dir).with_suffix("").parts)
+        for folder in ("companion", "storage")
+        for p in (app_dir / folder).rglob("*.py")
+        if not any(str(p.relative_to(app_dir)).startswith(x) for x in excluded)
+    )
     return [n.removesuffix(".__init__") for n in names if not n.endswith("__main__")]
 
 

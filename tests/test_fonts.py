@@ -31,8 +31,10 @@ def _cmap(path: Path) -> set[int]:
 @pytest.fixture(scope="module")
 def roboto() -> set[int]:
     import flet_web
-    found = sorted(Path(flet_web.__file__).parent.rglob("roboto*.woff2")) + \
-        sorted(Path(flet_web.__file__).parent.rglob("Roboto*.ttf"))
+
+    found = sorted(Path(flet_web.__file__).parent.rglob("roboto*.woff2")) + sorted(
+        Path(flet_web.__file__).parent.rglob("Roboto*.ttf")
+    )
     assert found, "flet-web ships no Roboto file any more: find the offline build's text font"
     return _cmap(found[0])
 

@@ -150,8 +150,9 @@ def test_mutated_files_and_actions_through_the_store(mutator, tmp_path):
             document = documents[which]
             done = rng.randrange(len(document["actions"]))
             if (which, done) not in tables:
-                tables[which, done] = store.import_game({"config": document["config"],
-                                                         "actions": document["actions"][:done]})
+                tables[which, done] = store.import_game(
+                    {"config": document["config"], "actions": document["actions"][:done]}
+                )
             game_id = tables[which, done]
             action = mutator.mutant(seed, document["actions"][done])
             if action.value is None:

@@ -14,8 +14,20 @@ from support import RULE_TESTS
 for module in pkgutil.iter_modules(rule_tests.__path__):
     importlib.import_module(f"rules.{module.name}")
 
-ENGINE_SECTIONS = ("supply", "setup", "turn", "basic", "beatings", "place_actions", "places", "gangs", "backgrounds",
-                   "action_cards", "michel", "variants")
+ENGINE_SECTIONS = (
+    "supply",
+    "setup",
+    "turn",
+    "basic",
+    "beatings",
+    "place_actions",
+    "places",
+    "gangs",
+    "backgrounds",
+    "action_cards",
+    "michel",
+    "variants",
+)
 EXPANSION_SECTIONS = ("team", "dig_in")
 
 

@@ -20,21 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 def _run(module: str, *args: str) -> None:
     if importlib.util.find_spec(module) is None:
         pytest.fail(f"{module} is not installed: pip install -e '.[test]' installs it with the other test tools")
-    done = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=540)
+    done = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True, timeout=540)
     if done.returncode != 0:
-        pytest.fail(f"{module} {' '.join(args)} failed (exit {done.returncode}):\n{done.stdout}{done.stderr}",
-                    pytrace=False)
+        pytest.fail(
+            f"{module} {' '.join(args)} failed (exit {done.returncode}):\n{done.stdout}{done.stderr}", pytrace=False
+        )
 
 
 def test_ruff_check() -> None:
     _run("ruff", "check", "--no-cache", ".")
 
 
-# Remove this mark once the tree has had its one `ruff format` pass: from then on an unformatted
-# file fails here. Until then the check is expected to fail, and `strict` turns a pass into a
-# failure, so the mark cannot outlive the formatting.
-@pytest.mark.xfail(strict=True, reason="the tree has not had its `ruff format` pass yet")
 def test_ruff_format() -> None:
     _run("ruff", "format", "--check", "--no-cache", ".")
 

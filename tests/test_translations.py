@@ -31,10 +31,28 @@ TRANSLATED = [lang for lang in languages() if lang != DEFAULT_LANGUAGE]
 # Texts that are the same in English and in a translation on purpose: names of things (the
 # game's title, the languages, Michel...), symbols and templates made only of placeholders.
 SAME_AS_ENGLISH = {
-    "it": {"ui.app_name", "ui.ok", "ui.neutrals_1", "ui.col_tunnel", "ui.start_gang", "ui.background_known",
-           "ui.flag.craft.bandage.no", "ui.flag.cautious_move.planning.no", "ui.stat_trauma", "why.trauma",
-           "gang.bratva", "gang.crew", "gang.queers", "card.bandana", "token.trauma", "trauma.max_five",
-           "neutral.michel", "neutral.michelle", "kind.gang", "list.separator"},
+    "it": {
+        "ui.app_name",
+        "ui.ok",
+        "ui.neutrals_1",
+        "ui.col_tunnel",
+        "ui.start_gang",
+        "ui.background_known",
+        "ui.flag.craft.bandage.no",
+        "ui.flag.cautious_move.planning.no",
+        "ui.stat_trauma",
+        "why.trauma",
+        "gang.bratva",
+        "gang.crew",
+        "gang.queers",
+        "card.bandana",
+        "token.trauma",
+        "trauma.max_five",
+        "neutral.michel",
+        "neutral.michelle",
+        "kind.gang",
+        "list.separator",
+    },
     "fa": {"list.separator"},
 }
 LANGUAGE_NAMES = {"ui.language_en", "ui.language_it", "ui.language_fa"}  # each written in itself
@@ -60,11 +78,23 @@ def fields(template: str) -> set[str]:
 
 # One sample game id per namespace, so rendering goes through the names of each language.
 SAMPLE_IDS = {
-    "place": "recreational_area", "card": "knife", "item": "two_knives", "gang": "bikers",
-    "ability": "the_kings_choice", "background": "i_know_a_guy", "token": "bodybuilding",
-    "trauma": "max_five", "neutral": "michelle", "action": "cautious_move", "recipe": "knives",
-    "michel_card": "knife_spoon", "effect": "freepass", "choice": "discard_half",
-    "decision": "brawl_response", "option": "reroll", "kind": "michel_card",
+    "place": "recreational_area",
+    "card": "knife",
+    "item": "two_knives",
+    "gang": "bikers",
+    "ability": "the_kings_choice",
+    "background": "i_know_a_guy",
+    "token": "bodybuilding",
+    "trauma": "max_five",
+    "neutral": "michelle",
+    "action": "cautious_move",
+    "recipe": "knives",
+    "michel_card": "knife_spoon",
+    "effect": "freepass",
+    "choice": "discard_half",
+    "decision": "brawl_response",
+    "option": "reroll",
+    "kind": "michel_card",
 }
 PLURAL_IDS = {"place": ["cell_block", "cafeteria"], "card": ["boots", "ring"], "option": ["lose", "reroll"]}
 
@@ -104,8 +134,11 @@ class TestCatalogFiles:
     @pytest.mark.parametrize(("lang", "domain"), PAIRS)
     def test_same_placeholders_as_english(self, lang, domain):
         english, translated = load(DEFAULT_LANGUAGE, domain), load(lang, domain)
-        wrong = {key: (sorted(placeholders(english[key])), sorted(placeholders(text)))
-                 for key, text in translated.items() if placeholders(text) != placeholders(english.get(key, text))}
+        wrong = {
+            key: (sorted(placeholders(english[key])), sorted(placeholders(text)))
+            for key, text in translated.items()
+            if placeholders(text) != placeholders(english.get(key, text))
+        }
         assert not wrong, f"{lang}/{domain}.json: placeholders differ from English (English, {lang}): {wrong}"
 
     @pytest.mark.parametrize(("lang", "domain"), PAIRS)
@@ -115,27 +148,36 @@ class TestCatalogFiles:
         for key, text in load(lang, domain).items():
             assert text.strip(), f"{lang} {key}: empty"
             source = english[key]
-            edges = (source[:len(source) - len(source.lstrip())], source[len(source.rstrip()):])
-            assert (text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]) == edges, \
+            edges = (source[: len(source) - len(source.lstrip())], source[len(source.rstrip()) :])
+            assert (text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]) == edges, (
                 f"{lang} {key}: {text!r} (English {source!r})"
+            )
 
     @pytest.mark.parametrize(("lang", "domain"), PAIRS)
     def test_nothing_left_in_english(self, lang, domain):
         english = load(DEFAULT_LANGUAGE, domain)
         allowed = SAME_AS_ENGLISH.get(lang, set()) | LANGUAGE_NAMES | SETTINGS_KEYS
-        same = sorted(key for key, text in load(lang, domain).items()
-                      if text == english[key] and key not in allowed
-                      and re.search(r"[A-Za-z]{2,}", re.sub(r"\{[^{}]*\}", "", text)))
+        same = sorted(
+            key
+            for key, text in load(lang, domain).items()
+            if text == english[key]
+            and key not in allowed
+            and re.search(r"[A-Za-z]{2,}", re.sub(r"\{[^{}]*\}", "", text))
+        )
         assert not same, f"{lang}/{domain}.json keeps the English text of {same}"
 
     @pytest.mark.parametrize("domain", [d for lang, d in PAIRS if lang == "fa"])
     def test_persian_is_written_in_persian(self, domain):
         """Every Persian text with words has Persian letters (ids and symbols aside)."""
         ids_only = ("config.", "malformed.", "check.")
-        wrong = sorted(key for key, text in load("fa", domain).items()
-                       if key not in LANGUAGE_NAMES | SETTINGS_KEYS and not key.startswith(ids_only)
-                       and re.search(r"[A-Za-z]{3,}", re.sub(r"\{[^{}]*\}|[A-Z]+-\d+", "", text))
-                       and not ARABIC_SCRIPT.search(text))
+        wrong = sorted(
+            key
+            for key, text in load("fa", domain).items()
+            if key not in LANGUAGE_NAMES | SETTINGS_KEYS
+            and not key.startswith(ids_only)
+            and re.search(r"[A-Za-z]{3,}", re.sub(r"\{[^{}]*\}|[A-Z]+-\d+", "", text))
+            and not ARABIC_SCRIPT.search(text)
+        )
         assert not wrong, f"fa/{domain}.json: texts without Persian letters: {wrong}"
 
     def test_the_merged_catalogs_load(self):
@@ -162,10 +204,15 @@ class TestRendering:
 
     @pytest.mark.parametrize("lang", TRANSLATED)
     def test_names_are_rendered_in_the_language(self, lang):
-        out = render("v.wrong_place", {"action": "buy", "place": "cafeteria",
-                                       "places": ["recreational_area", "gymnasium"]}, lang)
-        for space, ident in (("action", "buy"), ("place", "cafeteria"), ("place", "recreational_area"),
-                             ("place", "gymnasium")):
+        out = render(
+            "v.wrong_place", {"action": "buy", "place": "cafeteria", "places": ["recreational_area", "gymnasium"]}, lang
+        )
+        for space, ident in (
+            ("action", "buy"),
+            ("place", "cafeteria"),
+            ("place", "recreational_area"),
+            ("place", "gymnasium"),
+        ):
             assert catalog(lang)[f"{space}.{ident}"] in out, (lang, out)
         assert catalog(lang)["list.separator"] in out
 
@@ -212,8 +259,15 @@ EXPECTED_CRAFT = {
 
 
 def run_check(path: Path, lang: str) -> list[dict]:
-    done = subprocess.run([sys.executable, "-m", "companion", "check", str(path), "--lang", lang], cwd=ROOT,
-                          capture_output=True, text=True, encoding="utf-8", timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "check", str(path), "--lang", lang],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     return [json.loads(line) for line in done.stdout.splitlines()]
@@ -251,8 +305,9 @@ class TestCheckerLanguages:
                 assert line == en_line
                 continue
             assert [v["rule"] for v in line["violations"]] == [v["rule"] for v in en_line["violations"]]
-            assert {k: v for k, v in line.items() if k != "violations"} == \
-                   {k: v for k, v in en_line.items() if k != "violations"}
+            assert {k: v for k, v in line.items() if k != "violations"} == {
+                k: v for k, v in en_line.items() if k != "violations"
+            }
             for en_v, v in zip(en_line["violations"], line["violations"], strict=True):
                 seen += 1
                 assert v["key"] == en_v["key"] and v.get("params") == en_v.get("params")

@@ -22,18 +22,48 @@ SCENARIO = Path(__file__).resolve().parent / "scenarios" / "tutorial.json"
 
 
 def player(name, place, beatings=0, known=None, unknown=0):
-    return {"name": name, "place": place, "tunnel": 0, "beatings": beatings, "cigarettes": 0,
-            "hand": {"known": known or {}, "unknown": unknown}, "gang": None, "ability": None, "tokens": {},
-            "trauma": None, "team": None, "dug": [], "background_held": True, "revealed": []}
+    return {
+        "name": name,
+        "place": place,
+        "tunnel": 0,
+        "beatings": beatings,
+        "cigarettes": 0,
+        "hand": {"known": known or {}, "unknown": unknown},
+        "gang": None,
+        "ability": None,
+        "tokens": {},
+        "trauma": None,
+        "team": None,
+        "dug": [],
+        "background_held": True,
+        "revealed": [],
+    }
 
 
 FINAL = {
-    "turn": 3, "active": 2, "actions_left": 0, "pending": None, "winner": None, "warden": None, "neutrals": {},
+    "turn": 3,
+    "active": 2,
+    "actions_left": 0,
+    "pending": None,
+    "winner": None,
+    "warden": None,
+    "neutrals": {},
     "piles": {"spoon": 10, "pickaxe": 11, "shovel": 11, "knife": 20},
-    "deck": 77 - 3 - 3 - 1, "discard": ["blade"], "discard_top": "blade",
-    "gang_tops": {"bikers": "second_chance", "bratva": "untouchable", "cartel": "the_kings_choice",
-                  "crew": "cigarettes_stash", "queers": "equivalent_exchange", "triad": "knife_expertise"},
-    "step": 11, "target": 12, "offence": None, "supplies": {},
+    "deck": 77 - 3 - 3 - 1,
+    "discard": ["blade"],
+    "discard_top": "blade",
+    "gang_tops": {
+        "bikers": "second_chance",
+        "bratva": "untouchable",
+        "cartel": "the_kings_choice",
+        "crew": "cigarettes_stash",
+        "queers": "equivalent_exchange",
+        "triad": "knife_expertise",
+    },
+    "step": 11,
+    "target": 12,
+    "offence": None,
+    "supplies": {},
     # Carmen lost the combat: until the next action she may still reveal "Is That Everything You've Got?".
     "combat_lost": [{"loser": 0, "winner": 2, "neutral": None}],
     "players": [
@@ -42,8 +72,7 @@ FINAL = {
         player("Yellow", "cafeteria", known={"spoon": 1}, unknown=1),
     ],
 }
-NEXT_TURN = [{"type": "end_turn", "player": 2},
-             {"type": "craft", "player": 0, "recipe": "pickaxe"}]
+NEXT_TURN = [{"type": "end_turn", "player": 2}, {"type": "craft", "player": 0, "recipe": "pickaxe"}]
 
 
 def scenario():
@@ -57,8 +86,14 @@ def replay(data):
 
 
 def run_check(path, *args):
-    return subprocess.run([sys.executable, "-m", "companion", "check", str(path), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "check", str(path), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 class TestTutorialThroughTheEngine:
@@ -77,15 +112,31 @@ class TestTutorialThroughTheEngine:
     def test_the_round_step_by_step(self):
         _, answers = replay(scenario())
         carmen_moves, steal, _, nicholas_moves, _, yellow_moves, extort, fight, blade, knife, give_up = answers
-        assert carmen_moves.events[-1].to_json() == {"type": "move", "player": 0, "to": "cafeteria", "why": "move",
-                                           "from": "cell_block"}
+        assert carmen_moves.events[-1].to_json() == {
+            "type": "move",
+            "player": 0,
+            "to": "cafeteria",
+            "why": "move",
+            "from": "cell_block",
+        }
         assert said(steal) == [{"type": "take", "player": 0, "card": "spoon", "count": 1, "why": "steal_spoon"}]
-        assert said(nicholas_moves) == [{"type": "move", "player": 1, "to": "recreational_area",
-                                          "why": "cautious_move", "from": "cell_block"}]
-        assert yellow_moves.events[-1].to_json() == {"type": "move", "player": 2, "to": "cafeteria", "why": "move",
-                                           "from": "cell_block"}
-        assert extort.pending == {"kind": "extortion_answer", "player": 0, "options": ["cooperate", "fight"],
-                                  "attacker": 2, "tool": "spoon"}
+        assert said(nicholas_moves) == [
+            {"type": "move", "player": 1, "to": "recreational_area", "why": "cautious_move", "from": "cell_block"}
+        ]
+        assert yellow_moves.events[-1].to_json() == {
+            "type": "move",
+            "player": 2,
+            "to": "cafeteria",
+            "why": "move",
+            "from": "cell_block",
+        }
+        assert extort.pending == {
+            "kind": "extortion_answer",
+            "player": 0,
+            "options": ["cooperate", "fight"],
+            "attacker": 2,
+            "tool": "spoon",
+        }
         assert fight.pending["kind"] == "combat" and fight.pending["player"] == 0
         assert blade.pending["player"] == 2 and knife.pending["player"] == 0
         assert said(give_up) == [
@@ -171,8 +222,9 @@ class TestCheckerErrors:
     def test_malformed_action(self, tmp_path):
         data = scenario()
         data["actions"][3] = {"type": "cautious_move", "player": 1}
-        assert_one_line_error(run_check(write(tmp_path, json.dumps(data))),
-                              "action 4 is malformed", "Cautious move needs the field to.")
+        assert_one_line_error(
+            run_check(write(tmp_path, json.dumps(data))), "action 4 is malformed", "Cautious move needs the field to."
+        )
 
     def test_unknown_action_type(self, tmp_path):
         data = scenario()
@@ -181,8 +233,9 @@ class TestCheckerErrors:
 
     def test_impossible_config(self, tmp_path):
         data = {"config": {"players": [{"name": f"P{n}"} for n in range(7)]}, "actions": []}
-        assert_one_line_error(run_check(write(tmp_path, json.dumps(data))),
-                              "impossible configuration", "SET-1", "not 7")
+        assert_one_line_error(
+            run_check(write(tmp_path, json.dumps(data))), "impossible configuration", "SET-1", "not 7"
+        )
 
     def test_impossible_starting_state(self, tmp_path):
         """Caught only when the state is built (a Place not in the game)."""
@@ -190,16 +243,20 @@ class TestCheckerErrors:
         assert_one_line_error(run_check(write(tmp_path, json.dumps(data))), "impossible configuration", "DI-1")
 
     def test_impossible_house_rule(self, tmp_path):
-        data = {"config": {"players": [{"name": "A"}, {"name": "B"}], "house_rules": {"free_shovels": True}},
-                "actions": []}
+        data = {
+            "config": {"players": [{"name": "A"}, {"name": "B"}], "house_rules": {"free_shovels": True}},
+            "actions": [],
+        }
         assert_one_line_error(run_check(write(tmp_path, json.dumps(data))), "impossible configuration", "VAR-3")
 
     def test_missing_file(self, tmp_path):
         assert_one_line_error(run_check(tmp_path / "nowhere.json"), "cannot read")
 
     def test_rejected_actions_are_output_not_errors(self, tmp_path):
-        data = {"config": {"players": [{"name": "A"}, {"name": "B"}]},
-                "actions": [{"type": "search", "player": 1}, {"type": "search", "player": 0}]}
+        data = {
+            "config": {"players": [{"name": "A"}, {"name": "B"}]},
+            "actions": [{"type": "search", "player": 1}, {"type": "search", "player": 0}],
+        }
         done = run_check(write(tmp_path, json.dumps(data)))
         assert done.returncode == 0 and done.stderr == ""
         first, second, final = [json.loads(line) for line in done.stdout.splitlines()]

@@ -55,8 +55,11 @@ OBSERVE_JS = """() => {
                     attributeFilter: ['aria-label', 'flt-semantics-identifier']});
 }"""
 
-GAME = {"players": [{"name": "Carmen"}, {"name": "Nicholas"}, {"name": "Yellow"}, {"name": "Dana"}],
-        "modules": {"warden": True}, "seed": 21}
+GAME = {
+    "players": [{"name": "Carmen"}, {"name": "Nicholas"}, {"name": "Yellow"}, {"name": "Dana"}],
+    "modules": {"warden": True},
+    "seed": 21,
+}
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -66,8 +69,12 @@ def _percentile(values: list[float], p: float) -> float:
 
 def _start(port: int, db: str, settings: Path) -> subprocess.Popen:
     env = dict(os.environ, COMPANION_SETTINGS=str(settings))
-    return subprocess.Popen([sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--db", db],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--db", db],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
@@ -89,6 +96,7 @@ async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[st
     from storage import Store
 
     from .browser import LAPTOP, PHONE, box_in_view, enable_semantics, free_port, launch_browser, screen_text, wait_text
+
     viewport = PHONE if viewport_name == "phone" else LAPTOP
 
     db = f"sqlite:///{folder / 'games.sqlite3'}"
@@ -117,18 +125,27 @@ async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[st
             import io
 
             from PIL import Image
+
             while True:  # painted, not just in the accessibility tree: the status banner has its colour
                 x = 820 if viewport_name == "laptop" else 20
                 shot = await page.screenshot(clip={"x": x, "y": 70, "width": 200, "height": 40})
-                bands = cast("tuple[tuple[float, float], ...]",  # an RGB image's: one (low, high) per band
-                             Image.open(io.BytesIO(shot)).convert("RGB").getextrema())
+                bands = cast(
+                    "tuple[tuple[float, float], ...]",  # an RGB image's: one (low, high) per band
+                    Image.open(io.BytesIO(shot)).convert("RGB").getextrema(),
+                )
                 if any(lo != hi for lo, hi in bands):
                     break
             first = time.monotonic() - started
             if os.environ.get("COMPANION_BENCH_TRACE"):
                 print(trace + [("painted", first)], file=sys.stderr)
-            rows.append((f"process start to first rendered table ({viewport_name}: spawn, serve, chromium paints a "
-                         "stored game)", f"{first:.2f} s", "< 5 s"))
+            rows.append(
+                (
+                    f"process start to first rendered table ({viewport_name}: spawn, serve, chromium paints a "
+                    "stored game)",
+                    f"{first:.2f} s",
+                    "< 5 s",
+                )
+            )
             await page.evaluate(OBSERVE_JS)
             samples: list[float] = []
 
@@ -172,17 +189,29 @@ async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[st
                 await tap("compose-cancel", menu)
                 await tap("action-search", {"text": f"{who} draws 1 Search card"})
                 await tap("action-end_turn", {"text": f"{after}'s turn"})
-            rows.append((f"tap to updated screen, {viewport_name} {viewport['width']}x{viewport['height']}, "
-                         f"{len(samples)} taps (open/cancel two composers, Search, end turn)",
-                         f"p50 {_percentile(samples, 50):.0f} ms, p95 {_percentile(samples, 95):.0f} ms, "
-                         f"max {max(samples):.0f} ms" + (f"; {len(lost)} taps repeated ({', '.join(lost)})"
-                                                          if lost else ""), "p95 < 100 ms"))
-            rows.append((f"tap to whole screen settled, {viewport_name} (the last change the tap caused: menu, map, "
-                         "cards)", f"p50 {_percentile(settled, 50):.0f} ms, p95 {_percentile(settled, 95):.0f} ms",
-                         "(no target)"))
-            rows.append((f"memory of the server process with one game ({viewport_name} run, resident set after "
-                         "those taps)",
-                         f"{rss_mb(proc.pid):.0f} MB", "< 200 MB"))
+            rows.append(
+                (
+                    f"tap to updated screen, {viewport_name} {viewport['width']}x{viewport['height']}, "
+                    f"{len(samples)} taps (open/cancel two composers, Search, end turn)",
+                    f"p50 {_percentile(samples, 50):.0f} ms, p95 {_percentile(samples, 95):.0f} ms, "
+                    f"max {max(samples):.0f} ms" + (f"; {len(lost)} taps repeated ({', '.join(lost)})" if lost else ""),
+                    "p95 < 100 ms",
+                )
+            )
+            rows.append(
+                (
+                    f"tap to whole screen settled, {viewport_name} (the last change the tap caused: menu, map, cards)",
+                    f"p50 {_percentile(settled, 50):.0f} ms, p95 {_percentile(settled, 95):.0f} ms",
+                    "(no target)",
+                )
+            )
+            rows.append(
+                (
+                    f"memory of the server process with one game ({viewport_name} run, resident set after those taps)",
+                    f"{rss_mb(proc.pid):.0f} MB",
+                    "< 200 MB",
+                )
+            )
             _ = screen_text
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -196,6 +225,7 @@ async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[st
 
 def ui_suite() -> list[tuple[str, str, str]]:
     from .browser import require_chromium
+
     try:
         require_chromium()
     except AssertionError as error:

@@ -23,9 +23,17 @@ from pathlib import Path
 from typing import Any, cast
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--enable-unsafe-swiftshader", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-unsafe-swiftshader",
+    "--disable-dev-shm-usage",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # git-ignored
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -37,7 +45,8 @@ def require_chromium() -> str:
     if not path:
         raise AssertionError(
             "Debian's chromium is not installed, so the end-to-end tests cannot run. "
-            "Install it with: apt-get install chromium   (or point COMPANION_CHROMIUM at a chromium binary)")
+            "Install it with: apt-get install chromium   (or point COMPANION_CHROMIUM at a chromium binary)"
+        )
     return path
 
 
@@ -55,8 +64,9 @@ class AppServer:
     `access` replaces that policy (a test of the door itself).
     """
 
-    def __init__(self, store: Any, settings_path: Path, port: int | None = None, *, lan: bool = False,
-                 access: Any = None) -> None:
+    def __init__(
+        self, store: Any, settings_path: Path, port: int | None = None, *, lan: bool = False, access: Any = None
+    ) -> None:
         import uvicorn
 
         from companion.app.join.access import Access
@@ -66,10 +76,14 @@ class AppServer:
         self.port = port or free_port()
         self.access = access or (Access(lan=True, machine=()) if lan else Access())
         lan = lan or self.access.lan
-        self.app = make_asgi(store, SettingsFile(settings_path), lan_url=f"{self.url}/" if lan else None,
-                             access=self.access)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    lifespan="on", proxy_headers=False))
+        self.app = make_asgi(
+            store, SettingsFile(settings_path), lan_url=f"{self.url}/" if lan else None, access=self.access
+        )
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on", proxy_headers=False
+            )
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
@@ -117,14 +131,23 @@ def serving(proc: Any, url: str, what: str, timeout: float = 30) -> Any:
     raise AssertionError(f"{what} served nothing in {timeout:.0f} s")
 
 
-async def open_page(browser: Any, url: str, viewport: dict[str, int], *, dark: bool = False,
-                    text_scale: float = 1.0, locale: str = "en-US", context: Any = None) -> Any:
+async def open_page(
+    browser: Any,
+    url: str,
+    viewport: dict[str, int],
+    *,
+    dark: bool = False,
+    text_scale: float = 1.0,
+    locale: str = "en-US",
+    context: Any = None,
+) -> Any:
     """The app open at `url` in a new browser context (a device of its own: its own storage; the
     app's language follows `locale` until one is chosen in Settings), or in a new tab of `context`
     (the same device)."""
     if context is None:
-        context = await browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light",
-                                            reduced_motion="no-preference", locale=locale)
+        context = await browser.new_context(
+            viewport=viewport, color_scheme="dark" if dark else "light", reduced_motion="no-preference", locale=locale
+        )
     page = await context.new_page()
     page.console_lines = []
     page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))
@@ -157,8 +180,9 @@ def ident(page: Any, name: str) -> Any:
     return page.locator(f"[flt-semantics-identifier='{name}']")
 
 
-async def click_id(page: Any, name: str, timeout: float = 15000, settle: float = 0.2,
-                   expect_change: bool = True) -> None:
+async def click_id(
+    page: Any, name: str, timeout: float = 15000, settle: float = 0.2, expect_change: bool = True
+) -> None:
     """Tap the semantics node with this identifier, as a finger would.
 
     Flutter draws on a canvas: the semantics DOM only mirrors it. So the node is brought into
@@ -239,8 +263,8 @@ async def screen_text(page: Any) -> str:
 async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
     """Wait until `text` is on screen (as a text, or inside a merged group's label)."""
     await page.wait_for_function(
-        "(needle) => { const f = " + SCREEN_TEXT_JS + "; return f().includes(needle); }", arg=text,
-        timeout=timeout)
+        "(needle) => { const f = " + SCREEN_TEXT_JS + "; return f().includes(needle); }", arg=text, timeout=timeout
+    )
 
 
 def _uniform(png: bytes) -> bool:
@@ -248,6 +272,7 @@ def _uniform(png: bytes) -> bool:
     import io
 
     from PIL import Image
+
     extrema = Image.open(io.BytesIO(png)).convert("RGB").getextrema()
     bands = cast("tuple[tuple[float, float], ...]", extrema)  # an RGB image's: one (low, high) per band
     return all(low == high for low, high in bands)

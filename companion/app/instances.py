@@ -48,9 +48,11 @@ def claim(store: Any) -> None:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise AlreadyServed(f"another companion is already serving {db.label}. A SQLite file is served by one "
-                            "instance: open that one, or serve several instances from a PostgreSQL database "
-                            "(--db postgresql+psycopg2://user@host/dbname)") from None
+        raise AlreadyServed(
+            f"another companion is already serving {db.label}. A SQLite file is served by one "
+            "instance: open that one, or serve several instances from a PostgreSQL database "
+            "(--db postgresql+psycopg2://user@host/dbname)"
+        ) from None
     _claims.append(handle)
 
 
@@ -103,8 +105,11 @@ def run_workers(count: int, db_url: str | None, argv: list[str]) -> int:
         print(f"dyo-companion: {getattr(error, 'message', error)}", file=sys.stderr)
         return 2
     if backend != "postgresql":
-        print("dyo-companion: --workers needs a PostgreSQL database (--db postgresql+psycopg2://user@host/dbname): "
-              "a SQLite file is served by one instance", file=sys.stderr)
+        print(
+            "dyo-companion: --workers needs a PostgreSQL database (--db postgresql+psycopg2://user@host/dbname): "
+            "a SQLite file is served by one instance",
+            file=sys.stderr,
+        )
         return 2
     if not hasattr(socket, "SO_REUSEPORT"):
         print("dyo-companion: --workers needs SO_REUSEPORT (Linux, BSD, macOS)", file=sys.stderr)

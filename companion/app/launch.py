@@ -71,8 +71,15 @@ def run_app(args: Any) -> int:
     # loads the Flutter client: the first table appears sooner.
     opening: Future = Future()
     opening.opener = lambda: _open_into(opening, getattr(args, "db", None))  # type: ignore[attr-defined]
-    return serve(opening, settings_file, hosts, port, lan_url=lan_url, proxies=proxies,
-                 open_browser=not getattr(args, "no_browser", False))
+    return serve(
+        opening,
+        settings_file,
+        hosts,
+        port,
+        lan_url=lan_url,
+        proxies=proxies,
+        open_browser=not getattr(args, "no_browser", False),
+    )
 
 
 def bind_plan(lan: bool, host: str | None, port: int) -> tuple[list[str], str | None]:
@@ -104,6 +111,7 @@ def _url_host(address: str) -> str:
 def _open_into(future: Future, url: str | None) -> None:
     try:
         from storage import Store
+
         store = Store(url=url)
         try:
             instances.claim(store)
@@ -119,8 +127,9 @@ def _open_store(url: str | None) -> Any:
     try:
         from storage import StorageError, Store
     except ImportError as error:  # pragma: no cover - broken install
-        print(f"dyo-companion: the storage package is missing ({error}); reinstall with pip install -e .",
-              file=sys.stderr)
+        print(
+            f"dyo-companion: the storage package is missing ({error}); reinstall with pip install -e .", file=sys.stderr
+        )
         return None
     try:
         return Store(url=url)
@@ -137,8 +146,10 @@ def _port_problem(host: str, port: int) -> str | None:
             probe.bind((host, port))
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
-                return (f"dyo-companion: port {port} on {host} is already in use (is the companion already running? "
-                        f"open http://{_shown(host)}:{port}/ or choose another port with --port {port + 1})")
+                return (
+                    f"dyo-companion: port {port} on {host} is already in use (is the companion already running? "
+                    f"open http://{_shown(host)}:{port}/ or choose another port with --port {port + 1})"
+                )
             return f"dyo-companion: cannot listen on {host}:{port}: {error.strerror}"
     return None
 
@@ -167,8 +178,16 @@ def browser_available() -> bool:
     return True
 
 
-def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, *, lan_url: str | None = None,
-          proxies: tuple[Any, ...] = (), open_browser: bool = True) -> int:
+def serve(
+    store: Any,
+    settings_file: SettingsFile,
+    hosts: list[str],
+    port: int,
+    *,
+    lan_url: str | None = None,
+    proxies: tuple[Any, ...] = (),
+    open_browser: bool = True,
+) -> int:
     import uvicorn
 
     from .server import make_asgi
@@ -176,9 +195,19 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
     access = Access(lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store))
     app = make_asgi(store, settings_file, lan_url=lan_url, access=access)
     # Forwarded headers are judged by the app itself (join/peer.py), never by uvicorn's defaults.
-    server = uvicorn.Server(uvicorn.Config(app, host=hosts[0], port=port, log_level="warning", lifespan="on",
-                                           ws_ping_interval=20, ws_ping_timeout=30, ws_max_size=WS_MAX_BYTES,
-                                           proxy_headers=False))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=hosts[0],
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            ws_ping_interval=20,
+            ws_ping_timeout=30,
+            ws_max_size=WS_MAX_BYTES,
+            proxy_headers=False,
+        )
+    )
     shown = _shown(hosts[-1])
     url = f"http://{_url_host(shown)}:{port}/"
     worker = instances.worker_number()
@@ -208,8 +237,10 @@ def serve(store: Any, settings_file: SettingsFile, hosts: list[str], port: int, 
         if lan_url:
             print(f"Phones on this network join by the QR code on a game's table view ({lan_url}).", flush=True)
         if (lan_url or proxies) and is_loopback(shown):  # else the address above already carries the key
-            print(f"The host's screens from another device (keep it private): {access.host_link(lan_url or url)}",
-                  flush=True)
+            print(
+                f"The host's screens from another device (keep it private): {access.host_link(lan_url or url)}",
+                flush=True,
+            )
         print("Press Ctrl+C to stop.", flush=True)
         if open_browser and browser_available():
             webbrowser.open(url)
@@ -246,14 +277,20 @@ def _listen(hosts: list[str], port: int) -> list[socket.socket]:
 
 def _desktop(store: Any, settings_file: SettingsFile) -> int:
     if importlib.util.find_spec("flet_desktop") is None:
-        print("dyo-companion: --desktop needs the Flet desktop client: pip install 'flet-desktop==1.0.5' "
-              "(or run without --desktop and use the browser)", file=sys.stderr)
+        print(
+            "dyo-companion: --desktop needs the Flet desktop client: pip install 'flet-desktop==1.0.5' "
+            "(or run without --desktop and use the browser)",
+            file=sys.stderr,
+        )
         return 2
     import flet as ft
 
     from .server import assets_dir, make_main
     from .shell import Services
 
-    ft.run(make_main(Services(store=store, settings_file=settings_file, joinable=False)), view=ft.AppView.FLET_APP,
-           assets_dir=str(assets_dir()))
+    ft.run(
+        make_main(Services(store=store, settings_file=settings_file, joinable=False)),
+        view=ft.AppView.FLET_APP,
+        assets_dir=str(assets_dir()),
+    )
     return 0

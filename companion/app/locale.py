@@ -34,6 +34,7 @@ REGIONS = {"en": "US", "it": "IT", "fa": "IR"}
 
 def flutter_locale(lang: str) -> Any:
     import flet as ft
+
     return ft.Locale(lang, REGIONS.get(lang))
 
 
@@ -42,10 +43,12 @@ def apply_language(page: Any, tr: Tr) -> None:
 
     (The theme's font family is set with the theme, from `tr.font`.)"""
     import flet as ft
+
     page.rtl = tr.rtl
     page.locale_configuration = ft.LocaleConfiguration(
         supported_locales=[flutter_locale(lang) for lang in available_languages()],
-        current_locale=flutter_locale(tr.lang))
+        current_locale=flutter_locale(tr.lang),
+    )
     page.title = tr("ui.app_title")
 
 
@@ -61,6 +64,7 @@ class DeviceLanguage:
         if prefs is None:
             try:
                 import flet as ft
+
                 self._prefs = ft.SharedPreferences()  # registers with the page of the current session
             except Exception:  # no client-side storage (an unusual host): choices last for the session
                 log.debug("no SharedPreferences for this page", exc_info=True)
@@ -72,8 +76,8 @@ class DeviceLanguage:
     async def lookup(self) -> str:
         """Read the saved choice and the browser's languages; the language to use."""
         saved, tags = await asyncio.gather(
-            self._ask(self._prefs.get(PREF_KEY)) if self._prefs is not None else _nothing(),
-            self._browser_tags())
+            self._ask(self._prefs.get(PREF_KEY)) if self._prefs is not None else _nothing(), self._browser_tags()
+        )
         self.saved = saved if isinstance(saved, str) and saved in available_languages() else None
         self.preferred = match_language(tags)
         return self.language

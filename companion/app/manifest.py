@@ -15,8 +15,10 @@ from typing import Any
 
 NAME = "Dig Your Way Out"
 SHORT_NAME = "Dig Out"  # the label under a home-screen icon: short enough not to be cut
-DESCRIPTION = ("Table companion and referee for the board game Dig Your Way Out "
-               "(Michel & Michelle, Team mode, Dig In)")  # = pyproject's description (tested)
+DESCRIPTION = (
+    "Table companion and referee for the board game Dig Your Way Out "
+    "(Michel & Michelle, Team mode, Dig In)"
+)  # = pyproject's description (tested)
 THEME_COLOR = "#E65C28"  # the icon's arch (the app's theme is seeded with deep orange)
 BACKGROUND_COLOR = "#26221F"  # the icon's wall: the splash of an app opened from the home screen
 ICONS = (("icons/Icon-192.png", 192), ("icons/Icon-512.png", 512))  # in assets/
@@ -34,8 +36,9 @@ def web_manifest() -> dict[str, Any]:
         "theme_color": THEME_COLOR,
         "orientation": "any",
         "prefer_related_applications": False,
-        "icons": [{"src": src, "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
-                  for src, size in ICONS],
+        "icons": [
+            {"src": src, "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"} for src, size in ICONS
+        ],
     }
 
 
@@ -88,7 +91,8 @@ def serve(api: Any) -> None:
 
     @api.get("/manifest.json", include_in_schema=False)
     def manifest() -> JSONResponse:
-        return JSONResponse(web_manifest(), media_type="application/manifest+json",
-                            headers={"Cache-Control": "no-cache"})
+        return JSONResponse(
+            web_manifest(), media_type="application/manifest+json", headers={"Cache-Control": "no-cache"}
+        )
 
     api.add_middleware(ThemeColorPages)

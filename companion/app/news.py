@@ -88,7 +88,7 @@ class News:
         if not self._listened(topic):
             return
         if topic.startswith(GAME_PREFIX):
-            read = self._with_events(topic[len(GAME_PREFIX):], message)
+            read = self._with_events(topic[len(GAME_PREFIX) :], message)
             if read is None:
                 return
             message = read
@@ -100,7 +100,7 @@ class News:
         for topic in self.topics():
             if topic.startswith(GAME_PREFIX):
                 try:
-                    version = self.store.load(topic[len(GAME_PREFIX):]).version
+                    version = self.store.load(topic[len(GAME_PREFIX) :]).version
                 except Exception:
                     log.info("cannot read %s again", topic, exc_info=True)
                     continue

@@ -77,8 +77,9 @@ class PostgresCarrier:
     def send(self, topic: str, message: dict[str, Any]) -> None:
         payload = json.dumps({"o": self.origin, "t": topic, "m": message}, separators=(",", ":"))
         if len(payload.encode("utf-8")) > PAYLOAD_MAX:
-            payload = json.dumps({"o": self.origin, "t": topic, "m": {k: v for k, v in message.items()
-                                                                       if k != "devices"}})
+            payload = json.dumps(
+                {"o": self.origin, "t": topic, "m": {k: v for k, v in message.items() if k != "devices"}}
+            )
         with self._send_lock:
             for attempt in (1, 2):  # a connection the server closed is opened again, once
                 try:

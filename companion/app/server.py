@@ -39,13 +39,21 @@ def assets_dir() -> Path:
 
 def make_main(services: Services) -> Callable[[Any], None]:
     """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable)."""
+
     def main(page: Any) -> None:
         App(page, services).start()
+
     return main
 
 
-def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = None, access: Any = None,
-              session_timeout: int = SESSION_SECONDS) -> Any:
+def make_asgi(
+    store: Any,
+    settings_file: SettingsFile,
+    *,
+    lan_url: str | None = None,
+    access: Any = None,
+    session_timeout: int = SESSION_SECONDS,
+) -> Any:
     import flet_web.fastapi as flet_fastapi
     from fastapi.responses import JSONResponse, Response
 
@@ -69,12 +77,24 @@ def make_asgi(store: Any, settings_file: SettingsFile, *, lan_url: str | None = 
         except Exception as error:  # unknown game or storage problem: a plain message
             return JSONResponse({"error": getattr(error, "message", str(error))}, status_code=404)
         body = json.dumps(data, indent=1, ensure_ascii=False)
-        return Response(body, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'})
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'},
+        )
 
     manifest.serve(api)  # the web manifest and the pages' theme colour (before the Flet mount)
-    api.mount("/", flet_fastapi.app(make_main(services), before_main=bind_session, no_cdn=True,
-                                    assets_dir=str(assets_dir()), session_timeout_seconds=session_timeout,
-                                    app_name=manifest.NAME, app_short_name=manifest.SHORT_NAME,
-                                    app_description=manifest.DESCRIPTION))
+    api.mount(
+        "/",
+        flet_fastapi.app(
+            make_main(services),
+            before_main=bind_session,
+            no_cdn=True,
+            assets_dir=str(assets_dir()),
+            session_timeout_seconds=session_timeout,
+            app_name=manifest.NAME,
+            app_short_name=manifest.SHORT_NAME,
+            app_description=manifest.DESCRIPTION,
+        ),
+    )
     return PeerGate(api, services.access.proxies)

@@ -58,9 +58,13 @@ class _V:
 def _answer_parts(answer: Any) -> tuple[bool, list[Any], list[Event], Offence | None, Any]:
     if isinstance(answer, dict):
         offence = answer.get("offence")
-        return (bool(answer.get("accepted")), [_V(v) for v in answer.get("violations", [])],
-                events_from_json(answer.get("events")), None if offence is None else Offence.from_json(offence),
-                answer.get("winner"))
+        return (
+            bool(answer.get("accepted")),
+            [_V(v) for v in answer.get("violations", [])],
+            events_from_json(answer.get("events")),
+            None if offence is None else Offence.from_json(offence),
+            answer.get("winner"),
+        )
     return (answer.accepted, list(answer.violations), list(answer.events), answer.offence, answer.winner)
 
 

@@ -54,6 +54,7 @@ def default_path() -> Path:
     if os.environ.get(ENV):
         return Path(os.environ[ENV])
     import platformdirs
+
     return Path(platformdirs.user_data_dir("dyo-companion", appauthor=False)) / "settings.json"
 
 
@@ -67,8 +68,9 @@ class SettingsFile:
         except (OSError, ValueError):
             return Settings()
         known = {f.name for f in fields(Settings)}
-        return Settings(**{k: v for k, v in data.items() if k in known}).valid() if isinstance(data, dict) \
-            else Settings()
+        return (
+            Settings(**{k: v for k, v in data.items() if k in known}).valid() if isinstance(data, dict) else Settings()
+        )
 
     def save(self, settings: Settings) -> bool:
         try:

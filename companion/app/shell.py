@@ -42,8 +42,14 @@ class Services:
     Flutter client meanwhile, and the first session waits for it.
     """
 
-    def __init__(self, store: Any, settings_file: SettingsFile, lan_url: str | None = None,
-                 access: Access | None = None, joinable: bool = True) -> None:
+    def __init__(
+        self,
+        store: Any,
+        settings_file: SettingsFile,
+        lan_url: str | None = None,
+        access: Access | None = None,
+        joinable: bool = True,
+    ) -> None:
         self._store = store
         self.settings_file = settings_file
         self.lan_url = lan_url
@@ -61,6 +67,7 @@ class Services:
             if self._news is None:
                 from . import notify
                 from .news import News
+
                 news = News(lambda: self.store)
                 news.presence = lambda origin, kind, devices: self.join.heard(origin, kind, devices)
                 notify.start(news, self.store)
@@ -72,6 +79,7 @@ class Services:
         """The join links and devices of every table (join/service.py), made on first use."""
         if self._join is None:
             from .join.service import JoinService
+
             self._join = JoinService(self.store)
         return self._join
 
@@ -141,8 +149,9 @@ class App:
 
     def apply_settings(self) -> None:
         page = self.page
-        page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(self.settings.theme,
-                                                                                      ft.ThemeMode.SYSTEM)
+        page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
+            self.settings.theme, ft.ThemeMode.SYSTEM
+        )
         self.tr = Tr(self.language)
         page.fonts = dict(FONT_FILES)
         font = self.tr.font
@@ -177,6 +186,7 @@ class App:
 
     def show(self, route: str) -> None:
         from .routes import screen_for
+
         parts = urlsplit(route or "/")
         query = dict(parse_qsl(parts.query))
         if self.screen is not None and hasattr(self.screen, "leave"):
@@ -193,6 +203,7 @@ class App:
         except Exception:  # a broken screen must not leave a blank page
             log.exception("cannot show %s", route)
             from .screens.home import HomeScreen
+
             self.screen = HomeScreen(self, {})
             self.toast(self.tr("ui.screen_failed"))
         self.render()
@@ -205,9 +216,16 @@ class App:
         except Exception:  # never a blank page: say so and offer the way home
             log.exception("cannot render %s", self.route)
             appbar = ft.AppBar(title=ft.Text(self.tr("ui.app_title")))
-            body = ft.Container(ft.Column([ft.Text(self.tr("ui.screen_failed"), size=16),
-                                           button(self.tr("ui.home"), lambda e: self.go("/"), identifier="go-home")],
-                                          spacing=12), padding=20)
+            body = ft.Container(
+                ft.Column(
+                    [
+                        ft.Text(self.tr("ui.screen_failed"), size=16),
+                        button(self.tr("ui.home"), lambda e: self.go("/"), identifier="go-home"),
+                    ],
+                    spacing=12,
+                ),
+                padding=20,
+            )
         page.appbar = appbar
         page.controls.clear()
         page.controls.append(body)
@@ -248,42 +266,67 @@ class App:
         except Exception:  # already closed
             pass
 
-    def flag(self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None,
-             lead: str | None = None) -> None:
+    def flag(
+        self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None, lead: str | None = None
+    ) -> None:
         """The referee's flag: what is not allowed, each rule id with its message and the rule's text."""
         tr = self.tr
         rows: list[ft.Control] = []
         if lead:
             rows.append(ft.Text(lead, size=15))
         for r in reasons:
-            rows.append(ft.Semantics(
-                identifier=f"flag-rule-{r.rule}", container=True,
-                content=ft.Container(
-                    content=ft.Column([
-                        ft.Row([pill(r.rule, bgcolor=DANGER, color=ft.Colors.WHITE, bold=True, size=14),
-                                ft.Text(r.message, size=15, weight=ft.FontWeight.W_600, expand=True)],
-                               vertical_alignment=ft.CrossAxisAlignment.START, wrap=False),
-                        muted(tr.rule(r.rule), 13),
-                        ft.TextButton(tr("ui.read_rule", rule=r.rule), icon=ft.Icons.MENU_BOOK,
-                                      on_click=lambda e, rule=r.rule: self._open_rule(rule)),
-                    ], spacing=6, tight=True),
-                    padding=10, border_radius=ft.BorderRadius.all(8),
-                    bgcolor=ft.Colors.with_opacity(0.10, DANGER),
-                    border=start_border(ft.BorderSide(4, DANGER), tr.rtl))))
+            rows.append(
+                ft.Semantics(
+                    identifier=f"flag-rule-{r.rule}",
+                    container=True,
+                    content=ft.Container(
+                        content=ft.Column(
+                            [
+                                ft.Row(
+                                    [
+                                        pill(r.rule, bgcolor=DANGER, color=ft.Colors.WHITE, bold=True, size=14),
+                                        ft.Text(r.message, size=15, weight=ft.FontWeight.W_600, expand=True),
+                                    ],
+                                    vertical_alignment=ft.CrossAxisAlignment.START,
+                                    wrap=False,
+                                ),
+                                muted(tr.rule(r.rule), 13),
+                                ft.TextButton(
+                                    tr("ui.read_rule", rule=r.rule),
+                                    icon=ft.Icons.MENU_BOOK,
+                                    on_click=lambda e, rule=r.rule: self._open_rule(rule),
+                                ),
+                            ],
+                            spacing=6,
+                            tight=True,
+                        ),
+                        padding=10,
+                        border_radius=ft.BorderRadius.all(8),
+                        bgcolor=ft.Colors.with_opacity(0.10, DANGER),
+                        border=start_border(ft.BorderSide(4, DANGER), tr.rtl),
+                    ),
+                )
+            )
         actions: list[ft.Control] = []
         if on_force is not None and reasons and all(r.forceable for r in reasons):
+
             def force(e: Any) -> None:
                 self.close_dialog()
                 on_force()
+
             actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
         actions.append(button(tr("ui.ok"), self.close_dialog, identifier="flag-ok"))
         dialog = ft.AlertDialog(
-            modal=False, rtl=tr.rtl,
+            modal=False,
+            rtl=tr.rtl,
             icon=ft.Icon(ft.Icons.FRONT_HAND, color=DANGER, size=36),
             title=heading(title, 20, color=DANGER),
-            content=ft.Semantics(identifier="flag", container=True, label=tr("ui.flag_label", title=title),
-                                 content=ft.Column(rows, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO,
-                                                   width=520)),
+            content=ft.Semantics(
+                identifier="flag",
+                container=True,
+                label=tr("ui.flag_label", title=title),
+                content=ft.Column(rows, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO, width=520),
+            ),
             actions=actions,
         )
         self.page.show_dialog(dialog)
@@ -300,10 +343,18 @@ class App:
             self.close_dialog()
             on_yes()
 
-        self.page.show_dialog(ft.AlertDialog(
-            modal=True, rtl=tr.rtl, title=heading(title, 19), content=ft.Text(text, size=15),
-            actions=[button(tr("ui.cancel"), self.close_dialog, style="text", identifier="confirm-no"),
-                     button(yes, do, identifier="confirm-yes", danger=danger)]))
+        self.page.show_dialog(
+            ft.AlertDialog(
+                modal=True,
+                rtl=tr.rtl,
+                title=heading(title, 19),
+                content=ft.Text(text, size=15),
+                actions=[
+                    button(tr("ui.cancel"), self.close_dialog, style="text", identifier="confirm-no"),
+                    button(yes, do, identifier="confirm-yes", danger=danger),
+                ],
+            )
+        )
 
     def run_later(self, coro_fn: Callable[..., Any], *args: Any) -> bool:
         """Run a coroutine function on this session's loop (animations, file dialogs); False when

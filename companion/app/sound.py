@@ -49,8 +49,9 @@ class TableSounds:
     def __init__(self) -> None:
         import flet_audio as fa
 
-        self.players = {name: fa.Audio(src=src, release_mode=fa.ReleaseMode.STOP, volume=0.8)
-                        for name, src in SOUNDS.items()}
+        self.players = {
+            name: fa.Audio(src=src, release_mode=fa.ReleaseMode.STOP, volume=0.8) for name, src in SOUNDS.items()
+        }
 
     def play(self, app: Any, name: str) -> bool:
         player = self.players.get(name)

@@ -29,8 +29,15 @@ def frame(action: int, body: Mapping[str, Any]) -> bytes:
 
 
 class WireClient:
-    def __init__(self, url: str, *, source: str = "127.0.0.1", headers: Mapping[str, str] | None = None,
-                 prefs: Mapping[str, str] | None = None, ssl: Any = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        source: str = "127.0.0.1",
+        headers: Mapping[str, str] | None = None,
+        prefs: Mapping[str, str] | None = None,
+        ssl: Any = None,
+    ) -> None:
         self.url = url  # ws://host:port/ws
         self.source = source
         self.headers = dict(headers or {})
@@ -42,9 +49,14 @@ class WireClient:
         self._reader: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> WireClient:
-        self._ws = await websockets.connect(self.url, local_addr=(self.source, 0), max_size=None,
-                                            additional_headers=self.headers, open_timeout=10,
-                                            **({"ssl": self.ssl} if self.ssl is not None else {}))
+        self._ws = await websockets.connect(
+            self.url,
+            local_addr=(self.source, 0),
+            max_size=None,
+            additional_headers=self.headers,
+            open_timeout=10,
+            **({"ssl": self.ssl} if self.ssl is not None else {}),
+        )
         self._reader = asyncio.create_task(self._read())
         return self
 
@@ -94,8 +106,17 @@ class WireClient:
             if action == REGISTER:
                 self.session_id = body.get("session_id") or self.session_id
             elif action == INVOKE:
-                await self._ws.send(frame(INVOKE, {"control_id": body["control_id"], "call_id": body["call_id"],
-                                                   "result": self._answer(body), "error": None}))
+                await self._ws.send(
+                    frame(
+                        INVOKE,
+                        {
+                            "control_id": body["control_id"],
+                            "call_id": body["call_id"],
+                            "result": self._answer(body),
+                            "error": None,
+                        },
+                    )
+                )
 
     def _answer(self, call: Mapping[str, Any]) -> Any:
         """A fresh browser's answers: its storage holds `prefs` and keeps what it is told."""

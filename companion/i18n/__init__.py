@@ -25,13 +25,29 @@ DEFAULT_LANGUAGE = "en"
 
 # Parameter name (without a trailing "s" or digits) -> namespace of the names in the catalog.
 NAME_SPACES: dict[str, str | tuple[str, ...]] = {
-    "place": "place", "to": "place", "from": "place",
-    "card": "card", "tool": "card", "product": "card", "material": "card", "discard": "card",
+    "place": "place",
+    "to": "place",
+    "from": "place",
+    "card": "card",
+    "tool": "card",
+    "product": "card",
+    "material": "card",
+    "discard": "card",
     "weapon": "card",
-    "item": "item", "gang": "gang", "ability": "ability", "background": "background",
-    "token": "token", "trauma": "trauma", "neutral": "neutral", "action": "action",
-    "recipe": "recipe", "michel_card": "michel_card", "effect": "effect", "choice": "choice",
-    "decision": "decision", "what": "kind",
+    "item": "item",
+    "gang": "gang",
+    "ability": "ability",
+    "background": "background",
+    "token": "token",
+    "trauma": "trauma",
+    "neutral": "neutral",
+    "action": "action",
+    "recipe": "recipe",
+    "michel_card": "michel_card",
+    "effect": "effect",
+    "choice": "choice",
+    "decision": "decision",
+    "what": "kind",
     "option": ("option", "place", "card", "neutral", "gang", "ability", "background", "choice", "action"),
 }
 _SUFFIX = re.compile(r"(_?\d+|s)$")
@@ -87,7 +103,7 @@ class _Name(str):
 def _idents(space: str, lang: str) -> Mapping[str, str]:
     """Names back to ids, for a caller that passed a name already translated."""
     prefix = f"{space}."
-    return {shown: key[len(prefix):] for key, shown in catalog(lang).items() if key.startswith(prefix)}
+    return {shown: key[len(prefix) :] for key, shown in catalog(lang).items() if key.startswith(prefix)}
 
 
 def _named(space: str, value: str, lang: str) -> str:

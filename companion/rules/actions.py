@@ -61,9 +61,11 @@ def action(cls: type[AnAction]) -> type[AnAction]:
 @dataclass_transform(frozen_default=True, kw_only_default=True)
 def _act(type_name: str, /, **fields: Any) -> Callable[[type[AnAction]], type[AnAction]]:
     """Register a frozen action class for `type_name` (a dataclass to type checkers too)."""
+
     def wrap(cls: type[AnAction]) -> type[AnAction]:
         cls.TYPE = type_name
         return action(dataclass(frozen=True, slots=True, kw_only=True)(cls))
+
     return wrap
 
 
@@ -320,14 +322,37 @@ class Adjust(Action):
 # --- parsing -------------------------------------------------------------------------------
 
 FIELD_KINDS = {
-    "player": "seat", "target": "seat", "targets": "seats",
-    "die": "dice", "michel_cards": "michel_cards", "outcomes": "outcomes", "force": "bool",
-    "cards": "cards", "card": "card", "weapons": "cards", "discard": "cards", "weapon": "card",
-    "to": "place", "tool": "tool", "gang": "gang", "ability": "ability", "recipe": "recipe",
-    "neutral": "neutral", "item": "name", "effect": "effect", "choice": "choice",
-    "option": "any", "changes": "changes", "reason": "text",
-    "from_discard": "count", "bandage": "count_or_bool", "cigarettes": "count",
-    "amount": "int", "number": "int", "planning": "bool", "trauma": "bool",
+    "player": "seat",
+    "target": "seat",
+    "targets": "seats",
+    "die": "dice",
+    "michel_cards": "michel_cards",
+    "outcomes": "outcomes",
+    "force": "bool",
+    "cards": "cards",
+    "card": "card",
+    "weapons": "cards",
+    "discard": "cards",
+    "weapon": "card",
+    "to": "place",
+    "tool": "tool",
+    "gang": "gang",
+    "ability": "ability",
+    "recipe": "recipe",
+    "neutral": "neutral",
+    "item": "name",
+    "effect": "effect",
+    "choice": "choice",
+    "option": "any",
+    "changes": "changes",
+    "reason": "text",
+    "from_discard": "count",
+    "bandage": "count_or_bool",
+    "cigarettes": "count",
+    "amount": "int",
+    "number": "int",
+    "planning": "bool",
+    "trauma": "bool",
 }
 EFFECTS = ("freepass", "punishment", "move")
 CHOICES = ("beating", "discard_half", "lose_cigarettes")
@@ -405,10 +430,17 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
             raise MalformedAction("malformed.not_text", field=field)
         return value
     vocab = {
-        "card": cat.all_cards, "place": cat.places, "tool": cat.tools, "gang": cat.gangs,
-        "ability": cat.ability_gang, "recipe": cat.recipes, "neutral": cat.neutrals,
-        "background": cat.backgrounds, "action_card": cat.action_cards,
-        "effect": EFFECTS, "choice": CHOICES,
+        "card": cat.all_cards,
+        "place": cat.places,
+        "tool": cat.tools,
+        "gang": cat.gangs,
+        "ability": cat.ability_gang,
+        "recipe": cat.recipes,
+        "neutral": cat.neutrals,
+        "background": cat.backgrounds,
+        "action_card": cat.action_cards,
+        "effect": EFFECTS,
+        "choice": CHOICES,
     }[kind]
     return _one_of(value, vocab, kind, field)
 

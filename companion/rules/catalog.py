@@ -150,23 +150,27 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         dig_in_places=tuple(raw["dig_in_places"]),
         die_faces=MappingProxyType({int(k): tuple(v) for k, v in raw["die_faces"].items()}),
         office_beside=MappingProxyType(raw["office_beside"]),
-        recipes=MappingProxyType({
-            rid: Recipe(rid, tuple(r["materials"]), r["product"], r["count"], r.get("ability"))
-            for rid, r in raw["recipes"].items()
-        }),
-        substitutes=MappingProxyType({
-            ability: {slot: frozenset(cards) for slot, cards in subs.items()}
-            for ability, subs in raw["substitutes"].items()
-        }),
+        recipes=MappingProxyType(
+            {
+                rid: Recipe(rid, tuple(r["materials"]), r["product"], r["count"], r.get("ability"))
+                for rid, r in raw["recipes"].items()
+            }
+        ),
+        substitutes=MappingProxyType(
+            {
+                ability: {slot: frozenset(cards) for slot, cards in subs.items()}
+                for ability, subs in raw["substitutes"].items()
+            }
+        ),
         gangs=MappingProxyType(gangs),
         ability_gang=MappingProxyType({a: g.id for g in gangs.values() for a in g.abilities}),
         abilities_as_action=frozenset(raw["abilities_as_action"]),
         ability_values=MappingProxyType(raw["ability_values"]),
         backgrounds=MappingProxyType(raw["backgrounds"]),
         action_cards=MappingProxyType(action_cards),
-        michel_cards=MappingProxyType({
-            cid: MichelCard(cid, c["knife"], tuple(c["tools"])) for cid, c in raw["michel_cards"].items()
-        }),
+        michel_cards=MappingProxyType(
+            {cid: MichelCard(cid, c["knife"], tuple(c["tools"])) for cid, c in raw["michel_cards"].items()}
+        ),
         neutrals=tuple(raw["neutrals"]),
         tokens=MappingProxyType(raw["tokens"]),
         traumas=tuple(raw["traumas"]),

@@ -45,8 +45,11 @@ def parse_outcomes(value: Any, cat: Catalog, most: int) -> tuple[dict[str, Any],
     """The `outcomes` field of an action: a list of records of the documented shapes, nothing else."""
     if not isinstance(value, list) or len(value) > most:
         raise MalformedAction("malformed.not_list", field="outcomes")
-    piles = {**{g: frozenset(c.abilities) for g, c in cat.gangs.items()}, "trauma": frozenset(cat.traumas),
-             "michel": frozenset(cat.michel_cards)}
+    piles = {
+        **{g: frozenset(c.abilities) for g, c in cat.gangs.items()},
+        "trauma": frozenset(cat.traumas),
+        "michel": frozenset(cat.michel_cards),
+    }
     return tuple(_record(r, cat, piles) for r in value)
 
 
@@ -61,9 +64,14 @@ def _record(record: Any, cat: Catalog, piles: Mapping[str, frozenset[str]]) -> d
         (kind == "die" and isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6)
         or (kind == "pick" and isinstance(value, str) and value in cat.all_cards)
         or (kind == "to" and isinstance(value, str) and value in cat.places)
-        or (kind == "order" and second == "michel" and isinstance(value, list)
-            and all(isinstance(c, str) and c in cat.michel_cards for c in value))
-        or (kind == "card" and isinstance(second, str) and isinstance(value, str) and value in piles.get(second, ())))
+        or (
+            kind == "order"
+            and second == "michel"
+            and isinstance(value, list)
+            and all(isinstance(c, str) and c in cat.michel_cards for c in value)
+        )
+        or (kind == "card" and isinstance(second, str) and isinstance(value, str) and value in piles.get(second, ()))
+    )
     if not valid:
         raise MalformedAction("malformed.bad_outcome", value=repr(record)[:60])
     return {k: (list(v) if isinstance(v, list) else v) for k, v in record.items()}

@@ -17,8 +17,20 @@ from .errors import ConfigError
 from .ruleset import Ruleset, build_ruleset
 from .shape import is_id, is_int, misshapen
 
-PLAYER_START_FIELDS = ("place", "hand", "cigarettes", "beatings", "tunnel", "gang", "ability", "tokens",
-                       "background", "trauma", "dug", "color")
+PLAYER_START_FIELDS = (
+    "place",
+    "hand",
+    "cigarettes",
+    "beatings",
+    "tunnel",
+    "gang",
+    "ability",
+    "tokens",
+    "background",
+    "trauma",
+    "dug",
+    "color",
+)
 START_FIELDS = ("warden", "neutrals", "discard", "gang_piles", "michel_deck", "trauma_stack")
 MAX_NAME = 40
 
@@ -57,8 +69,9 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
     if odd is not None:
         raise ConfigError(None, odd.key, **odd.params)
     data = _object(data, "config")
-    _known_keys(data, ("players", "ruleset", "house_rules", "modules", "teams", "seed", "first_player", "start"),
-                "config")
+    _known_keys(
+        data, ("players", "ruleset", "house_rules", "modules", "teams", "seed", "first_player", "start"), "config"
+    )
     players = data.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
         raise ConfigError("SET-1", "config.player_count", count=len(players) if isinstance(players, list) else 0)
@@ -121,16 +134,18 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
     start = _object(data.get("start", {}), "start")
     _known_keys(start, START_FIELDS, "start")
 
-    normalised = deepcopy({
-        "players": entries,
-        "ruleset": preset,
-        "house_rules": dict(house_rules),
-        "modules": {"neutrals": neutrals, "team": team, "warden": warden, "places": list(places)},
-        "teams": None if teams is None else {k: list(v) for k, v in teams.items()},
-        "seed": seed,
-        "first_player": first,
-        "start": dict(start),
-    })  # a copy: the caller's dict may change later, the game's configuration may not
+    normalised = deepcopy(
+        {
+            "players": entries,
+            "ruleset": preset,
+            "house_rules": dict(house_rules),
+            "modules": {"neutrals": neutrals, "team": team, "warden": warden, "places": list(places)},
+            "teams": None if teams is None else {k: list(v) for k, v in teams.items()},
+            "seed": seed,
+            "first_player": first,
+            "start": dict(start),
+        }
+    )  # a copy: the caller's dict may change later, the game's configuration may not
     return GameConfig(tuple(entries), ruleset, neutrals, team, warden, places, teams, seed, first, start, normalised)
 
 

@@ -35,6 +35,7 @@ def checker(*types: str) -> Callable[[CheckFn], CheckFn]:
         for t in types:
             CHECKS[t] = fn
         return fn
+
     return register
 
 
@@ -43,6 +44,7 @@ def applier(*types: str) -> Callable[[ApplyFn], ApplyFn]:
         for t in types:
             APPLIES[t] = fn
         return fn
+
     return register
 
 
@@ -50,6 +52,7 @@ def task(name: str) -> Callable[[TaskFn], TaskFn]:
     def register(fn: TaskFn) -> TaskFn:
         TASKS[name] = fn
         return fn
+
     return register
 
 
@@ -57,6 +60,7 @@ def choice(kind: str) -> Callable[[ApplyFn], ApplyFn]:
     def register(fn: ApplyFn) -> ApplyFn:
         CHOICES[kind] = fn
         return fn
+
     return register
 
 

@@ -89,8 +89,9 @@ def _gate(s: GameState, a: Action) -> list[Violation]:
             neutral = s.combat is not None and s.combat.neutral is not None
             return [hard("MICH-6" if neutral else "EXT-2", "v.cooperate_too_late")]
         if pending.kind == "michel_answer":
-            return [hard("TURN-5", "v.neutral_answer_pending", player=seat_name(s, pending.player),
-                         neutral=pending.neutral)]
+            return [
+                hard("TURN-5", "v.neutral_answer_pending", player=seat_name(s, pending.player), neutral=pending.neutral)
+            ]
         return [hard("TURN-5", "v.decision_pending", player=seat_name(s, pending.player), decision=pending.kind)]
     if kind in ANSWER_TYPES:
         return [hard("TURN-5", "v.nothing_to_answer")]
@@ -180,7 +181,13 @@ def step(s: GameState, a: Action) -> Answer:
     offence_before = s.offence
     ctx = _apply(s, a, violations)
     return Answer(
-        step=s.step, accepted=True, violations=violations, forced=bool(violations),
+        step=s.step,
+        accepted=True,
+        violations=violations,
+        forced=bool(violations),
         offence=s.offence if s.offence is not offence_before else None,
-        events=ctx.events, pending=s.pending_json(), winner=s.winner, action=ctx.resolved(),
+        events=ctx.events,
+        pending=s.pending_json(),
+        winner=s.winner,
+        action=ctx.resolved(),
     )

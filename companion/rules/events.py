@@ -37,11 +37,13 @@ EVENTS: dict[str, type[Event]] = {}  # event type -> its class
 @dataclass_transform(kw_only_default=True, frozen_default=True)
 def event(type_: str) -> Callable[[type[E]], type[E]]:
     """Declare an event type: a frozen, keyword-only dataclass, registered under its JSON `type`."""
+
     def declare(cls: type[E]) -> type[E]:
         cls.TYPE = type_
         made = dataclasses.dataclass(frozen=True, slots=True, eq=False, kw_only=True)(cls)
         EVENTS[type_] = made
         return made
+
     return declare
 
 

@@ -30,8 +30,10 @@ class Game:
         for raw in actions:
             answer = game.submit(raw)
             if not answer.accepted:
-                raise ValueError(f"action {len(game.log) + 1} of the log is no longer accepted: "
-                                 + "; ".join(v.message for v in answer.violations))
+                raise ValueError(
+                    f"action {len(game.log) + 1} of the log is no longer accepted: "
+                    + "; ".join(v.message for v in answer.violations)
+                )
         return game
 
     def submit(self, action: Action | dict[str, Any]) -> Answer:
@@ -42,9 +44,11 @@ class Game:
             answer = step(self.state, action)
         except Exception as error:  # a bug (or a log the engine cannot follow) must never corrupt a game
             self.state = Game.replay(self.config, self.log).state
-            refusal = (Violation("ENGINE", "v.outcome_mismatch", {"problem": str(error)}, forceable=False)
-                       if isinstance(error, OutcomeMismatch) else
-                       Violation("ENGINE", "v.internal_error", {"error": type(error).__name__}, forceable=False))
+            refusal = (
+                Violation("ENGINE", "v.outcome_mismatch", {"problem": str(error)}, forceable=False)
+                if isinstance(error, OutcomeMismatch)
+                else Violation("ENGINE", "v.internal_error", {"error": type(error).__name__}, forceable=False)
+            )
             return Answer(step=self.state.step, accepted=False, violations=[refusal])
         if answer.accepted:
             self.log.append(answer.action or action)  # resolved: its outcomes replay as they happened

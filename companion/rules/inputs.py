@@ -75,13 +75,18 @@ def action_inputs(s: GameState, a: A.Action) -> Inputs:
         return Inputs(cost, draws=int(info["count"]) if info.get("effect") == "draw" else 0)
     if isinstance(a, A.JoinGang | A.ChangeStyle):
         gang = s.catalog.gangs[a.gang]
-        return Inputs(cost, accessories=tuple(sorted(gang.accessories)),
-                      accessory_count=accessories_required(s, a.TYPE, a.gang))
+        return Inputs(
+            cost, accessories=tuple(sorted(gang.accessories)), accessory_count=accessories_required(s, a.TYPE, a.gang)
+        )
     if isinstance(a, A.Craft) and s.catalog.substitutes.get(p.ability or ""):
         subs = s.catalog.substitutes[p.ability or ""]
         slots = craft_materials(s, p, s.catalog.recipes[a.recipe], a.bandage)
-        return Inputs(cost, materials=tuple(
-            (slot, (slot, *sorted(c for c in subs.get(slot, ()) if p.hand.count(c)))) for slot in slots))
+        return Inputs(
+            cost,
+            materials=tuple(
+                (slot, (slot, *sorted(c for c in subs.get(slot, ()) if p.hand.count(c)))) for slot in slots
+            ),
+        )
     if isinstance(a, A.Buy):
         return Inputs(cost, price=buy_price(s, a.item) if a.item in s.ruleset.buy else None)
     if isinstance(a, A.Sell):
@@ -95,8 +100,12 @@ def action_inputs(s: GameState, a: A.Action) -> Inputs:
     if isinstance(a, A.EndTurn):
         return Inputs(cost, discard=max(0, p.hand.size() - s.hand_limit(p)))
     if isinstance(a, A.Extort):
-        return Inputs(cost, weapons=tuple(
-            (w, p.hand.count(w) + (p.hand.unknown if w == WEAPON_SEARCH_CARD else 0)) for w in weapon_types(s, p)))
+        return Inputs(
+            cost,
+            weapons=tuple(
+                (w, p.hand.count(w) + (p.hand.unknown if w == WEAPON_SEARCH_CARD else 0)) for w in weapon_types(s, p)
+            ),
+        )
     return Inputs(cost)
 
 

@@ -54,10 +54,11 @@ def invariant_problems(s: GameState) -> list[str]:
             if p.ability is None or ability_gang.get(p.ability) != p.gang:
                 problems.append(f"{p.name} is in the {p.gang} with the Gang card {p.ability}")
         hand = p.hand
-        if (p.beatings < 0 or p.beatings > max_beatings or p.cigarettes < 0 or hand.unknown < 0
-                or p.place not in places):
-            problems.append(f"{p.name}: {p.beatings} Beatings, {p.cigarettes} cigarettes, "
-                            f"{hand.unknown} unknown cards, in {p.place}")
+        if p.beatings < 0 or p.beatings > max_beatings or p.cigarettes < 0 or hand.unknown < 0 or p.place not in places:
+            problems.append(
+                f"{p.name}: {p.beatings} Beatings, {p.cigarettes} cigarettes, "
+                f"{hand.unknown} unknown cards, in {p.place}"
+            )
         unknown += hand.unknown
         for card, n in hand.known.items():
             if n <= 0:

@@ -51,8 +51,9 @@ def _refill_deck(s: GameState, ctx: Ctx) -> None:
         ctx.emit(ev.Reshuffle(cards=s.deck))
 
 
-def draw_search(s: GameState, ctx: Ctx, seat: int, n: int, entered: Iterable[str] = (),
-                from_discard: int = 0, why: str = "search") -> list[str]:
+def draw_search(
+    s: GameState, ctx: Ctx, seat: int, n: int, entered: Iterable[str] = (), from_discard: int = 0, why: str = "search"
+) -> list[str]:
     """Draw up to `n` Search cards: `from_discard` from the discard pile's top, the rest from the deck.
 
     Cards the table entered are known; the others join the hand as unknown cards.
@@ -87,6 +88,7 @@ def take_from_discard(s: GameState, ctx: Ctx, seat: int, card: str, why: str) ->
 def take_from_deck(s: GameState, ctx: Ctx, seat: int, card: str, why: str) -> bool:
     """Take a named card out of the Search deck, or else out of the discard pile."""
     from .core import unaccounted
+
     hand = s.players[seat].hand
     if s.deck > 0 and unaccounted(s, card) > 0:
         s.deck -= 1

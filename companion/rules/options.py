@@ -25,8 +25,16 @@ from .handlers.gangs import accessories_required
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
 from .state import GameState, Player
 
-__all__ = ["WEAPON_SEARCH_CARD", "ActionOption", "Preview", "action_options", "candidates", "legal_actions",
-           "preview", "weapon_types"]
+__all__ = [
+    "WEAPON_SEARCH_CARD",
+    "ActionOption",
+    "Preview",
+    "action_options",
+    "candidates",
+    "legal_actions",
+    "preview",
+    "weapon_types",
+]
 
 
 @dataclass
@@ -64,7 +72,7 @@ def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
 def _accessories_for(s: GameState, p: Player, allowed: Collection[str], count: int) -> tuple[str, ...]:
     known = [c for c in sorted(allowed) if p.hand.count(c)]
     rest = [c for c in sorted(allowed) if c not in known]
-    return tuple((known + rest[:max(0, min(p.hand.unknown, count - len(known)))])[:count])
+    return tuple((known + rest[: max(0, min(p.hand.unknown, count - len(known)))])[:count])
 
 
 def _answers(s: GameState, seat: int) -> list[A.Action]:
@@ -91,7 +99,7 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind == "neutral_move":
         return [A.MoveNeutral(player=seat, neutral=n) for n in s.neutral_names] + [A.SkipNeutral(player=seat)]
     if kind == "hand_limit":
-        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:(pending.discard or 0)]))]
+        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[: (pending.discard or 0)]))]
     if kind == "brawl_response":
         out = [A.BrawlResponse(player=seat, discard=c) for c in weapon_types(s, p)]
         return out + [A.BrawlResponse(player=seat, discard=None)]
@@ -105,8 +113,14 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
 # generated everywhere: a flag lets it happen away from its Place. A full menu (`every_type`)
 # shows the base game's Place actions and those of this game's Places wherever the player is.
 ALWAYS_SHOWN = frozenset({"dig", "steal_spoon", "sell", "heal", "bribe"})
-SIMPLE_PLACE_ACTIONS = {"study": A.Study, "develop_skills": A.DevelopSkills, "plan": A.Plan, "workout": A.Workout,
-                        "steal_bandage": A.StealBandage, "rehabilitate": A.Rehabilitate}
+SIMPLE_PLACE_ACTIONS = {
+    "study": A.Study,
+    "develop_skills": A.DevelopSkills,
+    "plan": A.Plan,
+    "workout": A.Workout,
+    "steal_bandage": A.StealBandage,
+    "rehabilitate": A.Rehabilitate,
+}
 
 
 def _every_place_action(s: GameState) -> set[str]:
@@ -243,8 +257,11 @@ def _ability_candidates(s: GameState, p: Player) -> list[A.Action]:
         printed = None if s.ruleset.sell is not None else 3
         return [A.GangAbility(player=p.seat, ability=ability, cigarettes=printed)]
     entries = p.hand.entries()
-    shapes: list[A.Action] = [A.GangAbility(player=p.seat, ability=ability, cards=tuple(c))
-                              for n in (1, 2) for c in sorted(set(combinations(entries, n)))]
+    shapes: list[A.Action] = [
+        A.GangAbility(player=p.seat, ability=ability, cards=tuple(c))
+        for n in (1, 2)
+        for c in sorted(set(combinations(entries, n)))
+    ]
     return shapes[:8]
 
 
@@ -255,14 +272,19 @@ def _reactions(s: GameState, seat: int) -> list[A.Action]:
     own_menu = seat == s.active and s.pending is None  # its turn candidates list every Background already
     after_loss = not own_menu and any(d["loser"] == seat for d in s.defeats)
     if p.has_background and (s.combat is not None or after_loss):
-        cards = [p.background] if p.background is not None else [
-            c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
+        cards = (
+            [p.background]
+            if p.background is not None
+            else [c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
+        )
         out += [A.RevealBackground(player=seat, card=c) for c in cards]
     if s.offence is not None:
         out.append(A.Report(player=seat))
     if p.tokens.get("corruption"):
-        out += [A.Corruption(player=seat, effect="freepass"),
-                A.Corruption(player=seat, effect="punishment", target=s.active)]
+        out += [
+            A.Corruption(player=seat, effect="freepass"),
+            A.Corruption(player=seat, effect="punishment", target=s.active),
+        ]
         out += [A.Corruption(player=seat, effect="move", to=t) for t in s.board.places]
     return out
 
@@ -282,13 +304,27 @@ def candidates(s: GameState, seat: int | None = None, every_type: bool = False) 
 
 # Refusals that depend only on the moment (who acts, where, when, the actions left) and on the
 # fields of `_group`: once one shape of a group gets one, every other shape of the group would.
-MOMENT_KEYS = frozenset({
-    "v.no_actions_left", "v.wrong_place", "v.action_not_in_game", "v.extort_once",
-    "v.no_search_here", "v.no_extort_here", "v.no_craft_here", "v.no_join_gang_here",
-    "v.no_search_after_solitary", "v.no_extort_after_solitary", "v.no_craft_after_solitary",
-    "v.no_join_gang_after_solitary", "v.trauma_no_extort", "v.trauma_no_join_gang", "v.trauma_no_action_cards",
-    "v.trauma_no_buy", "v.beaten_no_craft",
-})
+MOMENT_KEYS = frozenset(
+    {
+        "v.no_actions_left",
+        "v.wrong_place",
+        "v.action_not_in_game",
+        "v.extort_once",
+        "v.no_search_here",
+        "v.no_extort_here",
+        "v.no_craft_here",
+        "v.no_join_gang_here",
+        "v.no_search_after_solitary",
+        "v.no_extort_after_solitary",
+        "v.no_craft_after_solitary",
+        "v.no_join_gang_after_solitary",
+        "v.trauma_no_extort",
+        "v.trauma_no_join_gang",
+        "v.trauma_no_action_cards",
+        "v.trauma_no_buy",
+        "v.beaten_no_craft",
+    }
+)
 TARGET_KEYS = frozenset({"v.target_not_here"})  # the same, for every shape aimed at the same seat
 
 
@@ -337,8 +373,11 @@ def _general(chosen: list[Violation], refused: list[list[Violation]]) -> list[Vi
     for v in chosen:
         alike = [next((w for w in found if (w.rule, w.key) == (v.rule, v.key)), None) for found in refused]
         general = f"{v.key}.any"
-        if any(w is None for w in alike) or general not in catalog(DEFAULT_LANGUAGE) or \
-                all(w.params == v.params for w in alike if w is not None):
+        if (
+            any(w is None for w in alike)
+            or general not in catalog(DEFAULT_LANGUAGE)
+            or all(w.params == v.params for w in alike if w is not None)
+        ):
             out.append(v)
             continue
         shared = {k: x for k, x in v.params.items() if all(w is not None and w.params.get(k) == x for w in alike)}

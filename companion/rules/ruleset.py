@@ -113,15 +113,19 @@ def _player_count(key: Any) -> int:
 
 
 def _die_faces(value: Any, catalog: Catalog) -> Mapping[int, tuple[str, ...]]:
-    if (not isinstance(value, Mapping) or sorted(str(k) for k in value) != [str(f) for f in range(1, 7)]
-            or any(not isinstance(v, list) or len(v) < 2 or not all(is_id(p, catalog.places) for p in v)
-                   for v in value.values())):
+    if (
+        not isinstance(value, Mapping)
+        or sorted(str(k) for k in value) != [str(f) for f in range(1, 7)]
+        or any(
+            not isinstance(v, list) or len(v) < 2 or not all(is_id(p, catalog.places) for p in v)
+            for v in value.values()
+        )
+    ):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="team_die_faces")
     return MappingProxyType({int(k): tuple(v) for k, v in value.items()})
 
 
-def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
-                  catalog: Catalog | None = None) -> Ruleset:
+def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None, catalog: Catalog | None = None) -> Ruleset:
     """Lay house rules over a preset, validating every value (ConfigError on a bad one)."""
     catalog = catalog or load_catalog()
     values = _preset_values(preset, catalog)
@@ -132,8 +136,9 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
     targets = values["targets"]
     if not isinstance(targets, Mapping):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="targets")
-    targets = {_int(_player_count(k), "targets (player count)", 2, 6): _int(v, "targets", 1, 100)
-               for k, v in targets.items()}
+    targets = {
+        _int(_player_count(k), "targets (player count)", 2, 6): _int(v, "targets", 1, 100) for k, v in targets.items()
+    }
     missing = [n for n in range(2, 7) if n not in targets]
     if missing:
         raise ConfigError("VAR-3", "config.house_rule_target_missing", players=missing[0])
@@ -144,14 +149,20 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None,
     for item, offer in buy.items():
         if not isinstance(offer, Mapping) or not is_id(offer.get("card"), catalog.board_piles):
             raise ConfigError("VAR-3", "config.house_rule_shape", house_rule=f"buy.{item}")
-        offers[item] = BuyOffer(_int(offer.get("price"), f"buy.{item}.price", 0, 100), offer["card"],
-                                _int(offer.get("count", 1), f"buy.{item}.count", 1, 20))
+        offers[item] = BuyOffer(
+            _int(offer.get("price"), f"buy.{item}.price", 0, 100),
+            offer["card"],
+            _int(offer.get("count", 1), f"buy.{item}.count", 1, 20),
+        )
     sell = values["sell"]
     if sell is not None and (not isinstance(sell, Mapping) or "other" not in sell):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="sell")
     michel_deck = values["michel_deck"]
-    if (not isinstance(michel_deck, Mapping) or any(k not in catalog.michel_cards for k in michel_deck)
-            or sum(_int(n, "michel_deck", 0, 100) for n in michel_deck.values()) == 0):
+    if (
+        not isinstance(michel_deck, Mapping)
+        or any(k not in catalog.michel_cards for k in michel_deck)
+        or sum(_int(n, "michel_deck", 0, 100) for n in michel_deck.values()) == 0
+    ):
         raise ConfigError("MICH-7", "config.house_rule_shape", house_rule="michel_deck")
     if not is_id(values["neutral_start"], catalog.places):
         raise ConfigError("VAR-3", "config.house_rule_shape", house_rule="neutral_start")

@@ -26,8 +26,15 @@ def new_game(config: Any, catalog: Catalog | None = None) -> GameState:
     team_of = {seat: team for team, seats in (cfg.teams or {}).items() for seat in seats}
     players = [_player(seat, entry, cfg, board, cat, team_of.get(seat)) for seat, entry in enumerate(cfg.players)]
     state = GameState(
-        catalog=cat, ruleset=cfg.ruleset, board=board, config=dict(cfg.normalised), players=players, rng=rng,
-        team_mode=cfg.team, warden_module=cfg.warden, neutral_names=cat.neutrals[:cfg.neutrals],
+        catalog=cat,
+        ruleset=cfg.ruleset,
+        board=board,
+        config=dict(cfg.normalised),
+        players=players,
+        rng=rng,
+        team_mode=cfg.team,
+        warden_module=cfg.warden,
+        neutral_names=cat.neutrals[: cfg.neutrals],
     )
     _deal_piles(state, cfg.start)
     draws = _deal_gangs(state, cfg.start)
@@ -36,7 +43,8 @@ def new_game(config: Any, catalog: Catalog | None = None) -> GameState:
     state.config["start"] = {**cfg.start, **draws}  # the setup's draws: a stored game starts the same
     _place_standees(state, cfg)
     if any(p.tunnel >= state.target() for p in players) or (
-            cfg.team and any(state.team_tunnel(t) >= state.target() for t in ("a", "b"))):
+        cfg.team and any(state.team_tunnel(t) >= state.target() for t in ("a", "b"))
+    ):
         raise ConfigError("WIN-1", "config.already_won", target=state.target())
     first = players[cfg.first_player]
     state.active = first.seat
@@ -58,8 +66,9 @@ def _beatings(value: Any, seat: int, most: int) -> int:
     return value
 
 
-def _player(seat: int, entry: Mapping[str, Any], cfg: GameConfig, board: Board, cat: Catalog,
-            team: str | None) -> Player:
+def _player(
+    seat: int, entry: Mapping[str, Any], cfg: GameConfig, board: Board, cat: Catalog, team: str | None
+) -> Player:
     home = board.by_role["cell_block"][0] if team is None else f"cell_block_{team}"
     place = entry.get("place", home)
     if not is_id(place, board.places):
@@ -97,10 +106,19 @@ def _player(seat: int, entry: Mapping[str, Any], cfg: GameConfig, board: Board, 
     if color is not None and (not isinstance(color, str) or len(color) > 20):
         raise ConfigError("SET-1", "config.bad_color", seat=seat)
     return Player(
-        seat=seat, name=entry["name"], place=place, hand=hand, team=team, color=color,
+        seat=seat,
+        name=entry["name"],
+        place=place,
+        hand=hand,
+        team=team,
+        color=color,
         cigarettes=_count(entry.get("cigarettes", 0), "cigarettes", seat),
         beatings=_beatings(entry.get("beatings", 0), seat, cfg.ruleset.max_beatings),
-        tunnel=tunnel, dug=list(dug), gang=gang, ability=ability, background=background,
+        tunnel=tunnel,
+        dug=list(dug),
+        gang=gang,
+        ability=ability,
+        background=background,
         tokens={t: n for t, n in counts.items() if n},
         trauma=trauma,
     )
@@ -138,8 +156,9 @@ def _deal_piles(state: GameState, start: Mapping[str, Any]) -> None:
         raise ConfigError("SUP-1", "config.too_many", card="action", total=cat.search_deck["action"])
 
 
-def _arranged(state: GameState, items: list[str], recorded: Any, what: str, rule: str,
-              top_last: bool = False) -> list[str]:
+def _arranged(
+    state: GameState, items: list[str], recorded: Any, what: str, rule: str, top_last: bool = False
+) -> list[str]:
     """A pile shuffled at setup, or in the order the configuration recorded (first drawn first)."""
     if recorded is not None and not (isinstance(recorded, list) and all(isinstance(c, str) for c in recorded)):
         raise ConfigError(rule, "config.bad_start_order", what=what)
@@ -155,8 +174,13 @@ def _deal_gangs(state: GameState, start: Mapping[str, Any]) -> dict[str, Any]:
     if recorded is not None and not (isinstance(recorded, dict) and set(recorded) == set(cat.gangs)):
         raise ConfigError("GANG-2", "config.bad_start_order", what="gang_piles")
     for gid in sorted(cat.gangs):
-        state.gang_piles[gid] = _arranged(state, list(cat.gangs[gid].abilities),
-                                          None if recorded is None else recorded[gid], f"gang_piles.{gid}", "GANG-2")
+        state.gang_piles[gid] = _arranged(
+            state,
+            list(cat.gangs[gid].abilities),
+            None if recorded is None else recorded[gid],
+            f"gang_piles.{gid}",
+            "GANG-2",
+        )
     draws = {"gang_piles": {gid: list(pile) for gid, pile in state.gang_piles.items()}}
     for p in state.players:
         if p.gang is None:
@@ -203,8 +227,7 @@ def _deal_tokens(state: GameState, cfg: GameConfig) -> dict[str, Any]:
         raise ConfigError("PSY-2", "config.bad_start_order", what="trauma_stack")
     deck = [card for card, n in sorted(state.ruleset.michel_deck.items()) for _ in range(n)]
     if state.neutral_names:
-        state.michel_deck = _arranged(state, deck, cfg.start.get("michel_deck"), "michel_deck", "MICH-7",
-                                      top_last=True)
+        state.michel_deck = _arranged(state, deck, cfg.start.get("michel_deck"), "michel_deck", "MICH-7", top_last=True)
         draws["michel_deck"] = drawing_order(state.michel_deck, top_last=True)
     elif "michel_deck" in cfg.start:
         raise ConfigError("MICH-7", "config.bad_start_order", what="michel_deck")

@@ -66,14 +66,15 @@ def misshapen(value: Any, root: str) -> Misshapen | None:
     try:
         _walk(value, 0, [MAX_VALUES])
     except _Refusal as refusal:
-        where = root + "".join(f"[{step}]" if isinstance(step, int) else f".{_shown(step)}"
-                               for step in reversed(refusal.path))
+        where = root + "".join(
+            f"[{step}]" if isinstance(step, int) else f".{_shown(step)}" for step in reversed(refusal.path)
+        )
         return Misshapen(refusal.key, {"where": where, **refusal.params})
     return None
 
 
 def _shown(key: str) -> str:
-    return key if len(key) <= _PATH_KEY else key[:_PATH_KEY - 1] + "…"
+    return key if len(key) <= _PATH_KEY else key[: _PATH_KEY - 1] + "…"
 
 
 def _walk(value: Any, depth: int, budget: list[int]) -> None:

@@ -43,9 +43,24 @@ class Player:
 
     def copy(self) -> Player:
         return Player(
-            self.seat, self.name, self.place, self.hand.copy(), self.team, self.color, self.cigarettes,
-            self.beatings, self.tunnel, list(self.dug), self.skills_on_tools, self.gang, self.ability,
-            self.background, self.has_background, list(self.revealed), dict(self.tokens), self.trauma,
+            self.seat,
+            self.name,
+            self.place,
+            self.hand.copy(),
+            self.team,
+            self.color,
+            self.cigarettes,
+            self.beatings,
+            self.tunnel,
+            list(self.dug),
+            self.skills_on_tools,
+            self.gang,
+            self.ability,
+            self.background,
+            self.has_background,
+            list(self.revealed),
+            dict(self.tokens),
+            self.trauma,
             self.camouflaged,
         )
 
@@ -82,8 +97,16 @@ class TurnFlags:
     must_cooperate: tuple[str, ...] = ()  # Don't Think About Saying No to Me: Tools a target must give
 
     def copy(self) -> TurnFlags:
-        return TurnFlags(self.searched, self.extorted, self.crafted, self.started_in_solitary, self.buy_anywhere,
-                         self.buy_discount, self.cell_block_crafts, self.must_cooperate)
+        return TurnFlags(
+            self.searched,
+            self.extorted,
+            self.crafted,
+            self.started_in_solitary,
+            self.buy_anywhere,
+            self.buy_discount,
+            self.cell_block_crafts,
+            self.must_cooperate,
+        )
 
 
 # What each kind of decision tells beside its options: the fields of `Pending` it sets, in JSON
@@ -134,8 +157,11 @@ class Pending:
 
     def details(self) -> dict[str, Any]:
         """This kind's facts by field name (unset optional ones left out)."""
-        return {name: getattr(self, name) for name in PENDING_FIELDS.get(self.kind, ())
-                if name not in _OPTIONAL_PENDING or getattr(self, name) is not None}
+        return {
+            name: getattr(self, name)
+            for name in PENDING_FIELDS.get(self.kind, ())
+            if name not in _OPTIONAL_PENDING or getattr(self, name) is not None
+        }
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "player": self.player, "options": list(self.options)}
@@ -161,15 +187,32 @@ class Combat:
     helpers: list[int] = field(default_factory=list)  # teammates who played for the defender (TEAM-5)
 
     def copy(self) -> Combat:
-        return Combat(self.attacker, self.defender, self.tool, self.neutral, self.first_card, list(self.laid),
-                      self.to_play, self.started, list(self.improvised), list(self.knife_bonus),
-                      list(self.helpers))
+        return Combat(
+            self.attacker,
+            self.defender,
+            self.tool,
+            self.neutral,
+            self.first_card,
+            list(self.laid),
+            self.to_play,
+            self.started,
+            list(self.improvised),
+            list(self.knife_bonus),
+            list(self.helpers),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "attacker": self.attacker, "defender": self.defender, "tool": self.tool, "neutral": self.neutral,
-            "first_card": self.first_card, "laid": [list(x) for x in self.laid], "to_play": self.to_play,
-            "started": self.started, "improvised": list(self.improvised), "knife_bonus": list(self.knife_bonus),
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "tool": self.tool,
+            "neutral": self.neutral,
+            "first_card": self.first_card,
+            "laid": [list(x) for x in self.laid],
+            "to_play": self.to_play,
+            "started": self.started,
+            "improvised": list(self.improvised),
+            "knife_bonus": list(self.knife_bonus),
             "helpers": list(self.helpers),
         }
 
@@ -195,12 +238,17 @@ class Occasion:
     moved: int | None = None  # after a Move action: whose (the Warden may then be moved)
 
     def copy(self) -> Occasion:
-        return Occasion(action=self.action, player=self.player, place=self.place, used=list(self.used),
-                        moved=self.moved)
+        return Occasion(
+            action=self.action, player=self.player, place=self.place, used=list(self.used), moved=self.moved
+        )
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"action": self.action, "player": self.player, "place": self.place,
-                               "used": list(self.used)}
+        out: dict[str, Any] = {
+            "action": self.action,
+            "player": self.player,
+            "place": self.place,
+            "used": list(self.used),
+        }
         if self.moved is not None:
             out["moved"] = self.moved
         return out
@@ -266,20 +314,40 @@ class GameState:
         """An independent copy (catalog, ruleset, board and config are immutable and shared)."""
         pending = self.pending
         return GameState(
-            catalog=self.catalog, ruleset=self.ruleset, board=self.board, config=self.config,
-            players=[p.copy() for p in self.players], rng=_copy_rng(self.rng), team_mode=self.team_mode,
-            warden_module=self.warden_module, neutral_names=self.neutral_names, turn=self.turn, active=self.active,
-            actions_left=self.actions_left, flags=self.flags.copy(), piles=dict(self.piles), deck=self.deck,
-            discard=list(self.discard), gang_piles={g: list(c) for g, c in self.gang_piles.items()},
-            background_deck=self.background_deck, background_discard=list(self.background_discard),
-            neutrals=dict(self.neutrals), michel_deck=list(self.michel_deck),
-            michel_discard=list(self.michel_discard), michel_queue=list(self.michel_queue), warden=self.warden,
-            supplies=dict(self.supplies), trauma_stack=list(self.trauma_stack),
+            catalog=self.catalog,
+            ruleset=self.ruleset,
+            board=self.board,
+            config=self.config,
+            players=[p.copy() for p in self.players],
+            rng=_copy_rng(self.rng),
+            team_mode=self.team_mode,
+            warden_module=self.warden_module,
+            neutral_names=self.neutral_names,
+            turn=self.turn,
+            active=self.active,
+            actions_left=self.actions_left,
+            flags=self.flags.copy(),
+            piles=dict(self.piles),
+            deck=self.deck,
+            discard=list(self.discard),
+            gang_piles={g: list(c) for g, c in self.gang_piles.items()},
+            background_deck=self.background_deck,
+            background_discard=list(self.background_discard),
+            neutrals=dict(self.neutrals),
+            michel_deck=list(self.michel_deck),
+            michel_discard=list(self.michel_discard),
+            michel_queue=list(self.michel_queue),
+            warden=self.warden,
+            supplies=dict(self.supplies),
+            trauma_stack=list(self.trauma_stack),
             pending=None if pending is None else pending.copy(),
-            combat=None if self.combat is None else self.combat.copy(), agenda=deepcopy(self.agenda),
-            offence=self.offence, occasion=None if self.occasion is None else self.occasion.copy(),
+            combat=None if self.combat is None else self.combat.copy(),
+            agenda=deepcopy(self.agenda),
+            offence=self.offence,
+            occasion=None if self.occasion is None else self.occasion.copy(),
             defeats=deepcopy(self.defeats),
-            winner=self.winner, step=self.step,
+            winner=self.winner,
+            step=self.step,
             corrections=dict(self.corrections),
         )
 
@@ -293,8 +361,13 @@ class GameState:
             return self.pending.to_json()
         if self.offence is not None and self.winner is None:
             offender = self.offence.offender
-            return {"kind": "report_window", "player": offender, "options": ["report"],
-                    "reporters": [p.seat for p in self.players if p.seat != offender], **self.offence.to_json()}
+            return {
+                "kind": "report_window",
+                "player": offender,
+                "options": ["report"],
+                "reporters": [p.seat for p in self.players if p.seat != offender],
+                **self.offence.to_json(),
+            }
         return None
 
     def summary(self) -> dict[str, Any]:
@@ -323,25 +396,27 @@ class GameState:
     def snapshot(self) -> dict[str, Any]:
         """Every field that matters, for byte-for-byte replay comparisons."""
         out = self.summary()
-        out.update({
-            "rng": self.rng.state,
-            "flags": {k: getattr(self.flags, k) for k in TurnFlags.__slots__},
-            "gang_piles": {g: list(c) for g, c in sorted(self.gang_piles.items())},
-            "background_deck": self.background_deck,
-            "background_discard": list(self.background_discard),
-            "background_known": [p.background for p in self.players],
-            "michel_deck": list(self.michel_deck),
-            "michel_discard": list(self.michel_discard),
-            "michel_queue": list(self.michel_queue),
-            "trauma_stack": list(self.trauma_stack),
-            "combat": None if self.combat is None else self.combat.to_json(),
-            "agenda": deepcopy(self.agenda),
-            "corrections": dict(sorted(self.corrections.items())),
-            "occasion": None if self.occasion is None else self.occasion.to_json(),
-            "defeats": deepcopy(self.defeats),
-            "camouflaged": [p.camouflaged for p in self.players],
-            "skills_on_tools": [p.skills_on_tools for p in self.players],
-        })
+        out.update(
+            {
+                "rng": self.rng.state,
+                "flags": {k: getattr(self.flags, k) for k in TurnFlags.__slots__},
+                "gang_piles": {g: list(c) for g, c in sorted(self.gang_piles.items())},
+                "background_deck": self.background_deck,
+                "background_discard": list(self.background_discard),
+                "background_known": [p.background for p in self.players],
+                "michel_deck": list(self.michel_deck),
+                "michel_discard": list(self.michel_discard),
+                "michel_queue": list(self.michel_queue),
+                "trauma_stack": list(self.trauma_stack),
+                "combat": None if self.combat is None else self.combat.to_json(),
+                "agenda": deepcopy(self.agenda),
+                "corrections": dict(sorted(self.corrections.items())),
+                "occasion": None if self.occasion is None else self.occasion.to_json(),
+                "defeats": deepcopy(self.defeats),
+                "camouflaged": [p.camouflaged for p in self.players],
+                "skills_on_tools": [p.skills_on_tools for p in self.players],
+            }
+        )
         return out
 
 

@@ -25,11 +25,39 @@ from .rng import Rng
 from .state import Combat, GameState, Pending, Player, TurnFlags
 
 # Decisions whose options anyone may read; the others list the decider's (or a loser's) cards.
-PUBLIC_OPTIONS = frozenset({"destination", "neutral_destination", "extortion_answer", "michel_answer", "combat",
-                            "neutral_move", "brawl_response", "punishment_choice", "hand_limit"})
+PUBLIC_OPTIONS = frozenset(
+    {
+        "destination",
+        "neutral_destination",
+        "extortion_answer",
+        "michel_answer",
+        "combat",
+        "neutral_move",
+        "brawl_response",
+        "punishment_choice",
+        "hand_limit",
+    }
+)
 # What a decision's facts may tell everyone (the Tools a player holds against Michel stay theirs).
-PUBLIC_PENDING_FIELDS = frozenset({"attacker", "defender", "neutral", "tool", "by", "target", "die", "effects",
-                                   "from_seat", "to", "weapons_played", "card", "show_hand_of", "discard", "limit"})
+PUBLIC_PENDING_FIELDS = frozenset(
+    {
+        "attacker",
+        "defender",
+        "neutral",
+        "tool",
+        "by",
+        "target",
+        "die",
+        "effects",
+        "from_seat",
+        "to",
+        "weapons_played",
+        "card",
+        "show_hand_of",
+        "discard",
+        "limit",
+    }
+)
 PUBLIC_CONFIG = ("ruleset", "modules", "teams", "first_player", "house_rules")
 PUBLIC_PLAYER_CONFIG = ("name", "color")
 
@@ -58,23 +86,39 @@ def view(state: GameState, viewer: int | None) -> GameState:
     seat = _seat(viewer)
     shown = visible_hands(state, seat)
     return GameState(
-        catalog=state.catalog, ruleset=state.ruleset, board=state.board, config=_config(state.config),
+        catalog=state.catalog,
+        ruleset=state.ruleset,
+        board=state.board,
+        config=_config(state.config),
         players=[_player(p, p.seat in shown, p.seat == seat) for p in state.players],
         rng=Rng(0),  # the seed decides every future die and draw
-        team_mode=state.team_mode, warden_module=state.warden_module, neutral_names=state.neutral_names,
-        turn=state.turn, active=state.active, actions_left=state.actions_left, flags=_flags(state.flags),
-        piles=dict(state.piles), deck=state.deck, discard=list(state.discard),
+        team_mode=state.team_mode,
+        warden_module=state.warden_module,
+        neutral_names=state.neutral_names,
+        turn=state.turn,
+        active=state.active,
+        actions_left=state.actions_left,
+        flags=_flags(state.flags),
+        piles=dict(state.piles),
+        deck=state.deck,
+        discard=list(state.discard),
         gang_piles={g: pile[:1] + sorted(pile[1:]) for g, pile in state.gang_piles.items()},  # the top is face up
         background_deck=state.background_deck,
         background_discard=[UNKNOWN] * len(state.background_discard),  # discarded unrevealed
-        neutrals=dict(state.neutrals), michel_deck=[UNKNOWN] * len(state.michel_deck),
-        michel_discard=list(state.michel_discard), warden=state.warden, supplies=dict(state.supplies),
+        neutrals=dict(state.neutrals),
+        michel_deck=[UNKNOWN] * len(state.michel_deck),
+        michel_discard=list(state.michel_discard),
+        warden=state.warden,
+        supplies=dict(state.supplies),
         trauma_stack=[UNKNOWN] * len(state.trauma_stack),  # face down
-        pending=_pending(state.pending, seat), combat=_combat(state.combat),
+        pending=_pending(state.pending, seat),
+        combat=_combat(state.combat),
         offence=state.offence,  # frozen: the offence is announced to the table
         occasion=None if state.occasion is None else state.occasion.copy(),
         defeats=[_defeat(d, seat) for d in state.defeats],
-        winner=state.winner, step=state.step, corrections=dict(state.corrections),
+        winner=state.winner,
+        step=state.step,
+        corrections=dict(state.corrections),
     )
 
 
@@ -88,19 +132,39 @@ def _config(config: Mapping[str, Any]) -> dict[str, Any]:
 def _player(p: Player, hand_shown: bool, own: bool) -> Player:
     hand = p.hand.copy() if hand_shown else Hand({}, p.hand.size())
     return Player(
-        seat=p.seat, name=p.name, place=p.place, hand=hand, team=p.team, color=p.color, cigarettes=p.cigarettes,
-        beatings=p.beatings, tunnel=p.tunnel, dug=list(p.dug), skills_on_tools=p.skills_on_tools, gang=p.gang,
-        ability=p.ability, background=p.background if own or not p.has_background else None,
-        has_background=p.has_background, revealed=list(p.revealed), tokens=dict(p.tokens), trauma=p.trauma,
+        seat=p.seat,
+        name=p.name,
+        place=p.place,
+        hand=hand,
+        team=p.team,
+        color=p.color,
+        cigarettes=p.cigarettes,
+        beatings=p.beatings,
+        tunnel=p.tunnel,
+        dug=list(p.dug),
+        skills_on_tools=p.skills_on_tools,
+        gang=p.gang,
+        ability=p.ability,
+        background=p.background if own or not p.has_background else None,
+        has_background=p.has_background,
+        revealed=list(p.revealed),
+        tokens=dict(p.tokens),
+        trauma=p.trauma,
         camouflaged=p.camouflaged,
     )
 
 
 def _flags(f: TurnFlags) -> TurnFlags:
-    return TurnFlags(searched=f.searched, extorted=f.extorted, crafted=f.crafted,
-                     started_in_solitary=f.started_in_solitary, buy_anywhere=f.buy_anywhere,
-                     buy_discount=f.buy_discount, cell_block_crafts=f.cell_block_crafts,
-                     must_cooperate=f.must_cooperate)
+    return TurnFlags(
+        searched=f.searched,
+        extorted=f.extorted,
+        crafted=f.crafted,
+        started_in_solitary=f.started_in_solitary,
+        buy_anywhere=f.buy_anywhere,
+        buy_discount=f.buy_discount,
+        cell_block_crafts=f.cell_block_crafts,
+        must_cooperate=f.must_cooperate,
+    )
 
 
 def _pending(pend: Pending | None, seat: int | None) -> Pending | None:
@@ -117,17 +181,32 @@ def _combat(c: Combat | None) -> Combat | None:
     """A combat is played in the open: the Weapons laid face up, who plays next, who helped."""
     if c is None:
         return None
-    return Combat(attacker=c.attacker, defender=c.defender, tool=c.tool, neutral=c.neutral, first_card=c.first_card,
-                  laid=list(c.laid), to_play=c.to_play, started=c.started, improvised=list(c.improvised),
-                  knife_bonus=list(c.knife_bonus), helpers=list(c.helpers))
+    return Combat(
+        attacker=c.attacker,
+        defender=c.defender,
+        tool=c.tool,
+        neutral=c.neutral,
+        first_card=c.first_card,
+        laid=list(c.laid),
+        to_play=c.to_play,
+        started=c.started,
+        improvised=list(c.improvised),
+        knife_bonus=list(c.knife_bonus),
+        helpers=list(c.helpers),
+    )
 
 
 def _defeat(d: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
     """A lost combat: the card it cost is known to the two players (or lies face up after Michel)."""
     saw = d["neutral"] is not None or seat in (d["loser"], d["winner"])
     card = d["card"] if saw or d["card"] is None else UNKNOWN
-    return {"loser": d["loser"], "winner": d["winner"], "neutral": d["neutral"], "beatings": d["beatings"],
-            "card": card}
+    return {
+        "loser": d["loser"],
+        "winner": d["winner"],
+        "neutral": d["neutral"],
+        "beatings": d["beatings"],
+        "card": card,
+    }
 
 
 # --- events ---------------------------------------------------------------------------------
@@ -135,31 +214,57 @@ def _defeat(d: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
 F = frozenset
 # Per event type: the fields anyone may read (as the JSON names them).
 PUBLIC_EVENT_FIELDS: dict[str, frozenset[str]] = {
-    "ability": F({"player", "ability"}), "action_card": F({"player", "card", "target"}),
-    "adjust": F({"path", "op", "value"}), "adjusted": F({"player", "reason"}),
-    "background": F({"player", "background", "bonus"}), "beating": F({"player", "count", "total", "why"}),
-    "brawl": F({"player", "place", "players"}), "camouflaged": F({"neutral", "player"}),
-    "cigarettes": F({"player", "change", "total", "why"}), "combat": F({"attacker", "defender", "neutral"}),
-    "combat_end": F({"winner", "loser", "neutral"}), "cooperate": F({"player", "to", "neutral", "tool"}),
-    "corruption": F({"player", "effect"}), "craft": F({"player", "recipe"}),
-    "dig": F({"player", "tool", "points", "tunnel"}), "discard": F({"player", "cards", "why"}),
-    "draw": F({"player", "cards", "why"}), "end_turn": F({"player"}), "exempt": F({"player"}),
-    "extort": F({"player", "target", "tool", "weapons"}), "forced": F({"player", "rules"}),
-    "give": F({"player", "to", "card", "why"}), "give_up": F({"player"}),
+    "ability": F({"player", "ability"}),
+    "action_card": F({"player", "card", "target"}),
+    "adjust": F({"path", "op", "value"}),
+    "adjusted": F({"player", "reason"}),
+    "background": F({"player", "background", "bonus"}),
+    "beating": F({"player", "count", "total", "why"}),
+    "brawl": F({"player", "place", "players"}),
+    "camouflaged": F({"neutral", "player"}),
+    "cigarettes": F({"player", "change", "total", "why"}),
+    "combat": F({"attacker", "defender", "neutral"}),
+    "combat_end": F({"winner", "loser", "neutral"}),
+    "cooperate": F({"player", "to", "neutral", "tool"}),
+    "corruption": F({"player", "effect"}),
+    "craft": F({"player", "recipe"}),
+    "dig": F({"player", "tool", "points", "tunnel"}),
+    "discard": F({"player", "cards", "why"}),
+    "draw": F({"player", "cards", "why"}),
+    "end_turn": F({"player"}),
+    "exempt": F({"player"}),
+    "extort": F({"player", "target", "tool", "weapons"}),
+    "forced": F({"player", "rules"}),
+    "give": F({"player", "to", "card", "why"}),
+    "give_up": F({"player"}),
     "heal": F({"player", "count", "total", "why"}),
-    "join_gang": F({"player", "gang", "ability"}), "leave_gang": F({"player", "gang", "ability", "why"}),
-    "michel_card": F({"neutral", "player", "card", "source"}), "michel_reshuffle": F({"cards"}),
-    "move": F({"player", "to", "why", "from"}), "must_cooperate": F({"player", "tool"}),
+    "join_gang": F({"player", "gang", "ability"}),
+    "leave_gang": F({"player", "gang", "ability", "why"}),
+    "michel_card": F({"neutral", "player", "card", "source"}),
+    "michel_reshuffle": F({"cards"}),
+    "move": F({"player", "to", "why", "from"}),
+    "must_cooperate": F({"player", "tool"}),
     "neutral_calm": F({"neutral", "player", "place"}),
-    "neutral_move": F({"neutral", "to", "why", "from"}), "offence": F({"player", "action", "place"}),
-    "punishment": F({"player", "choice", "chooser"}), "rehabilitate": F({"player"}),
-    "report": F({"player", "offender", "action"}), "reroll": F({"player", "ability"}), "reshuffle": F({"cards"}),
-    "roll": F({"player", "die", "source", "why"}), "skill": F({"player", "points", "tunnel"}),
-    "skip_neutral": F({"player"}), "spy": F({"player", "target", "hand"}),
+    "neutral_move": F({"neutral", "to", "why", "from"}),
+    "offence": F({"player", "action", "place"}),
+    "punishment": F({"player", "choice", "chooser"}),
+    "rehabilitate": F({"player"}),
+    "report": F({"player", "offender", "action"}),
+    "reroll": F({"player", "ability"}),
+    "reshuffle": F({"cards"}),
+    "roll": F({"player", "die", "source", "why"}),
+    "skill": F({"player", "points", "tunnel"}),
+    "skip_neutral": F({"player"}),
+    "spy": F({"player", "target", "hand"}),
     "take": F({"player", "card", "count", "why"}),
-    "token": F({"player", "token", "change", "why"}), "trauma": F({"player", "trauma", "change", "why"}),
-    "turn": F({"player", "turn", "actions"}), "turn_ended": F({"player", "why"}), "unused_dice": F({"die"}),
-    "warden_move": F({"player", "to", "why"}), "weapon": F({"player", "card"}), "win": F({"winner", "target"}),
+    "token": F({"player", "token", "change", "why"}),
+    "trauma": F({"player", "trauma", "change", "why"}),
+    "turn": F({"player", "turn", "actions"}),
+    "turn_ended": F({"player", "why"}),
+    "unused_dice": F({"die"}),
+    "warden_move": F({"player", "to", "why"}),
+    "weapon": F({"player", "card"}),
+    "win": F({"winner", "target"}),
 }
 # Gives everybody sees: the extorted player hands over the Tool that was named aloud.
 PUBLIC_GIVES = frozenset({"cooperate"})

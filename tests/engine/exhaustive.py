@@ -45,7 +45,7 @@ def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
 def _accessories_for(s: GameState, p: Player, allowed, count: int) -> tuple[str, ...]:
     known = [c for c in sorted(allowed) if p.hand.count(c)]
     rest = [c for c in sorted(allowed) if c not in known]
-    return tuple((known + rest[:max(0, min(p.hand.unknown, count - len(known)))])[:count])
+    return tuple((known + rest[: max(0, min(p.hand.unknown, count - len(known)))])[:count])
 
 
 def _answers(s: GameState, seat: int) -> list[A.Action]:
@@ -72,10 +72,11 @@ def _answers(s: GameState, seat: int) -> list[A.Action]:
     if kind == "neutral_move":
         return [A.MoveNeutral(player=seat, neutral=n) for n in s.neutral_names] + [A.SkipNeutral(player=seat)]
     if kind == "hand_limit":
-        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[:(pending.discard or 0)]))]
+        return [A.EndTurn(player=seat, discard=tuple(p.hand.entries()[: (pending.discard or 0)]))]
     if kind == "brawl_response":
         return [A.BrawlResponse(player=seat, discard=c) for c in _weapons(s, p)] + [
-            A.BrawlResponse(player=seat, discard=None)]
+            A.BrawlResponse(player=seat, discard=None)
+        ]
     if kind == "punishment_choice":
         return [A.PunishmentChoice(player=seat, choice=c) for c in A.CHOICES]
     return []
@@ -99,8 +100,11 @@ def _turn_candidates(s: GameState, seat: int) -> list[A.Action]:
     for gid, gang in cat.gangs.items():
         out.append(A.JoinGang(player=seat, gang=gid, cards=_accessories_for(s, p, gang.accessories, gang.required)))
         if style:
-            out.append(A.ChangeStyle(player=seat, gang=gid,
-                                     cards=_accessories_for(s, p, gang.accessories, max(1, gang.required - 1))))
+            out.append(
+                A.ChangeStyle(
+                    player=seat, gang=gid, cards=_accessories_for(s, p, gang.accessories, max(1, gang.required - 1))
+                )
+            )
     for card, info in cat.action_cards.items():
         if not (p.hand.count(card) or p.hand.unknown):
             continue
@@ -128,8 +132,14 @@ def _turn_candidates(s: GameState, seat: int) -> list[A.Action]:
     if s.warden_module:
         out += [A.AttractWarden(player=seat), A.Bribe(player=seat)]
     offered = {a for info in s.board.places.values() for a in info.actions}  # Place actions of this game
-    simple = {"study": A.Study, "develop_skills": A.DevelopSkills, "plan": A.Plan, "workout": A.Workout,
-              "steal_bandage": A.StealBandage, "rehabilitate": A.Rehabilitate}
+    simple = {
+        "study": A.Study,
+        "develop_skills": A.DevelopSkills,
+        "plan": A.Plan,
+        "workout": A.Workout,
+        "steal_bandage": A.StealBandage,
+        "rehabilitate": A.Rehabilitate,
+    }
     out += [make(player=seat) for kind, make in simple.items() if kind in offered]
     if "improve_tool" in offered:
         out += [A.ImproveTool(player=seat, tool=t) for t in ("pickaxe", "shovel")]
@@ -182,8 +192,11 @@ def _ability_candidates(s: GameState, p: Player) -> list[A.Action]:
         printed = None if s.ruleset.sell is not None else 3
         return [A.GangAbility(player=p.seat, ability=ability, cigarettes=printed)]
     entries = p.hand.entries()
-    return [A.GangAbility(player=p.seat, ability=ability, cards=tuple(c))
-            for n in (1, 2) for c in sorted(set(combinations(entries, n)))][:8]
+    return [
+        A.GangAbility(player=p.seat, ability=ability, cards=tuple(c))
+        for n in (1, 2)
+        for c in sorted(set(combinations(entries, n)))
+    ][:8]
 
 
 def _reactions(s: GameState, seat: int) -> list[A.Action]:
@@ -193,14 +206,19 @@ def _reactions(s: GameState, seat: int) -> list[A.Action]:
     own_menu = seat == s.active and s.pending is None  # its turn candidates list every Background already
     after_loss = not own_menu and any(d["loser"] == seat for d in s.defeats)
     if p.has_background and (s.combat is not None or after_loss):
-        cards = [p.background] if p.background is not None else [
-            c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
+        cards = (
+            [p.background]
+            if p.background is not None
+            else [c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
+        )
         out += [A.RevealBackground(player=seat, card=c) for c in cards]
     if s.offence is not None:
         out.append(A.Report(player=seat))
     if p.tokens.get("corruption"):
-        out += [A.Corruption(player=seat, effect="freepass"),
-                A.Corruption(player=seat, effect="punishment", target=s.active)]
+        out += [
+            A.Corruption(player=seat, effect="freepass"),
+            A.Corruption(player=seat, effect="punishment", target=s.active),
+        ]
         out += [A.Corruption(player=seat, effect="move", to=t) for t in s.board.places]
     return out
 

@@ -38,8 +38,7 @@ def test_bet_offers_every_amount_and_number_judged_by_the_cigarettes_held():
 
 def test_the_price_is_the_one_the_turn_pays():
     """Cautious move takes 2 actions, 1 with a Planning token; Spy and ending the turn are free."""
-    state = start(3, modules={"places": ["gambling_cells", "library"]},
-                  player_fields={0: {"tokens": {"spy": 1}}})
+    state = start(3, modules={"places": ["gambling_cells", "library"]}, player_fields={0: {"tokens": {"spy": 1}}})
     assert _option(state, "cautious_move").cost == 2
     assert _option(state, "search").cost == 1
     assert _option(state, "spy").cost == 0 and _option(state, "end_turn").cost == 0
@@ -88,8 +87,9 @@ def test_a_neutral_die_table_never_enters_the_office():
 
 
 def test_change_style_takes_one_accessory_fewer_than_joining():
-    state = start(3, modules={"places": ["laundry"]}, hands={0: ["boots", "ring"]},
-                  player_fields={0: {"place": "laundry"}})
+    state = start(
+        3, modules={"places": ["laundry"]}, hands={0: ["boots", "ring"]}, player_fields={0: {"place": "laundry"}}
+    )
     join = action_inputs(state, ACTION_TYPES["join_gang"](player=0, gang="bikers", cards=("boots", "ring")))
     change = action_inputs(state, ACTION_TYPES["change_style"](player=0, gang="bikers", cards=("boots",)))
     assert (join.accessory_count, change.accessory_count) == (2, 1)
@@ -110,8 +110,9 @@ def test_triad_slots_list_the_held_substitutes():
     ability, subs = next(iter(start(3).catalog.substitutes.items()))
     slot, cards = next(iter(subs.items()))
     card = sorted(cards)[0]
-    state = start(3, hands={0: [card]}, player_fields={0: {"gang": start(3).catalog.ability_gang[ability],
-                                                           "ability": ability}})
+    state = start(
+        3, hands={0: [card]}, player_fields={0: {"gang": start(3).catalog.ability_gang[ability], "ability": ability}}
+    )
     recipe = next(r for r in state.catalog.recipes.values() if slot in r.materials)
     needs = action_inputs(state, ACTION_TYPES["craft"](player=0, recipe=recipe.id))
     assert (slot, (slot, card)) in needs.materials

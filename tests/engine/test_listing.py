@@ -14,7 +14,10 @@ from .exhaustive import exhaustive_legal_actions
 
 configs = st.builds(
     lambda seed, players, modules: random_config(random.Random(seed), players, seed, modules),
-    st.integers(0, 2**40), st.integers(2, 6), st.sampled_from(["full", "any"]))
+    st.integers(0, 2**40),
+    st.integers(2, 6),
+    st.sampled_from(["full", "any"]),
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -32,7 +32,10 @@ def snapshot(state) -> str:
 
 configs = st.builds(
     lambda seed, players, modules: random_config(random.Random(seed), players, seed, modules),
-    st.integers(0, 2**40), st.integers(2, 6), st.sampled_from(["base", "any"]))
+    st.integers(0, 2**40),
+    st.integers(2, 6),
+    st.sampled_from(["base", "any"]),
+)
 
 
 @SETTINGS
@@ -52,19 +55,44 @@ def test_random_legal_play_keeps_the_invariants(config, picks):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from(
-        ["knife", "blade", "unknown", "spoon", "cell_block", "library", "michel", "bikers", "master_key",
-         "too_fast_for_you", "heist", "knife_spoon", "pickaxe", "reroll", "", "x" * 600]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["path", "set", "add", "a"]), inner,
-                                                                max_size=3),
-    max_leaves=8)
-field_names = st.sampled_from(sorted({f.name for cls in ACTION_TYPES.values() for f in dataclasses.fields(cls)}
-                                     | {"bogus"}))
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 12)
+    | st.sampled_from(
+        [
+            "knife",
+            "blade",
+            "unknown",
+            "spoon",
+            "cell_block",
+            "library",
+            "michel",
+            "bikers",
+            "master_key",
+            "too_fast_for_you",
+            "heist",
+            "knife_spoon",
+            "pickaxe",
+            "reroll",
+            "",
+            "x" * 600,
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["path", "set", "add", "a"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+field_names = st.sampled_from(
+    sorted({f.name for cls in ACTION_TYPES.values() for f in dataclasses.fields(cls)} | {"bogus"})
+)
 UNRENDERED = re.compile(r"\{[a-z_]+\}")
 garbage_actions = st.builds(
     lambda kind, player, fields: {"player": player, **fields, "type": kind},
-    st.sampled_from(sorted(ACTION_TYPES) + ["fly", ""]), st.integers(-1, 7),
-    st.dictionaries(field_names, json_values, max_size=5))
+    st.sampled_from(sorted(ACTION_TYPES) + ["fly", ""]),
+    st.integers(-1, 7),
+    st.dictionaries(field_names, json_values, max_size=5),
+)
 
 
 @SETTINGS

@@ -20,7 +20,11 @@ def test_five_hundred_games_of_random_module_combinations():
 
 
 def test_the_command_prints_its_rates_and_exits_zero():
-    result = subprocess.run([sys.executable, "-m", "companion", "simulate", "--games", "3", "--seed", "5"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "simulate", "--games", "3", "--seed", "5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "games/s" in result.stdout and "actions/s" in result.stdout

@@ -25,8 +25,12 @@ from companion.simulate import random_config
 from support import follows, said, start
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-configs = st.builds(lambda seed, players, modules: random_config(random.Random(seed), players, seed, modules),
-                    st.integers(0, 2**40), st.integers(2, 6), st.sampled_from(["full", "any"]))
+configs = st.builds(
+    lambda seed, players, modules: random_config(random.Random(seed), players, seed, modules),
+    st.integers(0, 2**40),
+    st.integers(2, 6),
+    st.sampled_from(["full", "any"]),
+)
 
 
 def frozen(state) -> str:
@@ -59,9 +63,14 @@ def with_secrets_changed(state, seat, rng: random.Random):
         rng.shuffle(below)
         pile[1:] = below
     other.background_discard = [UNKNOWN] * len(other.background_discard)
-    other.config = {**other.config, "seed": rng.getrandbits(32),
-                    "players": [{"name": e.get("name")} | ({"color": e["color"]} if "color" in e else {})
-                                for e in other.config.get("players", [])]}
+    other.config = {
+        **other.config,
+        "seed": rng.getrandbits(32),
+        "players": [
+            {"name": e.get("name")} | ({"color": e["color"]} if "color" in e else {})
+            for e in other.config.get("players", [])
+        ],
+    }
     return other
 
 
@@ -112,17 +121,19 @@ def test_a_view_can_be_judged_like_the_game():
 
 
 def test_spying_shows_the_extorters_hand_to_the_extorted_only():
-    state = start(hands={0: ["knife", "rare"], 1: ["pickaxe"]},
-                  player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria", "gang": "bratva",
-                                                                  "ability": "spying"}})
+    state = start(
+        hands={0: ["knife", "rare"], 1: ["pickaxe"]},
+        player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria", "gang": "bratva", "ability": "spying"}},
+    )
     follows(state, type="extort", player=0, target=1, tool="pickaxe", weapons=["knife"])
     assert dict(view(state, 1).players[0].hand.known) == {"rare": 1}
     assert view(state, 2).players[0].hand.known == {} and view(state, None).players[0].hand.known == {}
 
 
 def test_a_spy_token_shows_the_hand_in_the_spys_event_only():
-    state = start(hands={1: ["rare", "boots"]}, modules={"places": ["library"]},
-                  player_fields={0: {"tokens": {"spy": 1}}})
+    state = start(
+        hands={1: ["rare", "boots"]}, modules={"places": ["library"]}, player_fields={0: {"tokens": {"spy": 1}}}
+    )
     answer = follows(state, type="spy", player=0, target=1)
     spy = next(e for e in said(answer) if e["type"] == "spy")
     assert redact_events([spy], 0)[0].hand == {"known": {"boots": 1, "rare": 1}, "unknown": 0}
@@ -135,8 +146,13 @@ def test_an_unlisted_event_field_is_blank(monkeypatch):
     assert redact_events([Draw(player=0, cards=("blade",), why="search")], 0)[0].cards == ()
     monkeypatch.delitem(PUBLIC_EVENT_FIELDS, "take")
     take = Take(player=0, card="blade", count=1, why="steal_spoon")
-    assert redact_events([take], 0)[0].to_json() == {"type": "take", "player": None, "card": None, "count": None,
-                                                     "why": None}
+    assert redact_events([take], 0)[0].to_json() == {
+        "type": "take",
+        "player": None,
+        "card": None,
+        "count": None,
+        "why": None,
+    }
 
 
 def test_every_field_of_every_event_type_is_listed():
@@ -149,9 +165,13 @@ def test_every_field_of_every_event_type_is_listed():
 
 
 def test_another_seats_decision_keeps_its_kind_but_not_their_cards():
-    state = start(hands={0: ["knife"], 1: ["rare", "links"]},
-                  player_fields={0: {"place": "cafeteria", "gang": "cartel", "ability": "the_kings_choice"},
-                                 1: {"place": "cafeteria"}})
+    state = start(
+        hands={0: ["knife"], 1: ["rare", "links"]},
+        player_fields={
+            0: {"place": "cafeteria", "gang": "cartel", "ability": "the_kings_choice"},
+            1: {"place": "cafeteria"},
+        },
+    )
     follows(state, type="extort", player=0, target=1, tool="shovel", weapons=["knife"])
     follows(state, type="give_up", player=1)
     assert state.pending.kind == "kings_choice"

@@ -19,8 +19,14 @@ class TestActc:
     def test_breaks_changes_with_a_known_card(self):
         """A known card's effect is the app's to apply: no state changes with it."""
         state = start(hands={0: ["cafeteria_key"]})
-        answer = breaks(state, "ACTC", type="play_action", player=0, card="cafeteria_key",
-                        changes=[{"path": "players.0.cigarettes", "set": 3}])
+        answer = breaks(
+            state,
+            "ACTC",
+            type="play_action",
+            player=0,
+            card="cafeteria_key",
+            changes=[{"path": "players.0.cigarettes", "set": 3}],
+        )
         assert answer.violations[0].message == "Cafeteria Key has a known effect: enter no state changes with it."
 
     def test_breaks_a_target_for_a_card_without_one(self):
@@ -30,9 +36,13 @@ class TestActc:
     def test_follows(self):
         """Any other Action card: its effect is entered as explicit state changes, applied together."""
         state = start(hands={0: ["action", "links"]})
-        answer = follows(state, type="play_action", player=0, card="action",
-                         changes=[{"path": "players.0.cigarettes", "set": 3},
-                                  {"path": "players.1.hand", "add": ["knife"]}])
+        answer = follows(
+            state,
+            type="play_action",
+            player=0,
+            card="action",
+            changes=[{"path": "players.0.cigarettes", "set": 3}, {"path": "players.1.hand", "add": ["knife"]}],
+        )
         assert state.players[0].cigarettes == 3 and known(state, 1) == {"knife": 1} and state.piles["knife"] == 19
         assert known(state, 0) == {"links": 1} and state.discard == ["action"] and state.actions_left == 1
         assert [e["type"] for e in said(answer) if e["type"] == "adjust"] == ["adjust", "adjust"]
@@ -71,8 +81,9 @@ class TestKnownCards:
 
     def test_extra_search_draws_two_at_most(self):
         state = start(hands={0: ["extra_search"]})
-        answer = breaks(state, "ACTC", type="play_action", player=0, card="extra_search",
-                        cards=["blade", "links", "pike"])
+        answer = breaks(
+            state, "ACTC", type="play_action", player=0, card="extra_search", cards=["blade", "links", "pike"]
+        )
         assert answer.violations[0].message == "You draw 2 cards here."
 
     def test_extra_search_is_not_the_search_action(self):
@@ -117,9 +128,14 @@ class TestKnownCards:
     def test_other_card_with_a_refused_change(self):
         """A refused change refuses the card and names the rule; nothing is applied."""
         state = start(hands={0: ["action"]})
-        answer = breaks(state, "BEAT-1", type="play_action", player=0, card="action",
-                        changes=[{"path": "players.0.cigarettes", "set": 3},
-                                 {"path": "players.1.beatings", "set": 5}])
+        answer = breaks(
+            state,
+            "BEAT-1",
+            type="play_action",
+            player=0,
+            card="action",
+            changes=[{"path": "players.0.cigarettes", "set": 3}, {"path": "players.1.beatings", "set": 5}],
+        )
         assert answer.violations[0].message == "players.1.beatings must be a whole number from 0 to 2."
 
     @pytest.mark.parametrize("card", ["solitary_confinement", "cafeteria_key", "extra_search", "camouflage", "heist"])

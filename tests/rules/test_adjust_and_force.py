@@ -10,9 +10,15 @@ class TestForce:
         state = start(hands={0: ["links", "pike"]})
         answer = play(state, type="craft", player=0, recipe="pickaxe", force=True)
         assert answer.accepted and answer.forced
-        assert answer.to_json()["violations"] == [{"rule": "CRAFT-1", "message": "No crafting in the Cell Block.",
-                                                   "key": "v.no_craft_here", "params": {"place": "cell_block"},
-                                                   "overridden": True}]
+        assert answer.to_json()["violations"] == [
+            {
+                "rule": "CRAFT-1",
+                "message": "No crafting in the Cell Block.",
+                "key": "v.no_craft_here",
+                "params": {"place": "cell_block"},
+                "overridden": True,
+            }
+        ]
         assert known(state, 0) == {"pickaxe": 1} and state.piles["pickaxe"] == 10 and state.actions_left == 1
         assert said(answer)[0] == {"type": "forced", "player": 0, "rules": ["CRAFT-1"]}
         assert state.step == 1
@@ -108,8 +114,7 @@ class TestForce:
     def test_a_forced_cut_you_against_michel_is_refused(self):
         state = start(hands={0: ["knife"]}, modules={"neutrals": 1}, player_fields={0: {"place": "infirmary"}})
         follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_shovel"])
-        breaks(state, "BG", type="reveal_background", player=0, card="i_will_cut_you_with_your_own_blade",
-               force=True)
+        breaks(state, "BG", type="reveal_background", player=0, card="i_will_cut_you_with_your_own_blade", force=True)
 
     def test_force_on_a_legal_action_changes_nothing_special(self):
         state = start(player_fields={0: {"place": "cafeteria"}})
@@ -121,12 +126,19 @@ class TestForce:
 class TestAdjust:
     def test_edits_are_applied_together(self):
         state = start(modules={"neutrals": 1})
-        answer = follows(state, type="adjust", player=2, reason="we forgot",
-                         changes=[{"path": "players.0.cigarettes", "set": 5},
-                                  {"path": "players.1.hand", "add": ["knife", "blade"]},
-                                  {"path": "players.1.beatings", "set": 2},
-                                  {"path": "neutrals.michel", "set": "cafeteria"},
-                                  {"path": "players.2.place", "set": "infirmary"}])
+        answer = follows(
+            state,
+            type="adjust",
+            player=2,
+            reason="we forgot",
+            changes=[
+                {"path": "players.0.cigarettes", "set": 5},
+                {"path": "players.1.hand", "add": ["knife", "blade"]},
+                {"path": "players.1.beatings", "set": 2},
+                {"path": "neutrals.michel", "set": "cafeteria"},
+                {"path": "players.2.place", "set": "infirmary"},
+            ],
+        )
         assert state.players[0].cigarettes == 5 and state.players[1].beatings == 2
         assert known(state, 1) == {"knife": 1, "blade": 1} and state.piles["knife"] == 19 and state.deck == 67
         assert state.neutrals == {"michel": "cafeteria"} and state.players[2].place == "infirmary"
@@ -135,16 +147,21 @@ class TestAdjust:
 
     def test_a_refused_edit_refuses_them_all(self):
         state = start()
-        answer = breaks(state, "BEAT-1", type="adjust", player=0,
-                        changes=[{"path": "players.0.cigarettes", "set": 5},
-                                 {"path": "players.0.beatings", "set": 3}])
+        answer = breaks(
+            state,
+            "BEAT-1",
+            type="adjust",
+            player=0,
+            changes=[{"path": "players.0.cigarettes", "set": 5}, {"path": "players.0.beatings", "set": 3}],
+        )
         assert state.players[0].cigarettes == 0
         assert answer.violations[0].message == "players.0.beatings must be a whole number from 0 to 2."
 
     def test_an_empty_pile_names_sup_2(self):
         state = start(hands={1: ["shovel"] * 11})
-        answer = breaks(state, "SUP-2", type="adjust", player=0,
-                        changes=[{"path": "players.0.hand", "add": ["shovel"]}])
+        answer = breaks(
+            state, "SUP-2", type="adjust", player=0, changes=[{"path": "players.0.hand", "add": ["shovel"]}]
+        )
         assert answer.violations[0].message == "The Shovel pile is empty."
 
     def test_an_unknown_place_names_di_1(self):

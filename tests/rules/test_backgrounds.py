@@ -33,9 +33,11 @@ class TestBg:
         """A Background for after a lost combat cannot be revealed when nobody lost one."""
         state = start()
         answer = breaks(state, "BG", type="reveal_background", player=0, card="is_that_everything_youve_got")
-        assert answer.violations[0].message == \
-            "“Is That Everything You've Got?” can only be revealed after you lose a combat, " \
+        assert (
+            answer.violations[0].message
+            == "“Is That Everything You've Got?” can only be revealed after you lose a combat, "
             "before the next action starts."
+        )
 
     def test_breaks_a_card_already_revealed(self):
         state = start()
@@ -94,8 +96,15 @@ class TestBikersBackgrounds:
 
     def test_get_out_of_here_own_move_needs_the_bonus(self):
         state = start()
-        answer = breaks(state, "BG", type="reveal_background", player=0, card="get_out_of_here", to="showers",
-                        own_to="recreational_area")
+        answer = breaks(
+            state,
+            "BG",
+            type="reveal_background",
+            player=0,
+            card="get_out_of_here",
+            to="showers",
+            own_to="recreational_area",
+        )
         assert answer.violations[0].message == "That part of “Get Out of Here!” needs its Gang bonus."
 
     def test_get_out_of_here_moves_michel_and_he_extorts_the_arrivals(self):
@@ -122,11 +131,13 @@ class TestBratvaBackgrounds:
         state = combat(defender_hand=("rare",))
         follows(state, type="give_up", player=1)
         assert state.players[1].beatings == 1 and state.summary()["combat_lost"] == [
-            {"loser": 1, "winner": 0, "neutral": None}]
+            {"loser": 1, "winner": 0, "neutral": None}
+        ]
         answer = reveal(state, 1, "is_that_everything_youve_got")
         assert state.players[1].beatings == 0 and known(state, 0) == {"knife": 1, "rare": 1}
-        assert {"type": "heal", "player": 1, "count": 1, "total": 0, "why": "is_that_everything_youve_got"} \
-            in said(answer)
+        assert {"type": "heal", "player": 1, "count": 1, "total": 0, "why": "is_that_everything_youve_got"} in said(
+            answer
+        )
         assert state.summary()["combat_lost"] == []
 
     def test_is_that_everything_youve_got_bonus(self):
@@ -172,8 +183,10 @@ class TestBratvaBackgrounds:
         assert known(state, 0) == {"knife": 1} and known(state, 1) == {"pickaxe": 1}
 
     def test_is_that_everything_youve_got_bonus_drops_the_kings_choice(self):
-        state = combat(defender_hand=("rare", "links"), fields={0: {"gang": "cartel", "ability": "the_kings_choice"},
-                                                                 1: {"gang": "bratva", "ability": "spying"}})
+        state = combat(
+            defender_hand=("rare", "links"),
+            fields={0: {"gang": "cartel", "ability": "the_kings_choice"}, 1: {"gang": "bratva", "ability": "spying"}},
+        )
         answer = follows(state, type="give_up", player=1)
         assert answer.pending["kind"] == "kings_choice"
         answer = reveal(state, 1, "is_that_everything_youve_got")
@@ -181,8 +194,9 @@ class TestBratvaBackgrounds:
 
     def test_is_that_everything_youve_got_against_michel(self):
         """Against Michel the Tool the loss discarded comes back with the bonus."""
-        state = start(hands={0: ["spoon"]}, modules={"neutrals": 1},
-                      player_fields={0: {"place": "infirmary", "gang": "bratva"}})
+        state = start(
+            hands={0: ["spoon"]}, modules={"neutrals": 1}, player_fields={0: {"place": "infirmary", "gang": "bratva"}}
+        )
         follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_spoon"])
         follows(state, type="fight", player=0)
         follows(state, type="give_up", player=0)
@@ -216,8 +230,9 @@ class TestBratvaBackgrounds:
         assert state.combat is None and state.players[0].beatings == 1 and known(state, 1) == {"rare": 1}
 
     def test_i_will_cut_you_bonus_three_knives_for_the_win(self):
-        state = combat(attacker_hand=("knife", "blade"), defender_hand=(),
-                       fields={1: {"gang": "bratva", "ability": "spying"}})
+        state = combat(
+            attacker_hand=("knife", "blade"), defender_hand=(), fields={1: {"gang": "bratva", "ability": "spying"}}
+        )
         reveal(state, 1, "i_will_cut_you_with_your_own_blade")
         follows(state, type="choose", player=0, option="blade")
         follows(state, type="weapon", player=1, card="blade")
@@ -234,7 +249,8 @@ class TestBratvaBackgrounds:
         answer = breaks(state, "BG", type="reveal_background", player=1, card="i_will_cut_you_with_your_own_blade")
         assert answer.violations[0].message == (
             "“I Will Cut You with Your Own Blade!” can only be revealed as a combat "
-                                                "you defend begins, before any Weapon is played.")
+            "you defend begins, before any Weapon is played."
+        )
 
     def test_i_will_cut_you_not_against_michel(self):
         """Michel holds no hand: there is no attacker to hand over a Weapon."""
@@ -397,14 +413,16 @@ class TestQueersBackgrounds:
 
     def test_every_cent_only_from_the_discard(self):
         state = start(start={"discard": ["links"]})
-        answer = breaks(state, "BG", type="reveal_background", player=0, card="every_cent_is_good_to_take",
-                        cards=["rare"])
+        answer = breaks(
+            state, "BG", type="reveal_background", player=0, card="every_cent_is_good_to_take", cards=["rare"]
+        )
         assert answer.violations[0].message == "There is no Rare item in the discard pile."
 
     def test_every_cent_one_card_without_the_bonus(self):
         state = start(start={"discard": ["links", "rare"]})
-        breaks(state, "BG", type="reveal_background", player=0, card="every_cent_is_good_to_take",
-               cards=["rare", "links"])
+        breaks(
+            state, "BG", type="reveal_background", player=0, card="every_cent_is_good_to_take", cards=["rare", "links"]
+        )
 
     def test_you_shouldnt_look_away(self):
         """Steal 2 random cards from players of your choice (twice the same one here)."""
@@ -419,10 +437,13 @@ class TestQueersBackgrounds:
 
     def test_you_shouldnt_look_away_counts_steals(self):
         state = start()
-        answer = breaks(state, "BG", type="reveal_background", player=0, card="you_shouldnt_look_away",
-                        targets=[1, 2, 1])
-        assert answer.violations[0].message == \
-            "“You Shouldn't Look Away.”: choose 2 steals (the same player may be chosen twice)."
+        answer = breaks(
+            state, "BG", type="reveal_background", player=0, card="you_shouldnt_look_away", targets=[1, 2, 1]
+        )
+        assert (
+            answer.violations[0].message
+            == "“You Shouldn't Look Away.”: choose 2 steals (the same player may be chosen twice)."
+        )
 
 
 class TestTriadBackgrounds:

@@ -45,10 +45,24 @@ class TestDi1:
 
     def test_follows_everything(self):
         state = start(3, modules={"warden": True, "places": ALL_PLACES})
-        assert list(state.board.places) == ["gambling_cells", "workshop", "gymnasium", "laundry", "library",
-                                            "psychiatric_ward", "wardens_office"]
-        assert state.supplies == {"corruption": 10, "spy": 10, "bodybuilding": 10, "skill": 10, "bandage": 10,
-                                  "planning": 10, "trauma": 6}
+        assert list(state.board.places) == [
+            "gambling_cells",
+            "workshop",
+            "gymnasium",
+            "laundry",
+            "library",
+            "psychiatric_ward",
+            "wardens_office",
+        ]
+        assert state.supplies == {
+            "corruption": 10,
+            "spy": 10,
+            "bodybuilding": 10,
+            "skill": 10,
+            "bandage": 10,
+            "planning": 10,
+            "trauma": 6,
+        }
         assert state.warden == "gambling_cells"
         assert [p.place for p in state.players] == ["gambling_cells"] * 3
 
@@ -72,8 +86,13 @@ class TestDi2:
         answer = follows(state, type="play_action", player=0, card="solitary_confinement", target=1)
         assert state.players[1].place == "psychiatric_ward"
         assert state.players[1].trauma == top
-        assert {"type": "move", "player": 1, "to": "psychiatric_ward", "why": "action_card",
-                "from": "cell_block"} in said(answer)
+        assert {
+            "type": "move",
+            "player": 1,
+            "to": "psychiatric_ward",
+            "why": "action_card",
+            "from": "cell_block",
+        } in said(answer)
 
     def test_follows_die_faces_name_the_replacements(self):
         """A 2 from the Gambling Cells leads to the Gymnasium (it names Cell Block and Recreational Area)."""
@@ -89,8 +108,12 @@ class TestDi2:
 
     def test_follows_this_is_my_turf(self):
         """A Background naming the Cell Block and Solitary means the Gambling Cells and the Ward."""
-        state = start(3, modules={"places": ["gambling_cells", "psychiatric_ward"]}, seed=7,
-                      player_fields={0: {"place": "cafeteria", "gang": "bikers", "background": "this_is_my_turf"}})
+        state = start(
+            3,
+            modules={"places": ["gambling_cells", "psychiatric_ward"]},
+            seed=7,
+            player_fields={0: {"place": "cafeteria", "gang": "bikers", "background": "this_is_my_turf"}},
+        )
         first, second = state.trauma_stack[:2]
         follows(state, type="reveal_background", player=0, card="this_is_my_turf")
         assert [p.place for p in state.players] == ["gambling_cells", "psychiatric_ward", "psychiatric_ward"]
@@ -107,8 +130,9 @@ class TestDi3:
 
     def test_follows(self):
         """The Library allows Craft (unlike the Showers) and keeps the Showers' Search of 3."""
-        state = start(3, modules={"places": ["library"]}, hands={0: ["links", "pike"]},
-                      player_fields={0: {"place": "library"}})
+        state = start(
+            3, modules={"places": ["library"]}, hands={0: ["links", "pike"]}, player_fields={0: {"place": "library"}}
+        )
         follows(state, type="craft", player=0, recipe="pickaxe")
         assert known(state, 0) == {"pickaxe": 1}
         answer = follows(state, type="search", player=0)
@@ -117,11 +141,23 @@ class TestDi3:
     def test_follows_search_values_and_faces(self):
         """Each replacement keeps the covered Place's Search value and die faces (assumption: data)."""
         state = start(3, modules={"warden": True, "places": ALL_PLACES})
-        assert state.board.search == {"gambling_cells": 1, "workshop": 2, "gymnasium": 2, "laundry": 1,
-                                      "library": 3, "psychiatric_ward": 0, "wardens_office": 0}
-        assert state.board.faces == {1: ("gambling_cells", "workshop"), 2: ("gambling_cells", "gymnasium"),
-                                     3: ("gambling_cells", "laundry"), 4: ("workshop", "gymnasium"),
-                                     5: ("library", "laundry"), 6: ("library", "gymnasium")}
+        assert state.board.search == {
+            "gambling_cells": 1,
+            "workshop": 2,
+            "gymnasium": 2,
+            "laundry": 1,
+            "library": 3,
+            "psychiatric_ward": 0,
+            "wardens_office": 0,
+        }
+        assert state.board.faces == {
+            1: ("gambling_cells", "workshop"),
+            2: ("gambling_cells", "gymnasium"),
+            3: ("gambling_cells", "laundry"),
+            4: ("workshop", "gymnasium"),
+            5: ("library", "laundry"),
+            6: ("library", "gymnasium"),
+        }
 
     def test_follows_psychiatric_ward_keeps_two_actions(self):
         state = start(3, modules={"places": ["psychiatric_ward"]}, player_fields={0: {"place": "psychiatric_ward"}})

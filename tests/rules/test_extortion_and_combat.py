@@ -46,8 +46,13 @@ class TestExt1:
         answer = follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         assert state.actions_left == 1 and state.flags.extorted
         assert known(state, 0) == {"knife": 1} and state.combat.laid == [(0, "knife")]
-        assert answer.pending == {"kind": "extortion_answer", "player": 1, "options": ["cooperate", "fight"],
-                                  "attacker": 0, "tool": "spoon"}
+        assert answer.pending == {
+            "kind": "extortion_answer",
+            "player": 1,
+            "options": ["cooperate", "fight"],
+            "attacker": 0,
+            "tool": "spoon",
+        }
 
 
 @rule_test("EXT-2")
@@ -132,16 +137,22 @@ class TestCmb1:
 class TestCmb2:
     def test_breaks(self):
         """The King's Choice takes a card the loser holds: not one they don't."""
-        state = duel(attacker=("knife", "knife"), defender=("links", "rare"),
-                     fields={0: {"gang": "cartel", "ability": "the_kings_choice"}})
+        state = duel(
+            attacker=("knife", "knife"),
+            defender=("links", "rare"),
+            fields={0: {"gang": "cartel", "ability": "the_kings_choice"}},
+        )
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         follows(state, type="give_up", player=1)
         assert state.pending.kind == "kings_choice" and state.pending.options == ["links", "rare"]
         breaks(state, "CMB-2", type="choose", player=0, option="blade")
 
     def test_the_refusal_names_the_options_plainly(self):
-        state = duel(attacker=("knife", "knife"), defender=("links", "rare"),
-                     fields={0: {"gang": "cartel", "ability": "the_kings_choice"}})
+        state = duel(
+            attacker=("knife", "knife"),
+            defender=("links", "rare"),
+            fields={0: {"gang": "cartel", "ability": "the_kings_choice"}},
+        )
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         follows(state, type="give_up", player=1)
         answer = breaks(state, "CMB-2", type="choose", player=0, option="blade")
@@ -198,8 +209,12 @@ class TestCmb3:
         follows(state, type="weapon", player=1, card="knife")
         answer = follows(state, type="give_up", player=0)
         assert state.piles["knife"] == 19 and state.discard == ["blade", "blade"]
-        assert {"type": "discard", "player": None, "cards": ["knife", "blade", "blade", "knife"],
-                "why": "combat"} in said(answer)
+        assert {
+            "type": "discard",
+            "player": None,
+            "cards": ["knife", "blade", "blade", "knife"],
+            "why": "combat",
+        } in said(answer)
         assert known(state, 0) == {} and known(state, 1) == {}
 
 

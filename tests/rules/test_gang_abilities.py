@@ -11,21 +11,39 @@ from support import breaks, follows, known, rule_test, said, start
 
 def member(ability, seat=0, **fields):
     """Starting fields for a player holding one Gang card."""
-    gang = {"master_key": "bikers", "second_chance": "bikers", "not_so_free_pass": "bikers",
-            "lucky_number": "bikers", "untouchable": "bratva", "sturdiness": "bratva", "grudge": "bratva",
-            "spying": "bratva", "fury": "cartel", "knife_throwing": "cartel", "improvisation": "cartel",
-            "the_kings_choice": "cartel", "collect": "crew", "negotiation": "crew", "cigarettes_stash": "crew",
-            "group_deal": "crew", "successful_search": "queers", "item_stash": "queers", "recycling": "queers",
-            "equivalent_exchange": "queers", "versatile_links": "triad", "versatile_blades": "triad",
-            "pickaxe_expertise": "triad", "knife_expertise": "triad"}[ability]
+    gang = {
+        "master_key": "bikers",
+        "second_chance": "bikers",
+        "not_so_free_pass": "bikers",
+        "lucky_number": "bikers",
+        "untouchable": "bratva",
+        "sturdiness": "bratva",
+        "grudge": "bratva",
+        "spying": "bratva",
+        "fury": "cartel",
+        "knife_throwing": "cartel",
+        "improvisation": "cartel",
+        "the_kings_choice": "cartel",
+        "collect": "crew",
+        "negotiation": "crew",
+        "cigarettes_stash": "crew",
+        "group_deal": "crew",
+        "successful_search": "queers",
+        "item_stash": "queers",
+        "recycling": "queers",
+        "equivalent_exchange": "queers",
+        "versatile_links": "triad",
+        "versatile_blades": "triad",
+        "pickaxe_expertise": "triad",
+        "knife_expertise": "triad",
+    }[ability]
     return {"gang": gang, "ability": ability, **fields}
 
 
 def test_every_ability_is_tested_here():
     """The table above lists the 24 abilities of the catalog."""
     state = start()
-    assert sorted(state.catalog.ability_gang) == sorted(
-        a for g in state.catalog.gangs.values() for a in g.abilities)
+    assert sorted(state.catalog.ability_gang) == sorted(a for g in state.catalog.gangs.values() for a in g.abilities)
     assert len(state.catalog.ability_gang) == 24
     for ability in state.catalog.ability_gang:
         assert member(ability)["gang"] == state.catalog.ability_gang[ability]
@@ -186,16 +204,16 @@ class TestCartel:
         assert state.players[0].beatings == 2
 
     def test_fury_never_beyond_two(self):
-        state = start(hands={0: ["knife"], 1: ["rare"]},
-                      player_fields={0: member("fury"), 1: {"beatings": 1}})
+        state = start(hands={0: ["knife"], 1: ["rare"]}, player_fields={0: member("fury"), 1: {"beatings": 1}})
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         follows(state, type="give_up", player=1)
         assert state.players[1].beatings == 2
 
     def test_knife_throwing(self):
         """Extort a player in an adjacent Place."""
-        state = start(hands={0: ["knife"], 1: ["spoon"]},
-                      player_fields={0: member("knife_throwing"), 1: {"place": "cafeteria"}})
+        state = start(
+            hands={0: ["knife"], 1: ["spoon"]}, player_fields={0: member("knife_throwing"), 1: {"place": "cafeteria"}}
+        )
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         follows(state, type="cooperate", player=1)
         assert known(state, 0) == {"spoon": 1} and state.players[0].place == "cell_block"
@@ -203,8 +221,10 @@ class TestCartel:
     def test_knife_throwing_not_beyond_adjacent(self):
         state = start(hands={0: ["knife"]}, player_fields={0: member("knife_throwing"), 1: {"place": "showers"}})
         answer = breaks(state, "ADJ-1", type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
-        assert answer.violations[0].message == \
-            "Nicholas is not in a Place adjacent to the Cell Block (never Solitary Confinement)."
+        assert (
+            answer.violations[0].message
+            == "Nicholas is not in a Place adjacent to the Cell Block (never Solitary Confinement)."
+        )
 
     def test_knife_throwing_never_into_solitary(self):
         state = start(hands={0: ["knife"]}, player_fields={0: member("knife_throwing"), 1: {"place": "solitary"}})
@@ -212,8 +232,9 @@ class TestCartel:
 
     def test_improvisation_once_per_extortion(self):
         """Any card as a Weapon, once: here a Rare item intimidates, then only real Weapons."""
-        state = start(hands={0: ["rare", "links", "knife"], 1: ["blade", "blade"]},
-                      player_fields={0: member("improvisation")})
+        state = start(
+            hands={0: ["rare", "links", "knife"], 1: ["blade", "blade"]}, player_fields={0: member("improvisation")}
+        )
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["rare"])
         follows(state, type="weapon", player=1, card="blade")
         answer = breaks(state, "SUP-7", type="weapon", player=0, card="links")
@@ -235,8 +256,7 @@ class TestCartel:
 
     def test_the_kings_choice(self):
         """The winner looks at the loser's hand and picks the card."""
-        state = start(hands={0: ["knife"], 1: ["links", "rare", "ring"]},
-                      player_fields={0: member("the_kings_choice")})
+        state = start(hands={0: ["knife"], 1: ["links", "rare", "ring"]}, player_fields={0: member("the_kings_choice")})
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         answer = follows(state, type="give_up", player=1)
         assert answer.pending == {"kind": "kings_choice", "player": 0, "options": ["links", "rare", "ring"], "from": 1}
@@ -281,8 +301,9 @@ class TestCrew:
     def test_group_deal(self):
         """As 1 action: draw 3 Search cards, discard them, gain their printed value."""
         state = start(player_fields={0: member("group_deal")})
-        follows(state, type="gang_ability", player=0, ability="group_deal", cards=["rare", "ring", "links"],
-                cigarettes=6)
+        follows(
+            state, type="gang_ability", player=0, ability="group_deal", cards=["rare", "ring", "links"], cigarettes=6
+        )
         p = state.players[0]
         assert p.cigarettes == 6 and p.hand.unknown == 3 and known(state, 0) == {}
         assert state.discard == ["rare", "ring", "links"] and state.deck == 65 and state.actions_left == 1
@@ -326,18 +347,27 @@ class TestQueers:
 
     def test_equivalent_exchange(self):
         """As 1 action: discard up to 4 cards, draw as many."""
-        state = start(hands={0: ["links", "pike", "rare", "ring", "cap"]},
-                      player_fields={0: member("equivalent_exchange")})
-        follows(state, type="gang_ability", player=0, ability="equivalent_exchange",
-                cards=["links", "pike", "rare", "ring"])
+        state = start(
+            hands={0: ["links", "pike", "rare", "ring", "cap"]}, player_fields={0: member("equivalent_exchange")}
+        )
+        follows(
+            state, type="gang_ability", player=0, ability="equivalent_exchange", cards=["links", "pike", "rare", "ring"]
+        )
         assert known(state, 0) == {"cap": 1} and state.players[0].hand.unknown == 4
         assert state.discard == ["links", "pike", "rare", "ring"] and state.actions_left == 1
 
     def test_equivalent_exchange_at_most_four(self):
-        state = start(hands={0: ["links", "pike", "rare", "ring", "cap"]},
-                      player_fields={0: member("equivalent_exchange")})
-        answer = breaks(state, "GA", type="gang_ability", player=0, ability="equivalent_exchange",
-                        cards=["links", "pike", "rare", "ring", "cap"])
+        state = start(
+            hands={0: ["links", "pike", "rare", "ring", "cap"]}, player_fields={0: member("equivalent_exchange")}
+        )
+        answer = breaks(
+            state,
+            "GA",
+            type="gang_ability",
+            player=0,
+            ability="equivalent_exchange",
+            cards=["links", "pike", "rare", "ring", "cap"],
+        )
         assert answer.violations[0].message == "Equivalent Exchange: discard 1 to 4 cards."
 
 
@@ -360,15 +390,17 @@ class TestTriad:
 
     def test_pickaxe_expertise(self):
         """Links + Pike + Container: 2 Pickaxes."""
-        state = start(hands={0: ["links", "pike", "container"]},
-                      player_fields={0: member("pickaxe_expertise", place="cafeteria")})
+        state = start(
+            hands={0: ["links", "pike", "container"]}, player_fields={0: member("pickaxe_expertise", place="cafeteria")}
+        )
         follows(state, type="craft", player=0, recipe="pickaxes")
         assert known(state, 0) == {"pickaxe": 2} and state.piles["pickaxe"] == 9
 
     def test_knife_expertise(self):
         """Links + Links + Pike: 3 Knives."""
-        state = start(hands={0: ["links", "links", "pike"]},
-                      player_fields={0: member("knife_expertise", place="cafeteria")})
+        state = start(
+            hands={0: ["links", "links", "pike"]}, player_fields={0: member("knife_expertise", place="cafeteria")}
+        )
         follows(state, type="craft", player=0, recipe="knives3")
         assert known(state, 0) == {"knife": 3} and state.piles["knife"] == 17
         assert state.discard == ["links", "links", "pike"]
@@ -378,25 +410,22 @@ MICHEL = {"neutrals": 1}
 
 
 class TestWithMichel:
-
     def test_master_key_into_michel_s_place_is_extorted_on_arrival(self):
-        state = start(hands={0: ["spoon"]}, modules=MICHEL,
-                      player_fields={0: member("master_key", place="infirmary")})
-        answer = follows(state, type="gang_ability", player=0, ability="master_key", to="showers",
-                         michel_cards=["knife_spoon"])
+        state = start(hands={0: ["spoon"]}, modules=MICHEL, player_fields={0: member("master_key", place="infirmary")})
+        answer = follows(
+            state, type="gang_ability", player=0, ability="master_key", to="showers", michel_cards=["knife_spoon"]
+        )
         assert answer.pending["kind"] == "michel_answer" and answer.pending["tools"] == ["spoon"]
 
     def test_grudge_after_losing_to_michel(self):
-        state = start(hands={0: ["rare"]}, modules=MICHEL,
-                      player_fields={0: member("grudge", place="infirmary")})
+        state = start(hands={0: ["rare"]}, modules=MICHEL, player_fields={0: member("grudge", place="infirmary")})
         follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_pickaxe_shovel"])
         follows(state, type="give_up", player=0)
         assert state.players[0].beatings == 1 and known(state, 0) == {"knife": 2}
         assert state.discard == ["rare"]
 
     def test_improvisation_against_michel(self):
-        state = start(hands={0: ["cap"]}, modules=MICHEL,
-                      player_fields={0: member("improvisation", place="infirmary")})
+        state = start(hands={0: ["cap"]}, modules=MICHEL, player_fields={0: member("improvisation", place="infirmary")})
         follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_shovel"])
         follows(state, type="weapon", player=0, card="cap", michel_cards=["no_knife"])
         assert state.combat is None and state.players[0].hand.unknown == 1 and state.discard == ["cap"]

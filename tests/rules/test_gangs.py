@@ -60,8 +60,10 @@ class TestGang1:
 class TestGang2:
     def test_breaks(self):
         """Four players hold the four Bikers cards: a fifth cannot join the Bikers."""
-        fields = {seat: {"gang": "bikers", "ability": ability}
-                  for seat, ability in enumerate(["master_key", "second_chance", "not_so_free_pass", "lucky_number"])}
+        fields = {
+            seat: {"gang": "bikers", "ability": ability}
+            for seat, ability in enumerate(["master_key", "second_chance", "not_so_free_pass", "lucky_number"])
+        }
         fields[4] = {"place": "cell_block"}
         state = start(5, hands={4: ["boots", "ring"]}, player_fields=fields, first_player=4)
         assert state.gang_piles["bikers"] == []
@@ -77,8 +79,9 @@ class TestGang2:
         assert state.gang_piles["bikers"] == pile[1:] + ["master_key"]
 
     def test_one_gang_at_a_time(self):
-        state = start(hands={0: ["cap", "silver_watch"]},
-                      player_fields={0: {"gang": "bikers", "ability": "master_key"}})
+        state = start(
+            hands={0: ["cap", "silver_watch"]}, player_fields={0: {"gang": "bikers", "ability": "master_key"}}
+        )
         follows(state, type="join_gang", player=0, gang="cartel", cards=["cap", "silver_watch"])
         assert state.players[0].gang == "cartel"
         assert state.gang_piles["bikers"][-1] == "master_key" and len(state.gang_piles["bikers"]) == 4

@@ -8,8 +8,14 @@ GYM = {"places": ["gymnasium"]}
 
 def _brawl_room(hands, first=1, players=4, **extra):
     """Everybody in the Gymnasium; seat `first` plays."""
-    return start(players, modules=extra.pop("modules", GYM), hands=hands, first_player=first,
-                 player_fields={seat: {"place": "gymnasium"} for seat in range(players)}, **extra)
+    return start(
+        players,
+        modules=extra.pop("modules", GYM),
+        hands=hands,
+        first_player=first,
+        player_fields={seat: {"place": "gymnasium"} for seat in range(players)},
+        **extra,
+    )
 
 
 @rule_test("GYM-1")
@@ -38,9 +44,13 @@ class TestGym1:
     def test_follows(self):
         """Nicholas brawls: Yellow discards, Dana takes a Beating, Carmen discards; then Yellow rolls 2
         (to Solitary) and Carmen 3 (stays). Nicholas never rolls; Eli in the Showers is not involved."""
-        state = start(5, modules=GYM, first_player=1,
-                      hands={0: ["knife"], 1: ["blade"], 2: ["knife"], 3: ["knife"], 4: ["knife"]},
-                      player_fields={seat: {"place": "gymnasium"} for seat in range(4)} | {4: {"place": "showers"}})
+        state = start(
+            5,
+            modules=GYM,
+            first_player=1,
+            hands={0: ["knife"], 1: ["blade"], 2: ["knife"], 3: ["knife"], 4: ["knife"]},
+            player_fields={seat: {"place": "gymnasium"} for seat in range(4)} | {4: {"place": "showers"}},
+        )
         answer = follows(state, type="brawl", player=1, weapon="blade")
         assert {"type": "brawl", "player": 1, "place": "gymnasium", "players": [2, 3, 0]} in said(answer)
         assert answer.pending == {"kind": "brawl_response", "player": 2, "options": ["weapon", "beating"]}
@@ -57,8 +67,9 @@ class TestGym1:
 
     def test_follows_to_the_psychiatric_ward(self):
         """A roll of 1 with the Psychiatric Ward in play sends there and draws a Trauma."""
-        state = _brawl_room({1: ["knife"], 2: ["knife"]}, players=3,
-                            modules={"places": ["gymnasium", "psychiatric_ward"]})
+        state = _brawl_room(
+            {1: ["knife"], 2: ["knife"]}, players=3, modules={"places": ["gymnasium", "psychiatric_ward"]}
+        )
         top = state.trauma_stack[0]
         follows(state, type="brawl", player=1, weapon="knife")
         follows(state, type="brawl_response", player=2, discard="knife")
@@ -75,8 +86,12 @@ class TestGym1:
 
 def _fight(tokens=1, defender_hand=("knife",)):
     """Carmen extorts Nicholas, who holds Bodybuilding tokens; Nicholas is due to play."""
-    state = start(2, modules=GYM, hands={0: ["knife", "knife", "knife"], 1: list(defender_hand)},
-                  player_fields={1: {"tokens": {"bodybuilding": tokens}}})
+    state = start(
+        2,
+        modules=GYM,
+        hands={0: ["knife", "knife", "knife"], 1: list(defender_hand)},
+        player_fields={1: {"tokens": {"bodybuilding": tokens}}},
+    )
     answer = follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
     assert answer.pending["options"] == ["weapon", "give_up", "bodybuilding"]
     return state
@@ -129,8 +144,13 @@ class TestGym2:
     def test_follows_against_michel(self):
         """A fight with Michel is a fight too: a 5 exempts Carmen, Michel's next card has no Knife,
         so she wins and draws 1 Search card without playing a Weapon."""
-        state = start(2, modules={"neutrals": 1, "places": ["gymnasium"]}, start={"neutrals": {"michel": "cafeteria"}},
-                      hands={0: ["rare"]}, player_fields={0: {"tokens": {"bodybuilding": 1}}})
+        state = start(
+            2,
+            modules={"neutrals": 1, "places": ["gymnasium"]},
+            start={"neutrals": {"michel": "cafeteria"}},
+            hands={0: ["rare"]},
+            player_fields={0: {"tokens": {"bodybuilding": 1}}},
+        )
         answer = follows(state, type="move", player=0, die=[1], to="cafeteria", michel_cards=["knife_spoon"])
         assert answer.pending["options"] == ["weapon", "give_up", "bodybuilding"]
         follows(state, type="bodybuilding", player=0, die=[5], michel_cards=["no_knife"])

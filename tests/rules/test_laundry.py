@@ -6,8 +6,9 @@ LAUNDRY = {"places": ["laundry"]}
 
 
 def _in_laundry(hand=None, **fields):
-    return start(3, modules=LAUNDRY, hands=None if hand is None else {0: hand},
-                 player_fields={0: {"place": "laundry", **fields}})
+    return start(
+        3, modules=LAUNDRY, hands=None if hand is None else {0: hand}, player_fields={0: {"place": "laundry", **fields}}
+    )
 
 
 @rule_test("LAUN-1")

@@ -1,6 +1,5 @@
 """The Library (LIB-1..3): Rehabilitate, Study, and the Spy token used during your own turn."""
 
-
 from support import breaks, follows, rule_test, said, start
 
 LIBRARY = {"places": ["library"]}

@@ -31,8 +31,9 @@ class TestMich1:
         with pytest.raises(ConfigError) as error:
             start(modules={"neutrals": 3})
         assert error.value.rule == "MICH-1"
-        assert error.value.message == \
-            "MICH-1: modules.neutrals must be 0, 1 (Michel) or 2 (Michel and Michelle), not 3."
+        assert (
+            error.value.message == "MICH-1: modules.neutrals must be 0, 1 (Michel) or 2 (Michel and Michelle), not 3."
+        )
 
     def test_breaks_placing_a_neutral_not_in_the_game(self):
         with pytest.raises(ConfigError) as error:
@@ -43,9 +44,13 @@ class TestMich1:
         """Michel and Michelle start in the Showers, hold no hand, and share the Michel deck."""
         state = start(modules=BOTH)
         assert state.neutrals == {"michel": "showers", "michelle": "showers"}
-        assert sorted(state.michel_deck) == sorted(["no_knife"] * 4 + ["knife_spoon"] * 3
-                                                   + ["knife_spoon_pickaxe"] * 2 + ["knife_pickaxe_shovel"] * 2
-                                                   + ["knife_shovel"])
+        assert sorted(state.michel_deck) == sorted(
+            ["no_knife"] * 4
+            + ["knife_spoon"] * 3
+            + ["knife_spoon_pickaxe"] * 2
+            + ["knife_pickaxe_shovel"] * 2
+            + ["knife_shovel"]
+        )
         assert len(state.players) == 3 and state.summary()["neutrals"] == {"michel": "showers", "michelle": "showers"}
 
     def test_one_neutral(self):
@@ -66,8 +71,7 @@ class TestMich2:
         state = michel_game()
         follows(state, type="end_turn", player=0)
         answer = breaks(state, "MICH-2", type="move_neutral", player=0, neutral="michel", die=[1], to="infirmary")
-        assert answer.violations[0].message == \
-            "A 1 does not lead to the Infirmary: go to one of Cell Block, Cafeteria."
+        assert answer.violations[0].message == "A 1 does not lead to the Infirmary: go to one of Cell Block, Cafeteria."
 
     def test_breaks_a_wrong_destination_answer(self):
         state = michel_game()
@@ -95,8 +99,13 @@ class TestMich2:
         assert state.active == 0
         breaks(state, "TURN-5", type="search", player=1)
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[1])
-        assert answer.pending == {"kind": "neutral_destination", "player": 0, "options": ["cell_block", "cafeteria"],
-                                  "neutral": "michel", "die": 1}
+        assert answer.pending == {
+            "kind": "neutral_destination",
+            "player": 0,
+            "options": ["cell_block", "cafeteria"],
+            "neutral": "michel",
+            "die": 1,
+        }
         follows(state, type="choose", player=0, option="cafeteria")
         assert state.neutrals == {"michel": "cafeteria"} and state.active == 1 and state.pending is None
 
@@ -115,8 +124,9 @@ class TestMich2:
 
     def test_random_destination_house_rule(self):
         """Fully automatic: the app picks one of the two Places."""
-        state = michel_game(house_rules={"neutral_destination": "random"},
-                            places={0: "infirmary", 1: "infirmary", 2: "infirmary"})
+        state = michel_game(
+            house_rules={"neutral_destination": "random"}, places={0: "infirmary", 1: "infirmary", 2: "infirmary"}
+        )
         follows(state, type="end_turn", player=0)
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[1])
         assert answer.pending is None and state.neutrals["michel"] in ("cell_block", "cafeteria")
@@ -150,18 +160,36 @@ class TestMich3:
         Michel before the first. The engine refuses it with TURN-4 (not their decision)."""
         state = michel_game(hands={0: ["spoon"], 1: ["spoon"]}, places={0: "cafeteria", 1: "cafeteria"})
         follows(state, type="end_turn", player=0)
-        follows(state, type="move_neutral", player=0, neutral="michel", die=[1], to="cafeteria",
-                michel_cards=["knife_spoon"])
+        follows(
+            state,
+            type="move_neutral",
+            player=0,
+            neutral="michel",
+            die=[1],
+            to="cafeteria",
+            michel_cards=["knife_spoon"],
+        )
         assert state.pending.kind == "michel_answer" and state.pending.player == 0
         breaks(state, "TURN-4", type="cooperate", player=1)
 
     def test_follows(self):
         """Ending a move, Michel extorts each player there, one by one, clockwise from the active player."""
-        state = michel_game(players=4, hands={0: [], 1: ["spoon"], 3: ["spoon"]},
-                            places={0: "cafeteria", 1: "cafeteria", 3: "cafeteria"}, first_player=2)
+        state = michel_game(
+            players=4,
+            hands={0: [], 1: ["spoon"], 3: ["spoon"]},
+            places={0: "cafeteria", 1: "cafeteria", 3: "cafeteria"},
+            first_player=2,
+        )
         follows(state, type="end_turn", player=2)
-        answer = follows(state, type="move_neutral", player=2, neutral="michel", die=[1], to="cafeteria",
-                         michel_cards=["knife_spoon"])
+        answer = follows(
+            state,
+            type="move_neutral",
+            player=2,
+            neutral="michel",
+            die=[1],
+            to="cafeteria",
+            michel_cards=["knife_spoon"],
+        )
         assert [e["player"] for e in said(answer) if e["type"] == "michel_card"] == [3]
         assert state.pending.kind == "michel_answer" and state.pending.player == 3
         answer = follows(state, type="cooperate", player=3, michel_cards=["no_knife", "knife_spoon"])
@@ -176,8 +204,14 @@ class TestMich3:
         """A player arriving in Michel's Place is extorted too, during their own turn."""
         state = michel_game(hands={0: ["spoon", "links"]}, places={0: "infirmary"})
         answer = arrive(state)
-        assert answer.pending == {"kind": "michel_answer", "player": 0, "options": ["cooperate", "fight"],
-                                  "neutral": "michel", "card": "knife_spoon", "tools": ["spoon"]}
+        assert answer.pending == {
+            "kind": "michel_answer",
+            "player": 0,
+            "options": ["cooperate", "fight"],
+            "neutral": "michel",
+            "card": "knife_spoon",
+            "tools": ["spoon"],
+        }
         follows(state, type="cooperate", player=0)
         assert known(state, 0) == {"links": 1} and state.actions_left == 1 and state.active == 0
         follows(state, type="search", player=0)
@@ -203,11 +237,23 @@ class TestMich3:
         """PROTOCOL: michel_cards lists the cards for the extortions this move triggers, in order."""
         state = michel_game(hands={0: ["spoon"], 1: ["spoon"]}, places={0: "cafeteria", 1: "cafeteria"})
         follows(state, type="end_turn", player=0)
-        follows(state, type="move_neutral", player=0, neutral="michel", die=[1], to="cafeteria",
-                michel_cards=["knife_spoon", "knife_shovel"])
+        follows(
+            state,
+            type="move_neutral",
+            player=0,
+            neutral="michel",
+            die=[1],
+            to="cafeteria",
+            michel_cards=["knife_spoon", "knife_shovel"],
+        )
         answer = follows(state, type="cooperate", player=0)
-        assert {"type": "michel_card", "neutral": "michel", "player": 1, "card": "knife_shovel",
-                "source": "table"} in said(answer)
+        assert {
+            "type": "michel_card",
+            "neutral": "michel",
+            "player": 1,
+            "card": "knife_shovel",
+            "source": "table",
+        } in said(answer)
 
 
 class TestMichelle:
@@ -352,47 +398,67 @@ class TestMich7:
         state = start(modules=MICHEL)
         deck = state.michel_deck
         assert len(deck) == 12 and deck.count("no_knife") == 4
-        assert state.ruleset.michel_deck == {"no_knife": 4, "knife_spoon": 3, "knife_spoon_pickaxe": 2,
-                                             "knife_pickaxe_shovel": 2, "knife_shovel": 1}
+        assert state.ruleset.michel_deck == {
+            "no_knife": 4,
+            "knife_spoon": 3,
+            "knife_spoon_pickaxe": 2,
+            "knife_pickaxe_shovel": 2,
+            "knife_shovel": 1,
+        }
 
     def test_reshuffle_when_empty(self):
         """Two cards for three extortions: the discard is reshuffled into a new deck."""
-        state = michel_game(hands={0: [], 1: [], 2: []}, places={0: "infirmary", 1: "infirmary", 2: "infirmary"},
-                            house_rules={"michel_deck": {"no_knife": 2}})
+        state = michel_game(
+            hands={0: [], 1: [], 2: []},
+            places={0: "infirmary", 1: "infirmary", 2: "infirmary"},
+            house_rules={"michel_deck": {"no_knife": 2}},
+        )
         follows(state, type="end_turn", player=0)
         answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[5])
         assert state.neutrals == {"michel": "infirmary"}
-        assert [e["type"] for e in said(answer) if e["type"].startswith("michel")] == \
-            ["michel_card", "michel_card", "michel_reshuffle", "michel_card"]
+        assert [e["type"] for e in said(answer) if e["type"].startswith("michel")] == [
+            "michel_card",
+            "michel_card",
+            "michel_reshuffle",
+            "michel_card",
+        ]
         assert {"type": "michel_reshuffle", "cards": 2} in said(answer)
         assert state.michel_deck == ["no_knife"] and state.michel_discard == ["no_knife"]
 
     def test_the_app_draws_from_its_deck(self):
         state = michel_game(hands={0: []}, places={0: "infirmary"}, house_rules={"michel_deck": {"no_knife": 3}})
         answer = follows(state, type="move", player=0, die=[5], to="showers")
-        assert {"type": "michel_card", "neutral": "michel", "player": 0, "card": "no_knife",
-                "source": "app"} in said(answer)
+        assert {"type": "michel_card", "neutral": "michel", "player": 0, "card": "no_knife", "source": "app"} in said(
+            answer
+        )
         assert len(state.michel_deck) == 2 and state.michel_discard == ["no_knife"]
 
     def test_a_table_card_leaves_the_app_deck_alone(self):
         state = michel_game(hands={0: []}, places={0: "infirmary"})
         deck = list(state.michel_deck)
         answer = arrive(state, cards=["no_knife"])
-        assert {"type": "michel_card", "neutral": "michel", "player": 0, "card": "no_knife",
-                "source": "table"} in said(answer)
+        assert {"type": "michel_card", "neutral": "michel", "player": 0, "card": "no_knife", "source": "table"} in said(
+            answer
+        )
         assert state.michel_deck == deck and state.michel_discard == []
 
 
 @rule_test("MICH-8")
 class TestMich8:
-
     def test_breaks(self):
         """Outcome rule. The adversarial attempt: answering a Michel extortion in the Warden's Place.
         There is none, so the engine refuses the answer with TURN-5."""
         state = start(hands={0: ["spoon"]}, modules=WARDEN)
         follows(state, type="end_turn", player=0)
-        follows(state, type="move_neutral", player=0, neutral="michel", die=[3], to="cell_block",
-                michel_cards=["knife_spoon"])
+        follows(
+            state,
+            type="move_neutral",
+            player=0,
+            neutral="michel",
+            die=[3],
+            to="cell_block",
+            michel_cards=["knife_spoon"],
+        )
         breaks(state, "TURN-5", type="cooperate", player=0, tool="spoon")
 
     def test_follows(self):
@@ -400,8 +466,15 @@ class TestMich8:
         state = start(hands={0: ["spoon"]}, modules=WARDEN)
         assert state.warden == "cell_block"
         follows(state, type="end_turn", player=0)
-        answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[3], to="cell_block",
-                         michel_cards=["knife_spoon"])
+        answer = follows(
+            state,
+            type="move_neutral",
+            player=0,
+            neutral="michel",
+            die=[3],
+            to="cell_block",
+            michel_cards=["knife_spoon"],
+        )
         assert [e["player"] for e in said(answer) if e["type"] == "neutral_calm"] == [0, 1, 2]
         assert not [e for e in said(answer) if e["type"] == "michel_card"]
         assert state.pending is None and state.active == 1 and known(state, 0) == {"spoon": 1}

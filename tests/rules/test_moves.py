@@ -25,8 +25,10 @@ class TestSrch1:
         state = start()
         breaks(state, "SRCH-1", type="search", player=0, cards=["knife"])
 
-    @pytest.mark.parametrize("place, count", [("cell_block", 1), ("cafeteria", 2), ("recreational_area", 2),
-                                              ("infirmary", 1), ("showers", 3)])
+    @pytest.mark.parametrize(
+        "place, count",
+        [("cell_block", 1), ("cafeteria", 2), ("recreational_area", 2), ("infirmary", 1), ("showers", 3)],
+    )
     def test_follows(self, place, count):
         """Draw as many Search cards as the Place shows; unentered ones join the hand as unknown."""
         state = start(player_fields={0: {"place": place}})
@@ -50,8 +52,12 @@ class TestSrch1:
 
 
 # Simple move: from the Showers (named by faces 5 and 6 only), the two Places of each face.
-FACES = {1: ["cell_block", "cafeteria"], 2: ["cell_block", "recreational_area"], 3: ["cell_block", "infirmary"],
-         4: ["cafeteria", "recreational_area"]}
+FACES = {
+    1: ["cell_block", "cafeteria"],
+    2: ["cell_block", "recreational_area"],
+    3: ["cell_block", "infirmary"],
+    4: ["cafeteria", "recreational_area"],
+}
 
 
 @rule_test("MOVE-1")
@@ -60,8 +66,7 @@ class TestMove1:
         """A 1 names the Cell Block and the Cafeteria: not the Infirmary."""
         state = start(player_fields={0: {"place": "showers"}})
         answer = breaks(state, "MOVE-1", type="move", player=0, die=[1], to="infirmary")
-        assert answer.violations[0].message == \
-            "A 1 does not lead to the Infirmary: go to one of Cell Block, Cafeteria."
+        assert answer.violations[0].message == "A 1 does not lead to the Infirmary: go to one of Cell Block, Cafeteria."
 
     def test_breaks_a_wrong_answer_to_the_destination(self):
         state = start(player_fields={0: {"place": "showers"}})
@@ -135,8 +140,10 @@ class TestSol1:
         assert answer.violations[0].message == "No Search in Solitary Confinement."
 
     def test_breaks_extort_and_craft(self):
-        state = start(hands={0: ["knife", "links", "blade"], 1: ["spoon"]},
-                      player_fields={0: {"place": "solitary"}, 1: {"place": "solitary"}})
+        state = start(
+            hands={0: ["knife", "links", "blade"], 1: ["spoon"]},
+            player_fields={0: {"place": "solitary"}, 1: {"place": "solitary"}},
+        )
         breaks(state, "SOL-1", type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         breaks(state, "SOL-1", type="craft", player=0, recipe="knives")
 
@@ -162,8 +169,10 @@ class TestSol1:
 
     def test_the_restrictions_last_the_whole_turn(self):
         """Started in Solitary, left it (Too Fast for You gave a 2nd action): still no Search, Extort or Craft."""
-        state = start(hands={0: ["links", "blade", "knife"], 1: ["spoon"]},
-                      player_fields={0: {"place": "solitary"}, 1: {"place": "cafeteria"}})
+        state = start(
+            hands={0: ["links", "blade", "knife"], 1: ["spoon"]},
+            player_fields={0: {"place": "solitary"}, 1: {"place": "cafeteria"}},
+        )
         follows(state, type="reveal_background", player=0, card="too_fast_for_you")
         follows(state, type="move", player=0, die=[1], to="cafeteria")
         answer = breaks(state, "SOL-1", type="search", player=0)

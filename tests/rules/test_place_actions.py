@@ -58,8 +58,9 @@ class TestSell1:
 
     def test_follows(self):
         """Any number of cards, one action: gain the printed total, the cards are discarded."""
-        state = start(hands={0: ["rare", "ring", "links"]},
-                      player_fields={0: {"place": "recreational_area", "cigarettes": 1}})
+        state = start(
+            hands={0: ["rare", "ring", "links"]}, player_fields={0: {"place": "recreational_area", "cigarettes": 1}}
+        )
         follows(state, type="sell", player=0, cards=["rare", "ring"], cigarettes=7)
         assert state.players[0].cigarettes == 8 and known(state, 0) == {"links": 1}
         assert state.discard == ["rare", "ring"] and state.actions_left == 1
@@ -82,8 +83,15 @@ class TestBuy1:
         answer = breaks(state, "BUY-1", type="buy", player=0, item="spoon")
         assert answer.violations[0].message == "1 Spoon is not for sale with these rules."
 
-    @pytest.mark.parametrize("item, price, card, count", [("knife", 2, "knife", 1), ("two_knives", 5, "knife", 2),
-                                                         ("pickaxe", 6, "pickaxe", 1), ("shovel", 8, "shovel", 1)])
+    @pytest.mark.parametrize(
+        "item, price, card, count",
+        [
+            ("knife", 2, "knife", 1),
+            ("two_knives", 5, "knife", 2),
+            ("pickaxe", 6, "pickaxe", 1),
+            ("shovel", 8, "shovel", 1),
+        ],
+    )
     def test_follows(self, item, price, card, count):
         """One purchase per action, at the box's prices."""
         state = start(player_fields={0: {"place": "recreational_area", "cigarettes": 9}})

@@ -18,8 +18,12 @@ def _with_trauma_on_top(trauma, **config):
 
 
 def _with_trauma(trauma, hand=None, players=3, **fields):
-    return start(players, modules=WARD, hands=None if hand is None else {0: hand},
-                 player_fields={0: {"trauma": trauma, **fields}})
+    return start(
+        players,
+        modules=WARD,
+        hands=None if hand is None else {0: hand},
+        player_fields={0: {"trauma": trauma, **fields}},
+    )
 
 
 @rule_test("PSY-1")
@@ -31,8 +35,12 @@ class TestPsy1:
         assert answer.violations[0].message == "No Search in the Psychiatric Ward."
 
     def test_breaks_extort(self):
-        state = start(3, modules=WARD, hands={0: ["knife"]},
-                      player_fields={0: {"place": "psychiatric_ward"}, 1: {"place": "psychiatric_ward"}})
+        state = start(
+            3,
+            modules=WARD,
+            hands={0: ["knife"]},
+            player_fields={0: {"place": "psychiatric_ward"}, 1: {"place": "psychiatric_ward"}},
+        )
         breaks(state, "PSY-1", type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
 
     def test_breaks_craft(self):
@@ -65,13 +73,18 @@ class TestPsy2:
         answer = follows(state, type="cautious_move", player=0, to="psychiatric_ward")
         assert state.players[0].trauma == stack[0]
         assert state.trauma_stack == stack[1:] and state.supplies["trauma"] == 5
-        assert {"type": "trauma", "player": 0, "trauma": stack[0], "change": 1, "why": "psychiatric_ward"} \
-            in said(answer)
+        assert {"type": "trauma", "player": 0, "trauma": stack[0], "change": 1, "why": "psychiatric_ward"} in said(
+            answer
+        )
 
     def test_follows_one_trauma_at_a_time(self):
         """A second arrival replaces the Trauma: the old one goes under the stack."""
-        state = start(3, modules=WARD, hands={0: ["solitary_confinement"]},
-                      player_fields={1: {"place": "cafeteria", "trauma": "max_five"}})
+        state = start(
+            3,
+            modules=WARD,
+            hands={0: ["solitary_confinement"]},
+            player_fields={1: {"place": "cafeteria", "trauma": "max_five"}},
+        )
         stack = list(state.trauma_stack)
         assert "max_five" not in stack
         follows(state, type="play_action", player=0, card="solitary_confinement", target=1)
@@ -90,8 +103,11 @@ class TestPsy2:
 
     def test_follows_bandage_discards_the_trauma(self):
         """A Bandage performs the Heal action anywhere, so it may discard the Trauma too."""
-        state = start(3, modules={"places": ["psychiatric_ward", "laundry"]},
-                      player_fields={0: {"trauma": "no_extort", "beatings": 1, "tokens": {"bandage": 1}}})
+        state = start(
+            3,
+            modules={"places": ["psychiatric_ward", "laundry"]},
+            player_fields={0: {"trauma": "no_extort", "beatings": 1, "tokens": {"bandage": 1}}},
+        )
         follows(state, type="heal", player=0, bandage=True, trauma=True)
         assert state.players[0].trauma is None and state.players[0].beatings == 1
         assert state.players[0].tokens == {}
@@ -146,8 +162,12 @@ class TestPsy3:
         breaks(state, "PSY-3", type="join_gang", player=0, gang="bikers", cards=["boots", "ring"])
 
     def test_no_change_style(self):
-        state = start(3, modules={"places": ["psychiatric_ward", "laundry"]}, hands={0: ["boots"]},
-                      player_fields={0: {"trauma": "no_join_gang", "place": "laundry"}})
+        state = start(
+            3,
+            modules={"places": ["psychiatric_ward", "laundry"]},
+            hands={0: ["boots"]},
+            player_fields={0: {"trauma": "no_join_gang", "place": "laundry"}},
+        )
         breaks(state, "PSY-3", type="change_style", player=0, gang="bikers", cards=["boots"])
 
     def test_no_join_gang_discards_the_gang_card(self):

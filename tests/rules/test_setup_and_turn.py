@@ -221,8 +221,13 @@ class TestTurn5:
         """A die face naming two Places leaves a destination decision; its answer moves the player."""
         state = start()
         answer = follows(state, type="move", player=0, die=[4])
-        assert answer.pending == {"kind": "destination", "player": 0, "options": ["cafeteria", "recreational_area"],
-                                  "die": 4, "effects": True}
+        assert answer.pending == {
+            "kind": "destination",
+            "player": 0,
+            "options": ["cafeteria", "recreational_area"],
+            "die": 4,
+            "effects": True,
+        }
         breaks(state, "TURN-5", type="search", player=0)
         follows(state, type="choose", player=0, option="recreational_area")
         assert state.players[0].place == "recreational_area" and state.pending is None

@@ -4,9 +4,15 @@ cigarettes, Dig In tokens, Weapons and Tools)."""
 from support import breaks, follows, known, rule_test, said, start
 
 # The whole Search deck but 6 Action cards: with two 3-card hands, the deck is empty.
-ALL_BUT_SIX = (["container"] * 5 + ["pike"] * 6 + ["links"] * 14 + ["blade"] * 10
-               + [a for a in ("boots", "ring", "bandana", "golden_chain", "silver_watch", "cap") for _ in range(3)]
-               + ["rare"] * 6 + ["action"] * 12)
+ALL_BUT_SIX = (
+    ["container"] * 5
+    + ["pike"] * 6
+    + ["links"] * 14
+    + ["blade"] * 10
+    + [a for a in ("boots", "ring", "bandana", "golden_chain", "silver_watch", "cap") for _ in range(3)]
+    + ["rare"] * 6
+    + ["action"] * 12
+)
 
 
 @rule_test("SUP-1")
@@ -69,8 +75,9 @@ class TestSup3:
     def test_breaks(self):
         """Nicholas holds Master Key: it is not in the Bikers pile for Carmen to take."""
         state = start(hands={0: ["boots", "ring"]}, player_fields={1: {"gang": "bikers", "ability": "master_key"}})
-        answer = breaks(state, "SUP-3", type="join_gang", player=0, gang="bikers", cards=["boots", "ring"],
-                        card="master_key")
+        answer = breaks(
+            state, "SUP-3", type="join_gang", player=0, gang="bikers", cards=["boots", "ring"], card="master_key"
+        )
         assert answer.violations[0].message == "Master Key is not in the Bikers pile."
 
     def test_breaks_a_card_of_another_gang(self):
@@ -98,8 +105,10 @@ class TestSup3:
         second = state.gang_piles["bikers"][1]
         follows(state, type="join_gang", player=0, gang="bikers", cards=["boots", "ring"])
         assert state.summary()["gang_tops"]["bikers"] == second
-        fields = {seat: {"gang": "bikers", "ability": a}
-                  for seat, a in enumerate(["master_key", "second_chance", "not_so_free_pass", "lucky_number"])}
+        fields = {
+            seat: {"gang": "bikers", "ability": a}
+            for seat, a in enumerate(["master_key", "second_chance", "not_so_free_pass", "lucky_number"])
+        }
         assert start(4, player_fields=fields).summary()["gang_tops"]["bikers"] is None
 
     def test_a_named_top_card_is_taken(self):
@@ -143,8 +152,14 @@ class TestSup5:
     def test_breaks(self):
         """Cigarettes are never negative: a correction to -1 is refused, citing SUP-5."""
         state = start()
-        answer = breaks(state, "SUP-5", type="adjust", player=0,
-                        changes=[{"path": "players.0.cigarettes", "set": -1}], reason="typo")
+        answer = breaks(
+            state,
+            "SUP-5",
+            type="adjust",
+            player=0,
+            changes=[{"path": "players.0.cigarettes", "set": -1}],
+            reason="typo",
+        )
         assert answer.violations[0].message == "players.0.cigarettes must be a whole number from 0 to 1000000."
 
     def test_follows(self):

@@ -49,8 +49,10 @@ class TestTeam2:
         """Naming the plain Cell Block in Team mode is ambiguous: the mover must pick A or B."""
         state = start(4, modules=TEAM, player_fields={0: {"place": "cafeteria"}})
         answer = breaks(state, "TEAM-2", type="move", player=0, die=[1], to="cell_block")
-        assert answer.violations[0].message == \
-            "In Team mode there are two Cell Blocks: choose Cell Block A or Cell Block B."
+        assert (
+            answer.violations[0].message
+            == "In Team mode there are two Cell Blocks: choose Cell Block A or Cell Block B."
+        )
 
     def test_breaks_cautious_move(self):
         state = start(4, modules=TEAM, player_fields={0: {"place": "cafeteria"}})
@@ -60,8 +62,13 @@ class TestTeam2:
         """A die face naming the Cell Block offers both Cell Blocks; the other team's is a legal end."""
         state = start(4, modules=TEAM, player_fields={0: {"place": "cafeteria"}})
         answer = follows(state, type="move", player=0, die=[1])
-        assert answer.pending == {"kind": "destination", "player": 0, "options": ["cell_block_a", "cell_block_b"],
-                                  "die": 1, "effects": True}
+        assert answer.pending == {
+            "kind": "destination",
+            "player": 0,
+            "options": ["cell_block_a", "cell_block_b"],
+            "die": 1,
+            "effects": True,
+        }
         follows(state, type="choose", player=0, option="cell_block_b")
         assert state.players[0].place == "cell_block_b"
         assert state.actions_left == 1
@@ -86,16 +93,22 @@ class TestTeam3:
 
     def test_breaks_other_team_points_do_not_count(self):
         """Team B's points never help team A: A at 9 (4 + 5) stays below 10 after B digs."""
-        state = start(4, modules=TEAM, hands={1: ["shovel"]}, first_player=1,
-                      player_fields={0: {"tunnel": 4}, 2: {"tunnel": 5}, 1: {"tunnel": 2}, 3: {"tunnel": 1}})
+        state = start(
+            4,
+            modules=TEAM,
+            hands={1: ["shovel"]},
+            first_player=1,
+            player_fields={0: {"tunnel": 4}, 2: {"tunnel": 5}, 1: {"tunnel": 2}, 3: {"tunnel": 1}},
+        )
         answer = follows(state, type="dig", player=1, tool="shovel")
         assert answer.winner is None and state.winner is None
         assert (state.team_tunnel("a"), state.team_tunnel("b")) == (9, 6)
 
     def test_follows(self):
         """4 players: target 10. A Shovel takes Carmen to 7 and team A (7 + 3) to 10: team A wins."""
-        state = start(4, modules=TEAM, hands={0: ["shovel"]},
-                      player_fields={0: {"tunnel": 4}, 2: {"tunnel": 3}, 1: {"tunnel": 9}})
+        state = start(
+            4, modules=TEAM, hands={0: ["shovel"]}, player_fields={0: {"tunnel": 4}, 2: {"tunnel": 3}, 1: {"tunnel": 9}}
+        )
         assert state.target() == 10
         answer = follows(state, type="dig", player=0, tool="shovel")
         assert state.players[0].tunnel == 7
@@ -104,8 +117,13 @@ class TestTeam3:
 
     def test_follows_team_b(self):
         """Six players, target 8: Nicholas's Spoon takes team B (1, 3, 5) from 7 to 8; the winner is "b"."""
-        state = start(6, modules=TEAM, hands={1: ["spoon"]}, first_player=1,
-                      player_fields={1: {"tunnel": 2}, 3: {"tunnel": 3}, 5: {"tunnel": 2}, 0: {"tunnel": 7}})
+        state = start(
+            6,
+            modules=TEAM,
+            hands={1: ["spoon"]},
+            first_player=1,
+            player_fields={1: {"tunnel": 2}, 3: {"tunnel": 3}, 5: {"tunnel": 2}, 0: {"tunnel": 7}},
+        )
         answer = follows(state, type="dig", player=1, tool="spoon")
         assert answer.winner == "b" and state.winner == "b"
         assert state.team_tunnel("b") == 8 and state.team_tunnel("a") == 7
@@ -165,8 +183,12 @@ class TestTeam5:
         assert answer.violations[0].message == "Only a teammate of Nicholas standing in their Place may play for them."
 
     def test_breaks_teammate_in_another_place(self):
-        state = start(4, modules=TEAM, hands={0: ["knife"], 1: ["rare"], 3: ["knife"]},
-                      player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria"}})
+        state = start(
+            4,
+            modules=TEAM,
+            hands={0: ["knife"], 1: ["rare"], 3: ["knife"]},
+            player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria"}},
+        )
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         breaks(state, "TEAM-5", type="weapon", player=3, card="knife")
 
@@ -195,8 +217,13 @@ class TestTeam5:
     def test_helper_against_michel_shares_the_beating(self):
         """The engine lets Yellow play for Carmen against Michel; when Carmen then loses, the
         defending side lost, so Yellow takes 1 Beating too (TEAM-5)."""
-        state = start(4, modules={"team": True, "neutrals": 1}, start={"neutrals": {"michel": "cafeteria"}},
-                      hands={0: ["rare"], 2: ["knife"]}, player_fields={2: {"place": "cafeteria"}})
+        state = start(
+            4,
+            modules={"team": True, "neutrals": 1},
+            start={"neutrals": {"michel": "cafeteria"}},
+            hands={0: ["rare"], 2: ["knife"]},
+            player_fields={2: {"place": "cafeteria"}},
+        )
         follows(state, type="move", player=0, die=[1], to="cafeteria", michel_cards=["knife_spoon"])
         follows(state, type="weapon", player=2, card="knife", michel_cards=["knife_spoon"])
         follows(state, type="give_up", player=0)

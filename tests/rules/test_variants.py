@@ -27,8 +27,13 @@ class TestVar1:
         r = state.ruleset
         assert r.preset == "official" and state.config["ruleset"] == "official"
         assert dict(r.targets) == {2: 12, 3: 12, 4: 10, 5: 8, 6: 8}
-        assert (r.starting_hand, r.hand_limit, r.actions_per_turn, r.solitary_actions, r.max_beatings) == \
-            (3, 10, 2, 1, 2)
+        assert (r.starting_hand, r.hand_limit, r.actions_per_turn, r.solitary_actions, r.max_beatings) == (
+            3,
+            10,
+            2,
+            1,
+            2,
+        )
         assert {k: o.price for k, o in r.buy.items()} == {"knife": 2, "two_knives": 5, "pickaxe": 6, "shovel": 8}
         assert r.sell is None and not r.craft_once_per_turn and r.team_mode
 
@@ -40,8 +45,9 @@ ONLINE = {"ruleset": "online-simplified"}
 class TestVar2:
     def test_breaks(self):
         """Online-simplified: at most one Craft per turn."""
-        state = start(hands={0: ["links", "blade", "links", "pike"]}, player_fields={0: {"place": "cafeteria"}},
-                      **ONLINE)
+        state = start(
+            hands={0: ["links", "blade", "links", "pike"]}, player_fields={0: {"place": "cafeteria"}}, **ONLINE
+        )
         follows(state, type="craft", player=0, recipe="knives")
         answer = breaks(state, "VAR-2", type="craft", player=0, recipe="pickaxe")
         assert answer.violations[0].message == "Only one Craft per turn with these rules."
@@ -61,11 +67,17 @@ class TestVar2:
         state = start(5, **ONLINE)
         assert all(p.hand.unknown == 5 for p in state.players) and state.deck == 77 - 25
         assert state.target() == 9 and dict(state.ruleset.targets) == {2: 12, 3: 12, 4: 10, 5: 9, 6: 8}
-        assert {k: o.price for k, o in state.ruleset.buy.items()} == \
-            {"knife": 2, "two_knives": 5, "spoon": 2, "pickaxe": 4, "shovel": 6}
+        assert {k: o.price for k, o in state.ruleset.buy.items()} == {
+            "knife": 2,
+            "two_knives": 5,
+            "spoon": 2,
+            "pickaxe": 4,
+            "shovel": 6,
+        }
 
-    @pytest.mark.parametrize("item, price", [("spoon", 2), ("pickaxe", 4), ("shovel", 6), ("knife", 2),
-                                             ("two_knives", 5)])
+    @pytest.mark.parametrize(
+        "item, price", [("spoon", 2), ("pickaxe", 4), ("shovel", 6), ("knife", 2), ("two_knives", 5)]
+    )
     def test_buy_prices(self, item, price):
         state = start(player_fields={0: {"place": "recreational_area", "cigarettes": 6}}, **ONLINE)
         follows(state, type="buy", player=0, item=item)
@@ -73,14 +85,18 @@ class TestVar2:
 
     def test_sale_values(self):
         """Half a Tool's buy price, 1 for any other card; the total is computed when not entered."""
-        state = start(hands={0: ["spoon", "pickaxe", "shovel", "rare", "links"]},
-                      player_fields={0: {"place": "recreational_area"}}, **ONLINE)
+        state = start(
+            hands={0: ["spoon", "pickaxe", "shovel", "rare", "links"]},
+            player_fields={0: {"place": "recreational_area"}},
+            **ONLINE,
+        )
         follows(state, type="sell", player=0, cards=["spoon", "pickaxe", "shovel", "rare", "links"])
         assert state.players[0].cigarettes == 1 + 2 + 3 + 1 + 1
 
     def test_one_craft_per_turn_again_next_turn(self):
-        state = start(2, hands={0: ["links", "blade", "links", "pike"]}, player_fields={0: {"place": "cafeteria"}},
-                      **ONLINE)
+        state = start(
+            2, hands={0: ["links", "blade", "links", "pike"]}, player_fields={0: {"place": "cafeteria"}}, **ONLINE
+        )
         follows(state, type="craft", player=0, recipe="knives")
         follows(state, type="end_turn", player=0)
         follows(state, type="end_turn", player=1)
@@ -123,9 +139,14 @@ class TestVar3:
         assert state.players[0].hand.size() == 5 and state.piles["spoon"] == 11 and state.active == 1
 
     def test_targets_and_prices(self):
-        state = start(4, house_rules={"targets": {"2": 9, "3": 9, "4": 7, "5": 6, "6": 5},
-                                      "buy": {"knife": {"price": 1, "card": "knife"}}},
-                      player_fields={0: {"place": "recreational_area", "cigarettes": 1}})
+        state = start(
+            4,
+            house_rules={
+                "targets": {"2": 9, "3": 9, "4": 7, "5": 6, "6": 5},
+                "buy": {"knife": {"price": 1, "card": "knife"}},
+            },
+            player_fields={0: {"place": "recreational_area", "cigarettes": 1}},
+        )
         assert state.target() == 7
         follows(state, type="buy", player=0, item="knife")
         assert state.players[0].cigarettes == 0 and known(state, 0) == {"knife": 1}

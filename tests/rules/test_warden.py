@@ -25,17 +25,29 @@ OFFENCES = {
 
 def _offence_game(name, warden_here=True):
     place, places, hand, _ = OFFENCES[name]
-    return start(3, modules={"warden": True, "places": places}, hands={0: hand, 1: ["rare"]},
-                 start={"warden": place if warden_here else "showers"},
-                 player_fields={0: {"place": place, "cigarettes": 3}, 1: {"place": place}})
+    return start(
+        3,
+        modules={"warden": True, "places": places},
+        hands={0: hand, 1: ["rare"]},
+        start={"warden": place if warden_here else "showers"},
+        player_fields={0: {"place": place, "cigarettes": 3}, 1: {"place": place}},
+    )
 
 
 def _sell_in_front_of_her(players=3, places=("gymnasium",), **extra):
     """Yellow (seat 2, first player) sells two cards in the Gymnasium under the Warden's eyes."""
-    fields = {1: {"place": "gymnasium", "tokens": {"corruption": 1}},
-              2: {"place": "gymnasium", "hand": ["rare", "golden_chain", "knife"]}}
-    state = start(players, modules={"warden": True, "places": list(places)}, start={"warden": "gymnasium"},
-                  player_fields=fields, first_player=2, **extra)
+    fields = {
+        1: {"place": "gymnasium", "tokens": {"corruption": 1}},
+        2: {"place": "gymnasium", "hand": ["rare", "golden_chain", "knife"]},
+    }
+    state = start(
+        players,
+        modules={"warden": True, "places": list(places)},
+        start={"warden": "gymnasium"},
+        player_fields=fields,
+        first_player=2,
+        **extra,
+    )
     answer = follows(state, type="sell", player=2, cards=["rare", "golden_chain"], cigarettes=7)
     assert answer.offence.to_json() == {"rule": "WARD-2", "action": "sell", "place": "gymnasium", "offender": 2}
     return state
@@ -107,21 +119,29 @@ class TestWard2:
         assert answer.offence is None and state.offence is None
         assert not [e for e in said(answer) if e["type"] == "offence"]
 
-    @pytest.mark.parametrize("place, action", [
-        ("library", {"type": "study"}),
-        ("library", {"type": "rehabilitate"}),
-        ("workshop", {"type": "develop_skills"}),
-        ("gambling_cells", {"type": "plan"}),
-        ("gymnasium", {"type": "workout"}),
-        ("laundry", {"type": "change_style", "gang": "bikers", "cards": ["boots"]}),
-        ("laundry", {"type": "heal"}),
-        ("gambling_cells", {"type": "search"}),
-    ])
+    @pytest.mark.parametrize(
+        "place, action",
+        [
+            ("library", {"type": "study"}),
+            ("library", {"type": "rehabilitate"}),
+            ("workshop", {"type": "develop_skills"}),
+            ("gambling_cells", {"type": "plan"}),
+            ("gymnasium", {"type": "workout"}),
+            ("laundry", {"type": "change_style", "gang": "bikers", "cards": ["boots"]}),
+            ("laundry", {"type": "heal"}),
+            ("gambling_cells", {"type": "search"}),
+        ],
+    )
     def test_other_place_actions_are_no_offence(self, place, action):
         """Only the ten listed actions are offences: the other Dig In Place actions are not."""
         places = ["gambling_cells", "workshop", "gymnasium", "laundry", "library"]
-        state = start(3, modules={"warden": True, "places": places}, hands={0: ["boots"]}, start={"warden": place},
-                      player_fields={0: {"place": place, "beatings": 1}})
+        state = start(
+            3,
+            modules={"warden": True, "places": places},
+            hands={0: ["boots"]},
+            start={"warden": place},
+            player_fields={0: {"place": place, "beatings": 1}},
+        )
         answer = follows(state, player=0, **action)
         assert answer.offence is None and state.offence is None
 
@@ -186,8 +206,7 @@ class TestWard3:
         top = state.trauma_stack[0]
         answer = follows(state, type="report", player=1)
         assert state.players[2].place == "psychiatric_ward" and state.players[2].trauma == top
-        assert {"type": "trauma", "player": 2, "trauma": top, "change": 1, "why": "psychiatric_ward"} \
-            in said(answer)
+        assert {"type": "trauma", "player": 2, "trauma": top, "change": 1, "why": "psychiatric_ward"} in said(answer)
 
     def test_follows_window_survives_reactions(self):
         """Revealing a Background is a reaction, not an action: the window stays open."""
@@ -227,8 +246,13 @@ class TestWard3:
 
     def test_follows_hand_limit_still_applies(self):
         """A turn ended by a report still checks the hand limit: 12 cards, discard 2."""
-        state = start(3, modules={"warden": True}, start={"warden": "cafeteria"},
-                      hands={0: ["rare"] * 6 + ["links"] * 5}, player_fields={0: {"place": "cafeteria"}})
+        state = start(
+            3,
+            modules={"warden": True},
+            start={"warden": "cafeteria"},
+            hands={0: ["rare"] * 6 + ["links"] * 5},
+            player_fields={0: {"place": "cafeteria"}},
+        )
         follows(state, type="steal_spoon", player=0)
         answer = follows(state, type="report", player=1)
         assert answer.pending == {"kind": "hand_limit", "player": 0, "options": [], "discard": 2, "limit": 10}
@@ -348,19 +372,33 @@ class TestWard8:
 
     def test_breaks(self):
         """Adversarial: Carmen moves Michel onto Nicholas, who stands with the Warden: no extortion."""
-        state = start(2, modules={"neutrals": 1, "warden": True}, start={"warden": "cafeteria"},
-                      player_fields={1: {"place": "cafeteria"}})
+        state = start(
+            2,
+            modules={"neutrals": 1, "warden": True},
+            start={"warden": "cafeteria"},
+            player_fields={1: {"place": "cafeteria"}},
+        )
         follows(state, type="end_turn", player=0)
-        answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[4], to="cafeteria",
-                         michel_cards=["knife_spoon"])
+        answer = follows(
+            state,
+            type="move_neutral",
+            player=0,
+            neutral="michel",
+            die=[4],
+            to="cafeteria",
+            michel_cards=["knife_spoon"],
+        )
         assert {"type": "neutral_calm", "neutral": "michel", "player": 1, "place": "cafeteria"} in said(answer)
         assert state.combat is None and state.michel_discard == []
         assert state.active == 1 and state.pending is None
 
     def test_breaks_player_walks_in(self):
         """A player arriving where Michel and the Warden stand is not extorted either."""
-        state = start(2, modules={"neutrals": 1, "warden": True},
-                      start={"warden": "cafeteria", "neutrals": {"michel": "cafeteria"}})
+        state = start(
+            2,
+            modules={"neutrals": 1, "warden": True},
+            start={"warden": "cafeteria", "neutrals": {"michel": "cafeteria"}},
+        )
         answer = follows(state, type="move", player=0, die=[1], to="cafeteria", michel_cards=["knife_spoon"])
         assert state.combat is None and answer.pending is None
         assert {"type": "neutral_calm", "neutral": "michel", "player": 0, "place": "cafeteria"} in said(answer)
@@ -369,8 +407,20 @@ class TestWard8:
         """Without the Warden there, Michel extorts as usual."""
         state = start(2, modules={"neutrals": 1, "warden": True}, player_fields={1: {"place": "cafeteria"}})
         follows(state, type="end_turn", player=0)
-        answer = follows(state, type="move_neutral", player=0, neutral="michel", die=[4], to="cafeteria",
-                         michel_cards=["knife_spoon"])
-        assert {"type": "michel_card", "neutral": "michel", "player": 1, "card": "knife_spoon", "source": "table"} \
-            in said(answer)
+        answer = follows(
+            state,
+            type="move_neutral",
+            player=0,
+            neutral="michel",
+            die=[4],
+            to="cafeteria",
+            michel_cards=["knife_spoon"],
+        )
+        assert {
+            "type": "michel_card",
+            "neutral": "michel",
+            "player": 1,
+            "card": "knife_spoon",
+            "source": "table",
+        } in said(answer)
         assert answer.pending["kind"] == "combat" and answer.pending["player"] == 1

@@ -8,11 +8,19 @@ WARDEN = {"warden": True}
 
 def _corrupt_table(**extra):
     """The Warden in the Gymnasium with Carmen; Nicholas and Yellow each hold a Corruption token."""
-    fields = {0: {"place": "gymnasium", "cigarettes": 5, "hand": ["rare", "rare", "links", "pike", "knife"]},
-              1: {"tokens": {"corruption": 2}}, 2: {"tokens": {"corruption": 1}}}
+    fields = {
+        0: {"place": "gymnasium", "cigarettes": 5, "hand": ["rare", "rare", "links", "pike", "knife"]},
+        1: {"tokens": {"corruption": 2}},
+        2: {"tokens": {"corruption": 1}},
+    }
     fields.update(extra.pop("player_fields", {}))
-    return start(3, modules={"warden": True, "places": ["gymnasium"]}, start={"warden": "gymnasium"},
-                 player_fields=fields, **extra)
+    return start(
+        3,
+        modules={"warden": True, "places": ["gymnasium"]},
+        start={"warden": "gymnasium"},
+        player_fields=fields,
+        **extra,
+    )
 
 
 @rule_test("OFF-1")
@@ -73,8 +81,12 @@ class TestOff2:
         assert answer.violations[0].params == {"price": 2, "have": 1, "item": "bribe"}
 
     def test_breaks_extort_in_the_office(self):
-        state = start(3, modules=WARDEN, hands={0: ["knife"]},
-                      player_fields={0: {"place": "wardens_office"}, 1: {"place": "wardens_office"}})
+        state = start(
+            3,
+            modules=WARDEN,
+            hands={0: ["knife"]},
+            player_fields={0: {"place": "wardens_office"}, 1: {"place": "wardens_office"}},
+        )
         answer = breaks(state, "OFF-2", type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         assert answer.violations[0].message == "No extortion in the Warden's Office."
 
@@ -88,8 +100,12 @@ class TestOff2:
 
     def test_follows(self):
         """2 cigarettes for a Corruption token, 1 action; Bribe is no offence even with the Warden there."""
-        state = start(3, modules=WARDEN, start={"warden": "wardens_office"},
-                      player_fields={0: {"place": "wardens_office", "cigarettes": 3}})
+        state = start(
+            3,
+            modules=WARDEN,
+            start={"warden": "wardens_office"},
+            player_fields={0: {"place": "wardens_office", "cigarettes": 3}},
+        )
         answer = follows(state, type="bribe", player=0)
         assert state.players[0].cigarettes == 1 and state.players[0].tokens == {"corruption": 1}
         assert state.supplies["corruption"] == 9 and state.actions_left == 1
@@ -116,8 +132,7 @@ class TestOff3:
 
     def test_breaks_freepass_too_late(self):
         """Freepass must come before the next action closes the window."""
-        state = _corrupt_table(player_fields={0: {"place": "gymnasium", "hand": ["rare"],
-                                                  "tokens": {"corruption": 1}}})
+        state = _corrupt_table(player_fields={0: {"place": "gymnasium", "hand": ["rare"], "tokens": {"corruption": 1}}})
         follows(state, type="sell", player=0, cards=["rare"], cigarettes=4)
         follows(state, type="search", player=0)
         breaks(state, "OFF-3", type="corruption", player=0, effect="freepass")
@@ -162,8 +177,7 @@ class TestOff3:
 
     def test_follows(self):
         """Freepass: Carmen cancels her own offence at once; nobody can report it any more."""
-        state = _corrupt_table(player_fields={0: {"place": "gymnasium", "hand": ["rare"],
-                                                  "tokens": {"corruption": 1}}})
+        state = _corrupt_table(player_fields={0: {"place": "gymnasium", "hand": ["rare"], "tokens": {"corruption": 1}}})
         follows(state, type="sell", player=0, cards=["rare"], cigarettes=4)
         answer = follows(state, type="corruption", player=0, effect="freepass")
         assert {"type": "corruption", "player": 0, "effect": "freepass"} in said(answer)
@@ -175,9 +189,12 @@ class TestOff3:
 
     def test_follows_freepass_during_the_combat(self):
         """A Freepass needs no waiting: it may be used while her extortion's combat is pending."""
-        state = _corrupt_table(player_fields={0: {"place": "gymnasium", "hand": ["knife"],
-                                                  "tokens": {"corruption": 1}},
-                                              1: {"place": "gymnasium", "hand": [], "tokens": {"corruption": 2}}})
+        state = _corrupt_table(
+            player_fields={
+                0: {"place": "gymnasium", "hand": ["knife"], "tokens": {"corruption": 1}},
+                1: {"place": "gymnasium", "hand": [], "tokens": {"corruption": 2}},
+            }
+        )
         follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         follows(state, type="corruption", player=0, effect="freepass")
         follows(state, type="give_up", player=1)
@@ -189,8 +206,13 @@ class TestOff3:
         state = _corrupt_table()
         follows(state, type="sell", player=0, cards=["rare"], cigarettes=4)
         answer = follows(state, type="corruption", player=1, effect="punishment")
-        assert answer.pending == {"kind": "punishment_choice", "player": 1,
-                                  "options": ["beating", "discard_half", "lose_cigarettes"], "by": 1, "target": 0}
+        assert answer.pending == {
+            "kind": "punishment_choice",
+            "player": 1,
+            "options": ["beating", "discard_half", "lose_cigarettes"],
+            "by": 1,
+            "target": 0,
+        }
         breaks(state, "TURN-4", type="punishment_choice", player=0, choice="lose_cigarettes")
         answer = follows(state, type="punishment_choice", player=1, choice="beating")
         assert {"type": "punishment", "player": 0, "choice": "beating", "chooser": 1} in said(answer)

@@ -6,8 +6,12 @@ WORKSHOP = {"places": ["workshop"]}
 
 
 def _in_workshop(hand=None, **fields):
-    return start(3, modules=WORKSHOP, hands=None if hand is None else {0: hand},
-                 player_fields={0: {"place": "workshop", **fields}})
+    return start(
+        3,
+        modules=WORKSHOP,
+        hands=None if hand is None else {0: hand},
+        player_fields={0: {"place": "workshop", **fields}},
+    )
 
 
 @rule_test("WORK-1")
@@ -111,8 +115,9 @@ class TestWork3:
 
     def test_follows_skill_point_wins(self):
         """The Skill point counts for the target: 10 + Spoon 1 + Skill 1 = 12 wins (3 players)."""
-        state = start(3, modules=WORKSHOP, hands={0: ["spoon"]},
-                      player_fields={0: {"tunnel": 10, "tokens": {"skill": 1}}})
+        state = start(
+            3, modules=WORKSHOP, hands={0: ["spoon"]}, player_fields={0: {"tunnel": 10, "tokens": {"skill": 1}}}
+        )
         answer = follows(state, type="dig", player=0, tool="spoon", die=[4])
         assert answer.winner == 0 and state.players[0].tunnel == 12
 
@@ -122,4 +127,5 @@ class TestWork3:
         answer = follows(state, type="dig", player=0, tool="spoon", die=[5])
         assert state.players[0].tokens == {"skill": 1} and state.players[0].tunnel == 2
         assert [e for e in said(answer) if e["type"] == "roll"] == [
-            {"type": "roll", "player": 0, "die": 5, "source": "table", "why": "skill"}]
+            {"type": "roll", "player": 0, "die": 5, "source": "table", "why": "skill"}
+        ]

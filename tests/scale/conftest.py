@@ -22,9 +22,11 @@ PG_ENV = "COMPANION_TEST_POSTGRES_URL"
 def pg_url() -> Iterator[str]:
     base = os.environ.get(PG_ENV)
     if not base:
-        pytest.fail(f"the scale tests need PostgreSQL: install it (apt-get install postgresql) and set {PG_ENV} "
-                    "to a server's URL, e.g. postgresql+psycopg2://postgres@127.0.0.1:54329/postgres (.ci/run "
-                    "starts one)")
+        pytest.fail(
+            f"the scale tests need PostgreSQL: install it (apt-get install postgresql) and set {PG_ENV} "
+            "to a server's URL, e.g. postgresql+psycopg2://postgres@127.0.0.1:54329/postgres (.ci/run "
+            "starts one)"
+        )
     try:
         import psycopg2  # noqa: F401
     except ImportError:

@@ -21,7 +21,6 @@ GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "see
 NEWS_MS = 250  # the benchmark's figure: news on every screen within it (p95)
 
 
-
 async def written(screen) -> None:
     """Wait until the screen's tap has been through the store (it is recorded off the loop)."""
     while screen.writing is not None and not screen.writing.done():
@@ -38,8 +37,11 @@ def legal_action(state: Any, seat: int | None = None) -> dict[str, Any]:
     chooser = RandomTable(random.Random(3), state)
     for candidate in chooser.choices(state):
         action = candidate.to_json()
-        if (seat is None or action.get("player") == seat) and not action.get("force") \
-                and step(state.copy(), candidate).accepted:
+        if (
+            (seat is None or action.get("player") == seat)
+            and not action.get("force")
+            and step(state.copy(), candidate).accepted
+        ):
             return action
     raise AssertionError("no legal action")
 
@@ -62,8 +64,7 @@ async def two(url: str, folder: Path) -> tuple[Instance, Instance, str, Any, str
     return a, b, game, device, token
 
 
-def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_action(pg_url: str,
-                                                                                tmp_path: Path) -> None:
+def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_action(pg_url: str, tmp_path: Path) -> None:
     async def run() -> list[float]:
         a, b, game, device, _ = await two(pg_url, tmp_path)
         try:
@@ -80,8 +81,9 @@ def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_actio
                 await written(actor.screen)
                 version = a.store.load(game).version
                 screens = [phone, table, referee]
-                times.append(await until(lambda v=version, all_of=screens: all(s.screen.session.version == v
-                                                                             for s in all_of), 5))
+                times.append(
+                    await until(lambda v=version, all_of=screens: all(s.screen.session.version == v for s in all_of), 5)
+                )
                 # what the other instance hands its screens: the new entry's events, read from the store
                 heard = b.services.news._with_events(game, {"version": version})
                 answer = a.store.entry(game, version).answer
@@ -137,13 +139,15 @@ def test_two_racing_writers_on_two_instances_record_one_action(pg_url: str, tmp_
                 gate = threading.Barrier(2)
                 outcomes: list[Any] = []
 
-                def write(app: Any, gate: threading.Barrier, outcomes: list[Any], action: dict[str, Any],
-                          base: int) -> None:
+                def write(
+                    app: Any, gate: threading.Barrier, outcomes: list[Any], action: dict[str, Any], base: int
+                ) -> None:
                     gate.wait()
                     outcomes.append(app.screen.session.submit(action, base_version=base))
 
-                threads = [threading.Thread(target=write, args=(app, gate, outcomes, action, base))
-                           for app in (left, right)]
+                threads = [
+                    threading.Thread(target=write, args=(app, gate, outcomes, action, base)) for app in (left, right)
+                ]
                 for thread in threads:
                     thread.start()
                 for thread in threads:

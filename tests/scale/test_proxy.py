@@ -44,8 +44,9 @@ def hosted(pg_url: str, tmp_path: Path) -> Iterator[Any]:
             stop(proc)
 
 
-def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(hosted: Any, pg_url: str,
-                                                                       tmp_path: Path) -> None:
+def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(
+    hosted: Any, pg_url: str, tmp_path: Path
+) -> None:
     from companion.app.join.instance import Instance
     from storage import Store
 
@@ -78,8 +79,9 @@ def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(hosted:
                 table = store.load(game)
                 store.submit(game, {"type": "end_turn", "player": 0}, base_version=table.version, key="t-1")
                 screen = await elsewhere.open_screen(f"/game/{game}/table")  # listens, so news flows here too
-                elsewhere.services.news.publish(screen.page, f"game:{game}", {"version": table.version + 1,
-                                                                              "events": []})
+                elsewhere.services.news.publish(
+                    screen.page, f"game:{game}", {"version": table.version + 1, "events": []}
+                )
                 heard = await phone.wait_for("Nicholas's turn", timeout=10) is not None
             return shown, before, heard
         finally:
@@ -92,6 +94,7 @@ def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(hosted:
 
 def test_a_browser_through_the_proxy_is_not_the_host(hosted: Any) -> None:
     """nginx runs on this machine, yet a browser reached through it gets the neutral page."""
+
     async def run() -> str | None:
         async with WireClient(hosted.ws, ssl=hosted.tls) as client:
             await client.register("/")

@@ -41,8 +41,13 @@ def listeners(pid: int, port: int) -> bool:
 def test_two_workers_serve_one_port(pg_url: str, tmp_path: Path) -> None:
     port = free_port()
     env = dict(os.environ, COMPANION_SETTINGS=str(tmp_path / "settings.json"))
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--workers", "2",
-                             "--db", pg_url], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--workers", "2", "--db", pg_url],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         deadline = time.monotonic() + 60
@@ -61,12 +66,26 @@ def test_two_workers_serve_one_port(pg_url: str, tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
-    assert all(not Path(f"/proc/{w}").exists() or "zombie" in Path(f"/proc/{w}/status").read_text()
-               for w in workers)
+    assert all(not Path(f"/proc/{w}").exists() or "zombie" in Path(f"/proc/{w}/status").read_text() for w in workers)
 
 
 def test_workers_refuse_sqlite(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "--no-browser", "--port", str(free_port()), "--workers",
-                           "2", "--db", str(tmp_path / "games.sqlite3")], capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, COMPANION_SETTINGS=str(tmp_path / "settings.json")))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "--no-browser",
+            "--port",
+            str(free_port()),
+            "--workers",
+            "2",
+            "--db",
+            str(tmp_path / "games.sqlite3"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, COMPANION_SETTINGS=str(tmp_path / "settings.json")),
+    )
     assert done.returncode == 2 and "PostgreSQL" in done.stderr

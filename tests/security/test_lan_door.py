@@ -36,8 +36,9 @@ def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     folder = tmp_path_factory.mktemp("door")
     store = Store(url=f"sqlite:///{folder / 'games.sqlite3'}")
-    access = Access(lan=True, machine=(ipaddress.ip_network(f"{MACHINE}/32"),),
-                    proxies=(ipaddress.ip_network(f"{PROXY}/32"),))
+    access = Access(
+        lan=True, machine=(ipaddress.ip_network(f"{MACHINE}/32"),), proxies=(ipaddress.ip_network(f"{PROXY}/32"),)
+    )
     with AppServer(store, folder / "settings.json", access=access) as server:
         server.game_id = store.create_game(GAME)
         server.ws = f"ws://127.0.0.1:{server.port}/ws"
@@ -49,11 +50,13 @@ def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def fresh_limiter(door: Any) -> None:
     """Each test starts with no address locked out (the lockouts are what some tests build up)."""
     from companion.app.join.tokens import RateLimiter
+
     door.services.join.limiter = RateLimiter()
 
 
-async def _visit(door: Any, route: str, *, source: str = DEVICE, headers: dict[str, str] | None = None,
-                 patch_ip: bool = True) -> str | None:
+async def _visit(
+    door: Any, route: str, *, source: str = DEVICE, headers: dict[str, str] | None = None, patch_ip: bool = True
+) -> str | None:
     """Register on `route` from `source`, patch the page's address to this machine's at once
     (and again), and say which of the neutral page or the console the server sent."""
     async with WireClient(door.ws, source=source, headers=headers) as client:
@@ -156,9 +159,17 @@ def test_no_api_explorer_or_schema(door: Any, path: str) -> None:
     assert "swagger" not in answer.text.lower() and "openapi" not in answer.text.lower()
 
 
-ODD_PATHS = ["/oauth_callback?state=x", "/api/games/%00/export", "/api/games/x/export?host=%ff%fe",
-             f"/api/games/{'a' * 5000}/export", "/assets/../../pyproject.toml", "/fonts/..%2f..%2fREADME.md",
-             "/upload", "/ws", "/api/health?x=\u202e"]
+ODD_PATHS = [
+    "/oauth_callback?state=x",
+    "/api/games/%00/export",
+    "/api/games/x/export?host=%ff%fe",
+    f"/api/games/{'a' * 5000}/export",
+    "/assets/../../pyproject.toml",
+    "/fonts/..%2f..%2fREADME.md",
+    "/upload",
+    "/ws",
+    "/api/health?x=\u202e",
+]
 
 
 def test_no_route_answers_a_server_error(door: Any) -> None:
@@ -199,8 +210,9 @@ def test_a_keyless_session_is_released_sooner_than_a_seated_one(door: Any) -> No
     asyncio.run(asyncio.sleep(0.5))
     sessions = {s.id: s for s in app_manager._FletAppManager__sessions.values()}  # type: ignore[attr-defined]
     now = datetime.datetime.now(datetime.UTC)
-    left = {name: (sessions[sid].expires_at - now).total_seconds() for name, sid in
-            (("stranger", stranger), ("host", host))}
+    left = {
+        name: (sessions[sid].expires_at - now).total_seconds() for name, sid in (("stranger", stranger), ("host", host))
+    }
     assert left["stranger"] <= KEYLESS_SESSION_SECONDS + 1, left
     assert left["host"] > SESSION_SECONDS - 10, left
 
@@ -216,11 +228,15 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
 
     from companion.app.wire import REGISTER, frame
 
-    bad_openings = [None, b"\x00\xc1", b"\x01\x00\x00\x00\x00xx",
-                    frame(3, {"target": 1, "name": "click", "data": None}),
-                    frame(REGISTER, {"session_id": "", "page_name": ""}),  # no page
-                    frame(REGISTER, {"session_id": 5, "page_name": "", "page": {}}),
-                    b"\x00" + msgpack.packb([REGISTER, {"session_id": "", "page_name": "", "page": {}, "x": 1}])]
+    bad_openings = [
+        None,
+        b"\x00\xc1",
+        b"\x01\x00\x00\x00\x00xx",
+        frame(3, {"target": 1, "name": "click", "data": None}),
+        frame(REGISTER, {"session_id": "", "page_name": ""}),  # no page
+        frame(REGISTER, {"session_id": 5, "page_name": "", "page": {}}),
+        b"\x00" + msgpack.packb([REGISTER, {"session_id": "", "page_name": "", "page": {}, "x": 1}]),
+    ]
 
     def alive() -> int:
         gc.collect()
@@ -252,8 +268,7 @@ def test_a_patch_of_server_owned_properties_is_dropped() -> None:
     from companion.app.join.peer import strip_server_owned
     from companion.app.wire import UPDATE_PROPS, frame
 
-    cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 1, "props": {"client_ip": MACHINE, "_i": 9,
-                                                                          "width": 400}}))
+    cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 1, "props": {"client_ip": MACHINE, "_i": 9, "width": 400}}))
     assert msgpack.unpackb(cleaned[1:]) == [UPDATE_PROPS, {"id": 1, "props": {"width": 400}}]
     untouched = frame(UPDATE_PROPS, {"id": 4, "props": {"value": "Carmen"}})
     assert strip_server_owned(untouched) is untouched

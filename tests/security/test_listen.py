@@ -35,16 +35,20 @@ def _address(hexed: str, family: int) -> str:
     raw = bytes.fromhex(hexed)
     if family == socket.AF_INET:
         return socket.inet_ntop(family, raw[::-1])
-    words = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))  # four host-order 32-bit words
+    words = b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4))  # four host-order 32-bit words
     return socket.inet_ntop(family, words)
 
 
 def _run(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, COMPANION_SETTINGS=str(tmp_path / "settings.json"))
     env.pop("PYTHONMALLOC", None)
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--no-browser",
-                             "--db", f"sqlite:///{tmp_path / 'games.sqlite3'}", *args],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "--no-browser", "--db", f"sqlite:///{tmp_path / 'games.sqlite3'}", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     assert proc.stdout is not None
     lines = []
     deadline = time.monotonic() + 60
@@ -74,9 +78,13 @@ def test_lan_with_host_listens_on_that_address_only(tmp_path: Path) -> None:
 
 
 def test_a_bad_proxy_list_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "--no-browser", "--forwarded-allow-ips", "10.0.0.300"],
-                          capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, COMPANION_SETTINGS=str(tmp_path / "settings.json")))
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "--no-browser", "--forwarded-allow-ips", "10.0.0.300"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, COMPANION_SETTINGS=str(tmp_path / "settings.json")),
+    )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "10.0.0.300" in done.stderr
 

@@ -14,8 +14,10 @@ if sys.path[0] != ROOT:
     sys.path.insert(0, ROOT)
 
 PG_ENV = "COMPANION_TEST_POSTGRES_URL"
-PG_SKIP = (f"{PG_ENV} is not set: set it to a PostgreSQL URL (e.g. postgresql+psycopg2://postgres@127.0.0.1:54329/"
-           "postgres, as .ci/run does) to run the storage tests against PostgreSQL too")
+PG_SKIP = (
+    f"{PG_ENV} is not set: set it to a PostgreSQL URL (e.g. postgresql+psycopg2://postgres@127.0.0.1:54329/"
+    "postgres, as .ci/run does) to run the storage tests against PostgreSQL too"
+)
 
 
 class PostgresSchemas:
@@ -25,16 +27,20 @@ class PostgresSchemas:
         try:
             import psycopg2  # noqa: F401
         except ImportError:
-            pytest.fail("the PostgreSQL tests need the psycopg2 driver: pip install psycopg2-binary "
-                        "(or pip install -e '.[test]')")
+            pytest.fail(
+                "the PostgreSQL tests need the psycopg2 driver: pip install psycopg2-binary "
+                "(or pip install -e '.[test]')"
+            )
         from sqlalchemy import create_engine
         from sqlalchemy.engine import make_url
+
         self.base = make_url(base)
         self.admin = create_engine(self.base, isolation_level="AUTOCOMMIT")
         self.schemas: list[str] = []
 
     def fresh(self) -> str:
         from sqlalchemy import text
+
         schema = f"t_{uuid.uuid4().hex[:12]}"
         with self.admin.connect() as conn:
             conn.execute(text(f"CREATE SCHEMA {schema}"))
@@ -44,6 +50,7 @@ class PostgresSchemas:
 
     def drop(self) -> None:
         from sqlalchemy import text
+
         with self.admin.connect() as conn:
             for schema in self.schemas:
                 conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
@@ -79,6 +86,7 @@ def db_url(make_url) -> str:
 @pytest.fixture
 def store(db_url):
     from storage import Store
+
     opened = Store(db_url)
     try:
         yield opened

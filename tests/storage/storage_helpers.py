@@ -18,8 +18,11 @@ COLOURS = ["red", "blue", "yellow", "green", "purple", "white"]
 
 def config(players: int = 3, seed: int = 7, **extra: Any) -> dict[str, Any]:
     """A base game with Michel & Michelle (where the rules allow them), named and coloured seats."""
-    out: dict[str, Any] = {"players": [{"name": NAMES[i], "color": COLOURS[i]} for i in range(players)],
-                           "seed": seed, "modules": {"neutrals": 2 if players <= 4 else 0}}
+    out: dict[str, Any] = {
+        "players": [{"name": NAMES[i], "color": COLOURS[i]} for i in range(players)],
+        "seed": seed,
+        "modules": {"neutrals": 2 if players <= 4 else 0},
+    }
     out.update(extra)
     return out
 
@@ -47,8 +50,9 @@ def play(cfg: dict[str, Any], count: int, seed: int = 1) -> list[dict[str, Any]]
     return random_actions(cfg, seed, count)[0]
 
 
-def short_finished_game(seed: int, players: int = 3, most: int = 400,
-                        **extra: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def short_finished_game(
+    seed: int, players: int = 3, most: int = 400, **extra: Any
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A whole game that ends within `most` actions: the table starts it with Tunnel head starts."""
     for attempt in range(seed * 1000, seed * 1000 + 1000):
         rng = random.Random(attempt)
@@ -56,8 +60,9 @@ def short_finished_game(seed: int, players: int = 3, most: int = 400,
         target = new_game(cfg).target()
         team = cfg.get("modules", {}).get("team")
         for entry in cfg["players"]:
-            entry["tunnel"] = rng.randint(0, (target - 2) // (players // 2)) if team else rng.randint(target - 4,
-                                                                                                   target - 1)
+            entry["tunnel"] = (
+                rng.randint(0, (target - 2) // (players // 2)) if team else rng.randint(target - 4, target - 1)
+            )
         actions = play(cfg, most + 1, seed=attempt)
         state = new_game(cfg)
         for action in actions:

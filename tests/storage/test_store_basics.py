@@ -16,7 +16,11 @@ def test_create_stores_seats_and_validates_through_the_engine(store):
     assert info.id == game_id and info.status == "active" and info.version == 0 and info.finished is None
     assert info.players == ("Carmen", "Nicholas", "Yellow", "Dana") and info.ruleset == "official"
     assert [(s.name, s.colour, s.team) for s in info.seats] == [
-        ("Carmen", "red", "a"), ("Nicholas", "blue", "b"), ("Yellow", "yellow", "a"), ("Dana", "green", "b")]
+        ("Carmen", "red", "a"),
+        ("Nicholas", "blue", "b"),
+        ("Yellow", "yellow", "a"),
+        ("Dana", "green", "b"),
+    ]
     assert info.created.tzinfo is not None
     with pytest.raises(ConfigError):
         store.create_game({"players": [{"name": "Solo"}]})
@@ -98,9 +102,14 @@ def test_a_retried_key_is_applied_once(store):
 
 
 def test_unknown_games_are_reported(store):
-    for call in (lambda: store.load("nope"), lambda: store.events("nope"), lambda: store.export_game("nope"),
-                 lambda: store.submit("nope", {"type": "search", "player": 0}, base_version=0),
-                 lambda: store.undo("nope", base_version=0), lambda: store.redo("nope", base_version=0)):
+    for call in (
+        lambda: store.load("nope"),
+        lambda: store.events("nope"),
+        lambda: store.export_game("nope"),
+        lambda: store.submit("nope", {"type": "search", "player": 0}, base_version=0),
+        lambda: store.undo("nope", base_version=0),
+        lambda: store.redo("nope", base_version=0),
+    ):
         with pytest.raises(GameNotFound, match="no game with id 'nope'"):
             call()
 

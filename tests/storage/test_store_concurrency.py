@@ -49,12 +49,15 @@ def test_threads_racing_leave_one_winner_per_version(make_url):
             barrier = threading.Barrier(2)
             results: list = [None, None]
 
-            def contend(index, store, kind, action=action, base=table.version, round_=round_, barrier=barrier,
-                        results=results):
+            def contend(
+                index, store, kind, action=action, base=table.version, round_=round_, barrier=barrier, results=results
+            ):
                 results[index] = _race(store, game_id, kind, action, base, f"{index}/{round_}", barrier)
 
-            threads = [threading.Thread(target=contend, args=(i, s, k))
-                       for i, (s, k) in enumerate(zip((first, second), kinds, strict=True))]
+            threads = [
+                threading.Thread(target=contend, args=(i, s, k))
+                for i, (s, k) in enumerate(zip((first, second), kinds, strict=True))
+            ]
             for t in threads:
                 t.start()
             for t in threads:
@@ -126,8 +129,9 @@ def test_processes_racing_leave_one_winner_per_version(make_url):
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(2)
     results = context.Queue()
-    workers = [context.Process(target=_process_contender, args=(url, game_id, i, plan, barrier, results))
-               for i in range(2)]
+    workers = [
+        context.Process(target=_process_contender, args=(url, game_id, i, plan, barrier, results)) for i in range(2)
+    ]
     for w in workers:
         w.start()
     outcomes: dict[int, list] = {}

@@ -46,8 +46,11 @@ def test_binding_a_seat_a_spectator_and_coming_back(store):
     assert watcher.seat is None and also.seat is None  # any number of spectators
     moved = store.devices.bind(game, secret=secret, token_hash=token_hash("w"), seat=0, label="tablet")
     assert (moved.id, moved.seat) == (watcher.id, 0)  # the same device takes a seat
-    assert [(d.seat, d.label) for d in store.devices.devices(game)] == [(0, "tablet"), (2, "Pixel 7"),
-                                                                         (None, "tablet 2")]
+    assert [(d.seat, d.label) for d in store.devices.devices(game)] == [
+        (0, "tablet"),
+        (2, "Pixel 7"),
+        (None, "tablet 2"),
+    ]
     assert store.devices.find(token_hash("unknown")) is None
 
 
@@ -101,8 +104,11 @@ def test_phones_racing_for_one_seat_leave_one_holder(make_url):
     def grab(index: int) -> None:
         gate.wait()
         try:
-            results.append(stores[index].devices.bind(game, secret=secret, token_hash=token_hash(f"t{index}"),
-                                                      seat=3, label=f"phone {index}"))
+            results.append(
+                stores[index].devices.bind(
+                    game, secret=secret, token_hash=token_hash(f"t{index}"), seat=3, label=f"phone {index}"
+                )
+            )
         except SeatTaken as error:
             results.append(error)
 

@@ -39,8 +39,10 @@ def _store_with_games(path: Path, games: int = 3) -> None:
                 store.submit(game_id, action, base_version=version)
 
 
-@pytest.mark.parametrize("content", [b"Hello, I am a spreadsheet,\n1,2,3\n" * 50, os.urandom(8192),
-                                     b"SQLite format 2\x00" + bytes(100), b"\x00\x01"])
+@pytest.mark.parametrize(
+    "content",
+    [b"Hello, I am a spreadsheet,\n1,2,3\n" * 50, os.urandom(8192), b"SQLite format 2\x00" + bytes(100), b"\x00\x01"],
+)
 def test_a_file_that_is_not_a_database_is_refused_untouched(tmp_path, content):
     path = tmp_path / "games.sqlite3"
     path.write_bytes(content)
@@ -56,12 +58,14 @@ def test_a_damaged_database_is_reported_and_left_as_it_is(tmp_path):
     data = path.read_bytes()
     assert len(data) > 64 * 1024
     damaged = bytearray(data[: len(data) // 2])
-    damaged[40 * 1024: 48 * 1024] = os.urandom(8 * 1024)  # scribbled-over pages in the middle, and the end lost
+    damaged[40 * 1024 : 48 * 1024] = os.urandom(8 * 1024)  # scribbled-over pages in the middle, and the end lost
     path.write_bytes(bytes(damaged))
     before = _digest(path)
     # The schema may still read: the damage shows on reading the games.
-    with (pytest.raises(CorruptDatabase, match="damaged or is not a database .* It was not changed"),
-          Store(str(path)) as store):
+    with (
+        pytest.raises(CorruptDatabase, match="damaged or is not a database .* It was not changed"),
+        Store(str(path)) as store,
+    ):
         for info in store.list_games():
             store.load(info.id)
         store.statistics()
@@ -145,7 +149,7 @@ def test_a_full_disk_writes_nothing_and_says_so(tmp_path):
             store.submit(game_id, actions[version], base_version=version - 1)
         after = store.submit(game_id, actions[version], base_version=version)  # space again: it goes on
         assert after.answer.accepted
-        assert snap(after.table.game.state) == snap(Game.replay(cfg, actions[:version + 1]).state)
+        assert snap(after.table.game.state) == snap(Game.replay(cfg, actions[: version + 1]).state)
         assert store.verify(game_id) == []
 
 
@@ -157,12 +161,16 @@ def read_only_folder(folder: Path):
         undo = lambda: folder.chmod(0o755)  # noqa: E731
     else:
         if shutil.which("chattr") is None:
-            pytest.fail("running as root, this test makes a folder read-only with chattr +i: "
-                        "install e2fsprogs (apt-get install e2fsprogs)")
+            pytest.fail(
+                "running as root, this test makes a folder read-only with chattr +i: "
+                "install e2fsprogs (apt-get install e2fsprogs)"
+            )
         made = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, text=True)
         if made.returncode:
-            pytest.fail(f"running as root, this test needs chattr +i on {folder} (CAP_LINUX_IMMUTABLE and a "
-                        f"filesystem with the immutable flag, e.g. ext4): {made.stderr.strip()}")
+            pytest.fail(
+                f"running as root, this test needs chattr +i on {folder} (CAP_LINUX_IMMUTABLE and a "
+                f"filesystem with the immutable flag, e.g. ext4): {made.stderr.strip()}"
+            )
         undo = lambda: subprocess.run(["chattr", "-i", str(folder)], check=True)  # noqa: E731
     try:
         try:
@@ -196,8 +204,11 @@ def test_a_read_only_folder_is_reported_and_the_data_kept(tmp_path):
 
 
 def test_an_unreachable_server_is_named():
-    with pytest.raises(Unreachable, match=r"cannot reach the database server postgresql\+psycopg2://nobody:\*\*\*@"
-                                          r"127.0.0.1:9/games: .*Connection refused") as refused:
+    with pytest.raises(
+        Unreachable,
+        match=r"cannot reach the database server postgresql\+psycopg2://nobody:\*\*\*@"
+        r"127.0.0.1:9/games: .*Connection refused",
+    ) as refused:
         Store("postgresql+psycopg2://nobody:secret@127.0.0.1:9/games")
     assert "secret" not in refused.value.message and "\n" not in refused.value.message
 

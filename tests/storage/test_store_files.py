@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def check_file(path: Path) -> tuple[list[dict], dict]:
@@ -36,8 +37,12 @@ def test_an_exported_game_replays_through_the_checker_to_the_same_state(store, t
         version = store.submit(game_id, action, base_version=version).version
     version = store.undo(game_id, base_version=version).version  # undone actions are not exported
     version = store.undo(game_id, base_version=version).version
-    forced = {"type": "adjust", "player": 0, "changes": [{"path": "players.1.cigarettes", "set": 4}],
-              "reason": "we forgot a sale"}
+    forced = {
+        "type": "adjust",
+        "player": 0,
+        "changes": [{"path": "players.1.cigarettes", "set": 4}],
+        "reason": "we forgot a sale",
+    }
     version = store.submit(game_id, forced, base_version=version).version
     table = store.load(game_id)
     exported = store.export_game(game_id)
@@ -77,17 +82,24 @@ def test_an_imported_unfinished_game_resumes(store):
     assert store.submit(game_id, following, base_version=table.version).version == 26
 
 
-@pytest.mark.parametrize("data, message", [
-    ([], 'must be a JSON object with "config" and "actions"'),
-    ({"config": {}}, '"config" and "actions"'),
-    ({"config": {}, "actions": [], "moves": []}, "no field 'moves'"),
-    ({"config": {}, "actions": {}}, '"actions" must be a list'),
-    ({"config": {"players": [{"name": "Solo"}]}, "actions": []}, "impossible configuration: SET-1"),
-    ({"config": config(), "actions": [{"type": "search"}]}, "action 1 is malformed"),
-    ({"config": config(), "actions": [{"type": "search", "player": 0}, {"type": "dig", "player": 2,
-                                                                          "tool": "spoon"}]},
-     r"action 2 \(dig\) does not replay: the engine refuses it \(TURN-4"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([], 'must be a JSON object with "config" and "actions"'),
+        ({"config": {}}, '"config" and "actions"'),
+        ({"config": {}, "actions": [], "moves": []}, "no field 'moves'"),
+        ({"config": {}, "actions": {}}, '"actions" must be a list'),
+        ({"config": {"players": [{"name": "Solo"}]}, "actions": []}, "impossible configuration: SET-1"),
+        ({"config": config(), "actions": [{"type": "search"}]}, "action 1 is malformed"),
+        (
+            {
+                "config": config(),
+                "actions": [{"type": "search", "player": 0}, {"type": "dig", "player": 2, "tool": "spoon"}],
+            },
+            r"action 2 \(dig\) does not replay: the engine refuses it \(TURN-4",
+        ),
+    ],
+)
 def test_a_file_that_does_not_replay_is_refused_with_a_clear_message(store, data, message):
     with pytest.raises(BadGameFile, match=message):
         store.import_game(data)

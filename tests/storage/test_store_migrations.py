@@ -41,27 +41,57 @@ def write_old_games(db: Database, games: dict) -> None:
             state = Game.replay(cfg, actions[:-1] if undo_last else actions).state
             version = len(actions) + (1 if undo_last else 0)
             winner = None if state.winner is None else state.players[state.winner].name
-            conn.execute(text(
-                "INSERT INTO games (id, created, updated, finished, status, ruleset, seed, config, version, "
-                "winner) VALUES (:id, :now, :now, :fin, :status, 'official', :seed, :config, :version, :winner)"),
-                {"id": game_id, "now": at, "fin": at if winner else None,
-                 "status": "finished" if winner else "active", "seed": cfg["seed"],
-                 "config": json.dumps(parse_config(cfg).normalised), "version": version, "winner": winner})
+            conn.execute(
+                text(
+                    "INSERT INTO games (id, created, updated, finished, status, ruleset, seed, config, version, "
+                    "winner) VALUES (:id, :now, :now, :fin, :status, 'official', :seed, :config, :version, :winner)"
+                ),
+                {
+                    "id": game_id,
+                    "now": at,
+                    "fin": at if winner else None,
+                    "status": "finished" if winner else "active",
+                    "seed": cfg["seed"],
+                    "config": json.dumps(parse_config(cfg).normalised),
+                    "version": version,
+                    "winner": winner,
+                },
+            )
             for p in game.state.players:
-                conn.execute(text("INSERT INTO seats (game_id, seat, name, colour, team) VALUES (:g, :s, :n, :c, :t)"),
-                             {"g": game_id, "s": p.seat, "n": p.name, "c": p.color, "t": p.team})
-            rows = [{"seq": i + 1, "kind": "action", "action": json.dumps(a), "answer": json.dumps(answers[i]),
-                     "target": None, "undone": undo_last and i == len(actions) - 1} for i, a in enumerate(actions)]
+                conn.execute(
+                    text("INSERT INTO seats (game_id, seat, name, colour, team) VALUES (:g, :s, :n, :c, :t)"),
+                    {"g": game_id, "s": p.seat, "n": p.name, "c": p.color, "t": p.team},
+                )
+            rows = [
+                {
+                    "seq": i + 1,
+                    "kind": "action",
+                    "action": json.dumps(a),
+                    "answer": json.dumps(answers[i]),
+                    "target": None,
+                    "undone": undo_last and i == len(actions) - 1,
+                }
+                for i, a in enumerate(actions)
+            ]
             if undo_last:
-                rows.append({"seq": len(actions) + 1, "kind": "undo",
-                             "action": json.dumps({"type": "undo", "target": len(actions)}),
-                             "answer": json.dumps({"accepted": True, "step": len(actions) - 1,
-                                                   "undone": len(actions)}), "target": len(actions), "undone": False})
+                rows.append(
+                    {
+                        "seq": len(actions) + 1,
+                        "kind": "undo",
+                        "action": json.dumps({"type": "undo", "target": len(actions)}),
+                        "answer": json.dumps({"accepted": True, "step": len(actions) - 1, "undone": len(actions)}),
+                        "target": len(actions),
+                        "undone": False,
+                    }
+                )
             for row in rows:
-                conn.execute(text(
-                    "INSERT INTO events (game_id, seq, kind, action, answer, target, submitted_by, at, undone, "
-                    "idempotency_key) VALUES (:g, :seq, :kind, :action, :answer, :target, 'v1', :at, :undone, NULL)"),
-                    {"g": game_id, "at": at, **row})
+                conn.execute(
+                    text(
+                        "INSERT INTO events (game_id, seq, kind, action, answer, target, submitted_by, at, undone, "
+                        "idempotency_key) VALUES (:g, :seq, :kind, :action, :answer, :target, 'v1', :at, :undone, NULL)"
+                    ),
+                    {"g": game_id, "at": at, **row},
+                )
 
 
 def _write_v2(db: Database) -> dict:
@@ -97,8 +127,10 @@ def test_every_old_version_is_covered():
 def test_a_new_database_is_created_at_the_current_version(store):
     assert (store.prepared.found, store.prepared.version, store.prepared.backup) == (0, CURRENT_VERSION, None)
     with store.db.engine.connect() as conn:
-        assert conn.execute(text("SELECT app, version FROM companion_schema")).one() == ("dyo-companion",
-                                                                                         CURRENT_VERSION)
+        assert conn.execute(text("SELECT app, version FROM companion_schema")).one() == (
+            "dyo-companion",
+            CURRENT_VERSION,
+        )
 
 
 @pytest.mark.parametrize("version", sorted(OLD_VERSIONS))
@@ -133,8 +165,9 @@ def test_an_old_database_is_backed_up_then_migrated(db_url, make_url, version):
         copy = sqlite3.connect(backup)
         try:
             assert copy.execute("SELECT version FROM companion_schema").fetchone() == (version,)
-            assert copy.execute("SELECT count(*) FROM events").fetchone() == (len(finished_actions) +
-                                                                               len(active_actions) + 1,)
+            assert copy.execute("SELECT count(*) FROM events").fetchone() == (
+                len(finished_actions) + len(active_actions) + 1,
+            )
         finally:
             copy.close()
     else:
@@ -143,7 +176,8 @@ def test_an_old_database_is_backed_up_then_migrated(db_url, make_url, version):
             copied = [t for t in tables if t.startswith(f"backup_v{version}_") and t.endswith("_events")]
             assert len(copied) == 1
             assert conn.execute(text(f"SELECT count(*) FROM {copied[0]}")).scalar() == (
-                len(finished_actions) + len(active_actions) + 1)
+                len(finished_actions) + len(active_actions) + 1
+            )
 
 
 def test_the_migrated_schema_is_the_models_schema(store):
@@ -152,8 +186,9 @@ def test_the_migrated_schema_is_the_models_schema(store):
         for table in SQLModel.metadata.sorted_tables:
             columns = {c["name"]: c["nullable"] for c in found.get_columns(table.name)}
             assert columns == {c.name: c.nullable for c in table.columns}, table.name
-            assert found.get_pk_constraint(table.name)["constrained_columns"] == [c.name for c in
-                                                                                 table.primary_key.columns]
+            assert found.get_pk_constraint(table.name)["constrained_columns"] == [
+                c.name for c in table.primary_key.columns
+            ]
 
 
 def test_a_failed_migration_changes_nothing(db_url, monkeypatch):
@@ -200,8 +235,11 @@ def test_a_newer_schema_is_refused_untouched(db_url):
     db.dispose()
     path = Path(db.path) if db.path else None
     before = _digest(path) if path else None
-    with pytest.raises(NewerSchema, match=f"newer version of the companion \\(schema {CURRENT_VERSION + 3}; this "
-                                          f"version reads up to {CURRENT_VERSION}\\)") as refused:
+    with pytest.raises(
+        NewerSchema,
+        match=f"newer version of the companion \\(schema {CURRENT_VERSION + 3}; this "
+        f"version reads up to {CURRENT_VERSION}\\)",
+    ) as refused:
         Store(db_url)
     assert refused.value.found == CURRENT_VERSION + 3
     if path:
@@ -218,27 +256,40 @@ def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypa
     reported and left exactly as it was."""
     old = Database(db_url)
     prepare(old, target=3)
-    games = {f"{modules}{seed}": (cfg, actions[:150], seed % 2 == 0)
-             for modules, seed in GAMES[:4] for cfg, actions in [simulated(modules, seed)]}
+    games = {
+        f"{modules}{seed}": (cfg, actions[:150], seed % 2 == 0)
+        for modules, seed in GAMES[:4]
+        for cfg, actions in [simulated(modules, seed)]
+    }
     diverged_cfg = config(seed=11)
     diverged_actions = play(diverged_cfg, 40)
     games["diverged"] = (diverged_cfg, diverged_actions, False)
     write_old_games(old, games)
     roll_at = find_roll(diverged_cfg, diverged_actions) + 1
     with old.engine.begin() as conn:
-        answer = json.loads(conn.execute(text("SELECT answer FROM events WHERE game_id = 'diverged' AND seq = :s"),
-                                         {"s": roll_at}).scalar())
+        answer = json.loads(
+            conn.execute(
+                text("SELECT answer FROM events WHERE game_id = 'diverged' AND seq = :s"), {"s": roll_at}
+            ).scalar()
+        )
         for event in answer["events"]:
             if event["type"] == "roll":
                 event["die"] = 7 - event["die"]  # not what the seed rolled: the log and the replay disagree
-        conn.execute(text("UPDATE events SET answer = :a WHERE game_id = 'diverged' AND seq = :s"),
-                     {"a": json.dumps(answer), "s": roll_at})
+        conn.execute(
+            text("UPDATE events SET answer = :a WHERE game_id = 'diverged' AND seq = :s"),
+            {"a": json.dumps(answer), "s": roll_at},
+        )
         before = _game_rows(conn, "diverged")
     old.dispose()
-    expected = {game_id: without_rng(Game.replay(cfg, actions[:-1] if undo_last else actions).state)
-                for game_id, (cfg, actions, undo_last) in games.items()}
-    after_redo = {game_id: without_rng(Game.replay(cfg, actions).state)
-                  for game_id, (cfg, actions, undo_last) in games.items() if undo_last}
+    expected = {
+        game_id: without_rng(Game.replay(cfg, actions[:-1] if undo_last else actions).state)
+        for game_id, (cfg, actions, undo_last) in games.items()
+    }
+    after_redo = {
+        game_id: without_rng(Game.replay(cfg, actions).state)
+        for game_id, (cfg, actions, undo_last) in games.items()
+        if undo_last
+    }
 
     with caplog.at_level("WARNING", logger="storage.migrations"), Store(db_url) as store:
         assert (store.prepared.found, store.prepared.version) == (3, CURRENT_VERSION)
@@ -253,8 +304,10 @@ def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypa
         with store.db.engine.connect() as conn:
             assert _game_rows(conn, "diverged") == before
         problems = store.verify("diverged")
-        assert problems[0].startswith("the upgrade to schema version 4 left this game's log as it was: "
-                                      f"entry {roll_at} (action) replays differently")
+        assert problems[0].startswith(
+            "the upgrade to schema version 4 left this game's log as it was: "
+            f"entry {roll_at} (action) replays differently"
+        )
     assert any("game diverged" in r.getMessage() and "left it as it was" in r.getMessage() for r in caplog.records)
 
     monkeypatch.setattr(Rng, "next64", other_next64)
@@ -271,6 +324,7 @@ def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypa
 def _game_rows(conn, game_id: str) -> tuple:
     """Everything stored of one game, to tell that an upgrade left it as it was."""
     config = conn.execute(text("SELECT config FROM games WHERE id = :g"), {"g": game_id}).scalar()
-    events = conn.execute(text("SELECT seq, kind, action, answer, undone FROM events WHERE game_id = :g ORDER BY seq"),
-                          {"g": game_id}).all()
+    events = conn.execute(
+        text("SELECT seq, kind, action, answer, undone FROM events WHERE game_id = :g ORDER BY seq"), {"g": game_id}
+    ).all()
     return config, [tuple(e) for e in events]

@@ -57,8 +57,10 @@ def _store_all(store: Store) -> dict[str, tuple[str, dict, list[dict]]]:
 def _reseed(store: Store, game_id: str, seed: int) -> None:
     with store.db.engine.begin() as conn:
         config = json.loads(conn.execute(text("SELECT config FROM games WHERE id = :g"), {"g": game_id}).scalar())
-        conn.execute(text("UPDATE games SET config = :c, seed = :s WHERE id = :g"),
-                     {"c": json.dumps({**config, "seed": seed}), "s": seed, "g": game_id})
+        conn.execute(
+            text("UPDATE games SET config = :c, seed = :s WHERE id = :g"),
+            {"c": json.dumps({**config, "seed": seed}), "s": seed, "g": game_id},
+        )
 
 
 @pytest.mark.parametrize("change", ["generator", "seed"])

@@ -11,51 +11,76 @@ def _answer(*events):
 
 
 def test_a_player_extortion_the_target_cooperates_with():
-    counts = tally([_answer({"type": "extort", "player": 0, "target": 1, "tool": "spoon", "weapons": ["knife"]}),
-                    _answer({"type": "cooperate", "player": 1, "to": 0, "tool": "spoon"})], 3)
+    counts = tally(
+        [
+            _answer({"type": "extort", "player": 0, "target": 1, "tool": "spoon", "weapons": ["knife"]}),
+            _answer({"type": "cooperate", "player": 1, "to": 0, "tool": "spoon"}),
+        ],
+        3,
+    )
     assert counts[0]["extortions_won"] == 1 and counts[1]["extortions_lost"] == 1
     assert sum(c["beatings_taken"] + c["beatings_given"] for c in counts) == 0
 
 
 def test_a_combat_the_extorted_player_wins_over_several_actions():
-    counts = tally([
-        _answer({"type": "extort", "player": 0, "target": 2}, {"type": "combat", "attacker": 0, "defender": 2}),
-        _answer({"type": "weapon", "player": 2, "card": "knife"}),
-        _answer({"type": "give_up", "player": 0}, {"type": "combat_end", "winner": 2, "loser": 0},
+    counts = tally(
+        [
+            _answer({"type": "extort", "player": 0, "target": 2}, {"type": "combat", "attacker": 0, "defender": 2}),
+            _answer({"type": "weapon", "player": 2, "card": "knife"}),
+            _answer(
+                {"type": "give_up", "player": 0},
+                {"type": "combat_end", "winner": 2, "loser": 0},
                 {"type": "beating", "player": 0, "count": 2, "total": 2, "why": "combat"},
-                {"type": "beating", "player": 1, "count": 1, "total": 1, "why": "combat_helper"}),
-    ], 3)
+                {"type": "beating", "player": 1, "count": 1, "total": 1, "why": "combat_helper"},
+            ),
+        ],
+        3,
+    )
     assert (counts[2]["extortions_won"], counts[0]["extortions_lost"]) == (1, 1)
     assert counts[0]["beatings_taken"] == 2 and counts[1]["beatings_taken"] == 1
     assert counts[2]["beatings_given"] == 3 and counts[0]["beatings_given"] == 0
 
 
 def test_michel_extortions_count_for_the_player_and_his_beatings_for_nobody():
-    counts = tally([
-        _answer({"type": "michel_card", "neutral": "michel", "player": 1, "card": "knife_spoon"},
-                {"type": "combat", "attacker": None, "defender": 1, "neutral": "michel"}),
-        _answer({"type": "give_up", "player": 1},
+    counts = tally(
+        [
+            _answer(
+                {"type": "michel_card", "neutral": "michel", "player": 1, "card": "knife_spoon"},
+                {"type": "combat", "attacker": None, "defender": 1, "neutral": "michel"},
+            ),
+            _answer(
+                {"type": "give_up", "player": 1},
                 {"type": "combat_end", "winner": None, "loser": 1, "neutral": "michel"},
-                {"type": "beating", "player": 1, "count": 1, "total": 1, "why": "michel"}),
-        _answer({"type": "cooperate", "player": 0, "neutral": "michelle", "tool": "spoon"}),
-        _answer({"type": "combat_end", "winner": 0, "loser": None, "neutral": "michelle"}),
-    ], 2)
+                {"type": "beating", "player": 1, "count": 1, "total": 1, "why": "michel"},
+            ),
+            _answer({"type": "cooperate", "player": 0, "neutral": "michelle", "tool": "spoon"}),
+            _answer({"type": "combat_end", "winner": 0, "loser": None, "neutral": "michelle"}),
+        ],
+        2,
+    )
     assert counts[1] == {"beatings_taken": 1, "beatings_given": 0, "extortions_won": 0, "extortions_lost": 1}
     assert counts[0] == {"beatings_taken": 0, "beatings_given": 0, "extortions_won": 1, "extortions_lost": 1}
 
 
 def test_beatings_from_brawls_backgrounds_and_punishments_have_a_giver():
-    counts = tally([
-        _answer({"type": "brawl", "player": 0, "place": "gymnasium", "players": [1, 2]}),
-        _answer({"type": "beating", "player": 1, "count": 1, "total": 1, "why": "brawl"}),
-        _answer({"type": "beating", "player": 2, "count": 0, "total": 3, "why": "brawl"}),  # already at most
-        _answer({"type": "background", "player": 2, "background": "nobody_walks_away_from_me", "bonus": False},
-                {"type": "beating", "player": 0, "count": 1, "total": 1, "why": "nobody_walks_away_from_me"}),
-        _answer({"type": "corruption", "player": 1, "effect": "punishment"}),
-        _answer({"type": "punishment", "player": 0, "choice": "beating"},
-                {"type": "beating", "player": 0, "count": 1, "total": 2, "why": "punishment"}),
-        _answer({"type": "extort", "player": 0, "target": 1}, {"type": "must_cooperate", "player": 1}),
-    ], 3)
+    counts = tally(
+        [
+            _answer({"type": "brawl", "player": 0, "place": "gymnasium", "players": [1, 2]}),
+            _answer({"type": "beating", "player": 1, "count": 1, "total": 1, "why": "brawl"}),
+            _answer({"type": "beating", "player": 2, "count": 0, "total": 3, "why": "brawl"}),  # already at most
+            _answer(
+                {"type": "background", "player": 2, "background": "nobody_walks_away_from_me", "bonus": False},
+                {"type": "beating", "player": 0, "count": 1, "total": 1, "why": "nobody_walks_away_from_me"},
+            ),
+            _answer({"type": "corruption", "player": 1, "effect": "punishment"}),
+            _answer(
+                {"type": "punishment", "player": 0, "choice": "beating"},
+                {"type": "beating", "player": 0, "count": 1, "total": 2, "why": "punishment"},
+            ),
+            _answer({"type": "extort", "player": 0, "target": 1}, {"type": "must_cooperate", "player": 1}),
+        ],
+        3,
+    )
     assert [c["beatings_given"] for c in counts] == [1, 1, 1]
     assert [c["beatings_taken"] for c in counts] == [2, 1, 0]
     assert counts[0]["extortions_won"] == 1 and counts[1]["extortions_lost"] == 1

@@ -27,7 +27,7 @@ def test_undo_across_a_die_roll_then_redo_gives_the_identical_state(store, db_ur
     cfg = config()
     actions = play(cfg, 80)
     roll_at = find_roll(cfg, actions)
-    played = actions[:roll_at + 3]
+    played = actions[: roll_at + 3]
     game_id = store.create_game(cfg)
     version = _submit_all(store, game_id, played)
     before = snap(store.load(game_id).game.state)
@@ -56,7 +56,7 @@ def test_playing_the_undone_roll_again_rolls_the_same_die(store):
     actions = play(cfg, 80)
     roll_at = find_roll(cfg, actions)
     game_id = store.create_game(cfg)
-    version = _submit_all(store, game_id, actions[:roll_at + 1])
+    version = _submit_all(store, game_id, actions[: roll_at + 1])
     first = store.events(game_id)[-1].answer
     version = store.undo(game_id, base_version=version).version
     again = store.submit(game_id, actions[roll_at], base_version=version)
@@ -76,8 +76,13 @@ def test_undo_and_redo_never_delete_entries(store):
     other = next_action(store.load(game_id).game.state, random.Random(3))
     version = store.submit(game_id, other, base_version=version).version
     log = store.events(game_id)
-    assert [(e.kind, e.target) for e in log[5:]] == [("undo", 5), ("undo", 4), ("redo", 4), ("undo", 4),
-                                                     ("action", None)]
+    assert [(e.kind, e.target) for e in log[5:]] == [
+        ("undo", 5),
+        ("undo", 4),
+        ("redo", 4),
+        ("undo", 4),
+        ("action", None),
+    ]
     assert [e.seq for e in log if e.kind == "action" and e.undone] == [4, 5]
     assert unresolved(store.export_game(game_id)["actions"]) == actions[:3] + [other]
     with pytest.raises(NothingToRedo):
@@ -133,8 +138,10 @@ def test_undoing_the_winning_action_reopens_the_game(store):
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(st.sampled_from(["act", "act", "act", "undo", "redo"]), min_size=1, max_size=30),
-       seed=st.integers(0, 1000))
+@given(
+    ops=st.lists(st.sampled_from(["act", "act", "act", "undo", "redo"]), min_size=1, max_size=30),
+    seed=st.integers(0, 1000),
+)
 def test_any_mix_of_actions_undo_and_redo_matches_a_plain_model(make_url, ops, seed):
     """The store against a model: the actions in effect and a redo stack, replayed by the engine."""
     cfg = config(seed=seed)
@@ -188,15 +195,20 @@ def test_the_recorded_dice_are_checked_on_redo_and_by_verify(store):
     actions = play(cfg, 80)
     roll_at = find_roll(cfg, actions)
     game_id = store.create_game(cfg)
-    version = _submit_all(store, game_id, actions[:roll_at + 1])
+    version = _submit_all(store, game_id, actions[: roll_at + 1])
     version = store.undo(game_id, base_version=version).version
     recorded = store.events(game_id)[roll_at].answer
     forged = json.loads(json.dumps(recorded))
     for event in forged["events"]:
         if event["type"] == "roll":
             event["die"] = 7 - event["die"]  # a different face than the seeded source gives
-    _tamper(store, "UPDATE events SET answer = :a WHERE game_id = :g AND seq = :s", a=json.dumps(forged),
-            g=game_id, s=roll_at + 1)
+    _tamper(
+        store,
+        "UPDATE events SET answer = :a WHERE game_id = :g AND seq = :s",
+        a=json.dumps(forged),
+        g=game_id,
+        s=roll_at + 1,
+    )
     with pytest.raises(LogDiverged, match=f"cannot redo entry {roll_at + 1} .* nothing was written"):
         store.redo(game_id, base_version=version)
     assert store.load(game_id).version == version
@@ -220,7 +232,11 @@ def test_a_log_the_engine_no_longer_accepts_is_reported_on_load(store, db_url):
     cfg = config()
     game_id = store.create_game(cfg)
     _submit_all(store, game_id, play(cfg, 5))
-    _tamper(store, "UPDATE events SET action = :a WHERE game_id = :g AND seq = 2",
-            a=json.dumps({"type": "dig", "player": 2, "tool": "spoon"}), g=game_id)
+    _tamper(
+        store,
+        "UPDATE events SET action = :a WHERE game_id = :g AND seq = 2",
+        a=json.dumps({"type": "dig", "player": 2, "tool": "spoon"}),
+        g=game_id,
+    )
     with Store(db_url) as fresh, pytest.raises(LogDiverged, match=f"game {game_id} no longer replays"):
         fresh.load(game_id)

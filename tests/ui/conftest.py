@@ -14,6 +14,7 @@ from .harness import AppServer
 def make_store(folder: Path) -> Any:
     """The real store on a temporary SQLite file."""
     from storage import Store
+
     return Store(url=f"sqlite:///{folder / 'games.sqlite3'}")
 
 

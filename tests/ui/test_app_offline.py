@@ -56,19 +56,27 @@ async def new_app(store, folder: Path, width: int = 390) -> App:
 
 def test_every_screen_renders(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "modules": {"neutrals": 1,
-                                                                                               "warden": True}})
+    game = store.create_game(
+        {"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "modules": {"neutrals": 1, "warden": True}}
+    )
     won = store.create_game({"players": [{"name": "A", "tunnel": 11, "hand": ["spoon"]}, {"name": "B"}]})
     store.submit(won, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(won).version)
 
     async def run() -> None:
         for width in (390, 1280):
             app = await new_app(store, tmp_path, width)
-            for route, screen in [("/", "HomeScreen"), ("/setup", "SetupScreen"), (f"/game/{game}", "TableScreen"),
-                                  (f"/game/{game}/log", "LogScreen"), ("/rules?rule=BEAT-2", "RulesScreen"),
-                                  ("/history", "HistoryScreen"), ("/settings", "SettingsScreen"),
-                                  (f"/game/{won}/win", "WinScreen"), (f"/game/{won}", "WinScreen"),
-                                  ("/game/nope", "TableScreen")]:
+            for route, screen in [
+                ("/", "HomeScreen"),
+                ("/setup", "SetupScreen"),
+                (f"/game/{game}", "TableScreen"),
+                (f"/game/{game}/log", "LogScreen"),
+                ("/rules?rule=BEAT-2", "RulesScreen"),
+                ("/history", "HistoryScreen"),
+                ("/settings", "SettingsScreen"),
+                (f"/game/{won}/win", "WinScreen"),
+                (f"/game/{won}", "WinScreen"),
+                ("/game/nope", "TableScreen"),
+            ]:
                 app.show(route)
                 assert type(app.screen).__name__ == screen, route
                 assert app.page.controls, route
@@ -78,8 +86,9 @@ def test_every_screen_renders(tmp_path: Path) -> None:
 
 def test_table_taps_record_actions_and_flags(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    game = store.create_game({"players": [{"name": "Carmen", "beatings": 1, "place": "cafeteria"},
-                                          {"name": "Nicholas"}], "seed": 2})
+    game = store.create_game(
+        {"players": [{"name": "Carmen", "beatings": 1, "place": "cafeteria"}, {"name": "Nicholas"}], "seed": 2}
+    )
 
     async def run() -> None:
         app = await new_app(store, tmp_path)
@@ -180,8 +189,12 @@ def test_missing_chromium_fails_with_the_install_command(monkeypatch) -> None:
 def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
     """Reported mid-turn with 11 cards: the turn ends at once and the hand limit is a decision."""
     store = make_store(tmp_path)
-    game = store.create_game({"players": [{"name": "Carmen", "hand": ["spoon"] + ["unknown"] * 11},
-                                          {"name": "Nicholas"}], "modules": {"warden": True}})
+    game = store.create_game(
+        {
+            "players": [{"name": "Carmen", "hand": ["spoon"] + ["unknown"] * 11}, {"name": "Nicholas"}],
+            "modules": {"warden": True},
+        }
+    )
 
     async def run() -> None:
         app = await new_app(store, tmp_path, 1280)
@@ -267,8 +280,11 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
                     else:
                         pool = [c.value for c in step.choices if c.enabled for _ in range(c.limit or step.high)]
                         need = step.exact if step.exact is not None else step.low
-                        chosen = list(step.default) if step.default and len(step.default) == need else \
-                            rng.sample(pool, min(need, len(pool)))
+                        chosen = (
+                            list(step.default)
+                            if step.default and len(step.default) == need
+                            else rng.sample(pool, min(need, len(pool)))
+                        )
                         table.control.answer(step.field, chosen)
                 await settled(table)
                 if table.control.composer is not None:

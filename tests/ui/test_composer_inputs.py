@@ -12,8 +12,13 @@ TR = Tr("en")
 
 
 def _game(**fields) -> object:
-    return new_game({"players": [{"name": "Carmen", **fields}, {"name": "Nicholas"}], "seed": 3,
-                     "modules": {"places": ["gambling_cells", "laundry"]}})
+    return new_game(
+        {
+            "players": [{"name": "Carmen", **fields}, {"name": "Nicholas"}],
+            "seed": 3,
+            "modules": {"places": ["gambling_cells", "laundry"]},
+        }
+    )
 
 
 def test_a_bet_asks_the_amounts_the_cigarettes_allow_and_every_number():

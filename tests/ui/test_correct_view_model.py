@@ -6,8 +6,11 @@ from companion.app.vm import correct as vm
 from companion.app.vm.text import Tr
 from companion.rules import new_game, parse_action, step
 
-CONFIG = {"players": [{"name": "Ana", "hand": ["spoon", "unknown"]}, {"name": "Bo"}], "seed": 1,
-          "modules": {"neutrals": 1, "warden": True}}
+CONFIG = {
+    "players": [{"name": "Ana", "hand": ["spoon", "unknown"]}, {"name": "Bo"}],
+    "seed": 1,
+    "modules": {"neutrals": 1, "warden": True},
+}
 
 
 def test_only_real_changes_are_recorded_and_the_engine_applies_them() -> None:
@@ -16,9 +19,15 @@ def test_only_real_changes_are_recorded_and_the_engine_applies_them() -> None:
     draft.values.update({"players.0.cigarettes": 4, "players.1.tunnel": 0, "warden": "showers"})  # tunnel unchanged
     draft.hand.append((0, "identify", "blade"))
     action = vm.correction(s, draft)
-    assert action == {"type": "adjust", "player": s.active, "changes": [
-        {"path": "players.0.cigarettes", "set": 4}, {"path": "warden", "set": "showers"},
-        {"path": "players.0.hand", "identify": ["blade"]}]}
+    assert action == {
+        "type": "adjust",
+        "player": s.active,
+        "changes": [
+            {"path": "players.0.cigarettes", "set": 4},
+            {"path": "warden", "set": "showers"},
+            {"path": "players.0.hand", "identify": ["blade"]},
+        ],
+    }
     assert vm.problems(s, draft, Tr()) == []
     assert step(s, parse_action(action, s.catalog)).accepted
     assert (s.players[0].cigarettes, s.warden, s.players[0].hand.known) == (4, "showers", {"spoon": 1, "blade": 1})

@@ -12,8 +12,11 @@ from playwright.async_api import async_playwright
 
 from .harness import LAPTOP, click_id, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
 
-GAME = {"players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]}, {"name": "Nicholas"}],
-        "modules": {"warden": True}, "seed": 3}
+GAME = {
+    "players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]}, {"name": "Nicholas"}],
+    "modules": {"warden": True},
+    "seed": 3,
+}
 
 
 def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) -> None:
@@ -45,8 +48,12 @@ def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) ->
                 await wait_text(page, "Correction recorded")
                 await wait_text(page, "Carmen's turn")
             carmen = stored().players[0]
-            assert (carmen.cigarettes, stored().warden, carmen.hand.known, carmen.hand.unknown) == \
-                (2, "showers", {"spoon": 1, "blade": 1}, 1)
+            assert (carmen.cigarettes, stored().warden, carmen.hand.known, carmen.hand.unknown) == (
+                2,
+                "showers",
+                {"spoon": 1, "blade": 1},
+                1,
+            )
             assert stored().piles["knife"] == 19 and stored().corrections.get("knife") == -1
 
             async with pictured_on_failure(page, "correct-laptop-log"):

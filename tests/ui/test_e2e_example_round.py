@@ -90,6 +90,7 @@ def test_example_round_through_the_ui(server, store) -> None:
             except Exception:
                 await shot(page, "example-laptop-FAILED")
                 import re
+
                 html = await page.evaluate("document.querySelector('flt-semantics-host').outerHTML")
                 (ARTIFACTS / "example-laptop-FAILED.html").write_text(re.sub(r' style="[^"]*"', "", html))
                 print("\n".join(page.console_lines[-40:]))
@@ -99,11 +100,19 @@ def test_example_round_through_the_ui(server, store) -> None:
             assert len(games) == 1
             state = store.load(games[0].id).game.state
             carmen, nicholas, yellow = state.players
-            assert (carmen.place, carmen.beatings, dict(carmen.hand.known), carmen.hand.unknown) == \
-                ("cafeteria", 1, {}, 2)
+            assert (carmen.place, carmen.beatings, dict(carmen.hand.known), carmen.hand.unknown) == (
+                "cafeteria",
+                1,
+                {},
+                2,
+            )
             assert (nicholas.place, nicholas.beatings, nicholas.hand.size()) == ("recreational_area", 0, 3)
-            assert (yellow.place, yellow.beatings, dict(yellow.hand.known), yellow.hand.unknown) == \
-                ("cafeteria", 0, {"spoon": 1}, 1)
+            assert (yellow.place, yellow.beatings, dict(yellow.hand.known), yellow.hand.unknown) == (
+                "cafeteria",
+                0,
+                {"spoon": 1},
+                1,
+            )
             assert state.piles["spoon"] == 10 and state.piles["knife"] == 20 and state.discard == ["blade"]
             assert state.active == 2 and state.pending is None
             # Yellow ends; Carmen (1 Beating) tries to Craft: flagged BEAT-2 with the rule's text.
@@ -118,4 +127,5 @@ def test_example_round_through_the_ui(server, store) -> None:
             await wait_text(page, "With 1 Beating you cannot Craft")
             await shot(page, "example-laptop-craft-flag")
             await browser.close()
+
     asyncio.run(run())

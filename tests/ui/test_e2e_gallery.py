@@ -27,12 +27,27 @@ UNNAMED_JS = """() => {
 def finished_games(store: Any) -> None:
     """Three short games that end with a Dig, so the history has points to plot."""
     for seed, (first, second) in enumerate([(11, 3), (9, 11), (11, 11)]):
-        gid = store.create_game({"players": [
-            {"name": "Carmen", "color": "red", "tunnel": first, "hand": ["spoon", "unknown"], "beatings": seed % 2},
-            {"name": "Nicholas", "color": "black", "tunnel": second, "hand": ["pickaxe"]}], "seed": seed})
+        gid = store.create_game(
+            {
+                "players": [
+                    {
+                        "name": "Carmen",
+                        "color": "red",
+                        "tunnel": first,
+                        "hand": ["spoon", "unknown"],
+                        "beatings": seed % 2,
+                    },
+                    {"name": "Nicholas", "color": "black", "tunnel": second, "hand": ["pickaxe"]},
+                ],
+                "seed": seed,
+            }
+        )
         version = store.load(gid).version
-        store.submit(gid, {"type": "dig", "player": 0, "tool": "spoon"} if first == 11 else
-                     {"type": "end_turn", "player": 0}, base_version=version)
+        store.submit(
+            gid,
+            {"type": "dig", "player": 0, "tool": "spoon"} if first == 11 else {"type": "end_turn", "player": 0},
+            base_version=version,
+        )
         table = store.load(gid)
         if table.game.state.winner is None:
             store.submit(gid, {"type": "dig", "player": 1, "tool": "pickaxe"}, base_version=table.version)
@@ -46,12 +61,18 @@ async def unnamed(page: Any) -> list[str]:
 def test_every_screen(server, store, settings_path, device: str, dark: bool) -> None:
     write_settings(settings_path, theme="dark" if dark else "light")
     finished_games(store)
-    game_id = store.create_game({
-        "players": [{"name": "Carmen", "color": "red", "hand": ["knife", "links", "unknown"], "beatings": 1},
-                    {"name": "Nicholas", "color": "black", "place": "cafeteria"},
-                    {"name": "Yellow", "color": "yellow", "hand": ["knife", "knife", "unknown"], "tunnel": 4},
-                    {"name": "Dana", "color": "blue", "gang": "crew", "cigarettes": 3}],
-        "modules": {"neutrals": 2, "warden": True}, "seed": 4})
+    game_id = store.create_game(
+        {
+            "players": [
+                {"name": "Carmen", "color": "red", "hand": ["knife", "links", "unknown"], "beatings": 1},
+                {"name": "Nicholas", "color": "black", "place": "cafeteria"},
+                {"name": "Yellow", "color": "yellow", "hand": ["knife", "knife", "unknown"], "tunnel": 4},
+                {"name": "Dana", "color": "blue", "gang": "crew", "cigarettes": 3},
+            ],
+            "modules": {"neutrals": 2, "warden": True},
+            "seed": 4,
+        }
+    )
     viewport = PHONE if device == "phone" else LAPTOP
     tag = f"{device}-{'dark' if dark else 'light'}"
     problems: dict[str, list[str]] = {}
@@ -59,6 +80,7 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
     async def visit(page: Any, route: str, ready: str, name: str) -> None:
         await page.goto(server.url + route)
         from .harness import enable_semantics
+
         await enable_semantics(page)
         await wait_text(page, ready, 30000)
         await shot(page, f"gallery-{tag}-{name}")
@@ -91,6 +113,7 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
             # 200% text size (the browser's font size setting): the table and the setup still work.
             await page.goto(f"{server.url}/game/{game_id}")
             from .harness import enable_semantics
+
             await enable_semantics(page)
             await wait_text(page, "Carmen's turn", 30000)
             await set_text_scale(page, 2.0)

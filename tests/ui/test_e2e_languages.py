@@ -45,9 +45,14 @@ from .harness import (
 from .test_e2e_gallery import finished_games
 
 NAMES = ("Carmen", "Nicholas")
-GAME = {"players": [{"name": "Carmen", "color": "red", "hand": ["spoon", "knife", "unknown"], "tunnel": 4},
-                    {"name": "Nicholas", "color": "black", "hand": ["spoon", "unknown"]}],
-        "modules": {"warden": True, "neutrals": 2}, "seed": 11}  # the Warden starts in the Cell Block
+GAME = {
+    "players": [
+        {"name": "Carmen", "color": "red", "hand": ["spoon", "knife", "unknown"], "tunnel": 4},
+        {"name": "Nicholas", "color": "black", "hand": ["spoon", "unknown"]},
+    ],
+    "modules": {"warden": True, "neutrals": 2},
+    "seed": 11,
+}  # the Warden starts in the Cell Block
 # What a person sees or hears: the texts and accessible names, not the test identifiers.
 VISIBLE_TEXT_JS = """() => {
   const host = document.querySelector('flt-semantics-host');
@@ -94,8 +99,13 @@ def test_the_english_detector_sees_english() -> None:
     en, it, fa = Tr("en"), Tr("it"), Tr("fa")
     english = [en("ui.headline_turn", player="Carmen", count=2), en("ui.settings"), "ui.setting_theme", "OK"]
     for lang, tr in (("it", it), ("fa", fa)):
-        own = [tr("ui.headline_turn", player="Carmen", count=2), tr.rule("CRAFT-1"), "WARD-2", "Nicholas",
-               tr("ui.language_system", language="English")]
+        own = [
+            tr("ui.headline_turn", player="Carmen", count=2),
+            tr.rule("CRAFT-1"),
+            "WARD-2",
+            "Nicholas",
+            tr("ui.language_system", language="English"),
+        ]
         assert english_left("\n".join(own), lang) == []
         assert english_left("\n".join(english), lang) == english[:3] + (["OK"] if lang == "fa" else [])
 
@@ -169,8 +179,9 @@ async def play_a_round(walk: Walk, game_id: str) -> None:
 
 async def other_screens(walk: Walk, game_id: str, finished_id: str) -> None:
     tr = walk.tr
-    await walk.visit(f"/game/{game_id}/log", tr("event.cooperate", player="Nicholas", tool="spoon", receiver="Carmen"),
-                     "log")
+    await walk.visit(
+        f"/game/{game_id}/log", tr("event.cooperate", player="Nicholas", tool="spoon", receiver="Carmen"), "log"
+    )
     await walk.visit("/rules?rule=WARD-3", tr.rule("WARD-3"), "rules")
     await walk.visit("/history", tr("ui.chart_tunnel"), "history")
     await walk.visit("/settings", tr("ui.setting_language_hint"), "settings")
@@ -267,6 +278,7 @@ async def without_the_font(browser: Any, url: str, ready: str) -> bytes:
 
 def _grey(png: bytes) -> Any:
     from PIL import Image
+
     return Image.open(io.BytesIO(png)).convert("L")
 
 

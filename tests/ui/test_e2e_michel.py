@@ -24,9 +24,14 @@ from .harness import (
 
 
 def config(seed: int) -> dict:
-    return {"players": [{"name": "Carmen", "place": "recreational_area"},
-                        {"name": "Nicholas", "place": "infirmary", "hand": ["spoon", "unknown", "unknown"]}],
-            "modules": {"neutrals": 2}, "seed": seed}
+    return {
+        "players": [
+            {"name": "Carmen", "place": "recreational_area"},
+            {"name": "Nicholas", "place": "infirmary", "hand": ["spoon", "unknown", "unknown"]},
+        ],
+        "modules": {"neutrals": 2},
+        "seed": seed,
+    }
 
 
 def first_extorting_seed() -> tuple[int, list[str]]:

@@ -41,17 +41,27 @@ OURS = ("games.sqlite3", "settings.json", "dyo-companion")  # what the app write
 
 def native_env(data: Path, home: Path, port: int) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "XDG_", "FLET_"))}
-    env.update(FLET_APP_STORAGE_DATA=str(data), HOME=str(home), XDG_DATA_HOME=str(home / "data"),
-               XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
-               XDG_STATE_HOME=str(home / "state"), FLET_FORCE_WEB_SERVER="1", FLET_SERVER_IP="127.0.0.1",
-               FLET_SERVER_PORT=str(port), FLET_WEB_NO_CDN="1", PYTHONUNBUFFERED="1")
+    env.update(
+        FLET_APP_STORAGE_DATA=str(data),
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_CACHE_HOME=str(home / "cache"),
+        XDG_STATE_HOME=str(home / "state"),
+        FLET_FORCE_WEB_SERVER="1",
+        FLET_SERVER_IP="127.0.0.1",
+        FLET_SERVER_PORT=str(port),
+        FLET_WEB_NO_CDN="1",
+        PYTHONUNBUFFERED="1",
+    )
     return env
 
 
 def start_native(env: dict[str, str], port: int) -> subprocess.Popen:
     """`python main.py` from the repository root, as the packaged app's host runs the entry."""
-    proc = subprocess.Popen([sys.executable, "main.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "main.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     return serving(proc, f"http://127.0.0.1:{port}/", "main.py")
 
 
@@ -61,6 +71,7 @@ def our_files(folder: Path) -> list[str]:
 
 def stored_state(data: Path):
     from storage import Store
+
     store = Store(url=f"sqlite:///{data / 'games.sqlite3'}")
     games = store.list_games("active")
     assert len(games) == 1, f"expected the one game set up, found {len(games)}"
@@ -75,6 +86,7 @@ def test_packaged_entry_keeps_its_game_in_the_data_folder(tmp_path: Path) -> Non
     env = native_env(data, home, port)
     proc = start_native(env, port)
     try:
+
         async def run() -> None:
             nonlocal proc
             async with async_playwright() as p:
@@ -91,8 +103,9 @@ def test_packaged_entry_keeps_its_game_in_the_data_folder(tmp_path: Path) -> Non
                     await click_id(page, "setup-start-button")
                     await wait_text(page, "Carmen's turn")
                     assert await ident(page, "nav-correct").count(), "the table screen's toolbar is not there"
-                    assert not await ident(page, "nav-table-view").count(), \
+                    assert not await ident(page, "nav-table-view").count(), (
                         "a packaged app offers the join QR code, but no phone can reach it"
+                    )
                     await click_id(page, "action-move")
                     await click_id(page, "die-1")
                     await wait_text(page, "Carmen moves from the Cell Block to the Cafeteria")
@@ -109,14 +122,19 @@ def test_packaged_entry_keeps_its_game_in_the_data_folder(tmp_path: Path) -> Non
                 stop_server(proc)
 
                 kept = sorted(p.name for p in data.iterdir()) if data.is_dir() else []
-                assert [n for n in kept if not n.endswith(("-journal", "-wal", "-shm"))] == \
-                    ["games.sqlite3", "settings.json"], f"the data folder holds {kept}"
+                assert [n for n in kept if not n.endswith(("-journal", "-wal", "-shm"))] == [
+                    "games.sqlite3",
+                    "settings.json",
+                ], f"the data folder holds {kept}"
                 assert not our_files(home), f"the app wrote outside its data folder: {our_files(home)}"
                 assert '"die_mode": "physical"' in (data / "settings.json").read_text()
                 game_id, state = stored_state(data)
                 assert game_url.endswith(f"/game/{game_id}")
-                assert (state.active, state.players[0].place, state.players[0].hand.count("spoon")) == \
-                    (1, "cafeteria", 1)
+                assert (state.active, state.players[0].place, state.players[0].hand.count("spoon")) == (
+                    1,
+                    "cafeteria",
+                    1,
+                )
 
                 proc = start_native(env, port)  # the app opened again: its home screen
                 page = await open_page(browser, f"http://127.0.0.1:{port}/", PHONE)
@@ -134,4 +152,3 @@ def test_packaged_entry_keeps_its_game_in_the_data_folder(tmp_path: Path) -> Non
     finally:
         stop_server(proc)
     assert not our_files(home), f"the app wrote outside its data folder: {our_files(home)}"
-

@@ -34,8 +34,11 @@ NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 # Each seat's entered hand: cards that no public text names (the Spoon is on the piles' row).
 PRIVATE = [["Bandana"], ["Golden chain"], ["Silver watch"], ["Camouflage"], ["Cafeteria Key"], ["Boots"]]
 HANDS = [["spoon", "bandana"], ["golden_chain"], ["silver_watch"], ["camouflage"], ["cafeteria_key"], ["boots"]]
-GAME = {"players": [{"name": n, "hand": h} for n, h in zip(NAMES, HANDS, strict=True)], "modules": {"warden": True},
-        "seed": 7}
+GAME = {
+    "players": [{"name": n, "hand": h} for n, h in zip(NAMES, HANDS, strict=True)],
+    "modules": {"warden": True},
+    "seed": 7,
+}
 JOIN_URL = re.compile(r"http://127\.0\.0\.1:\d+/join/[0-9a-f]{32}\?key=[A-Za-z0-9_-]{22}")
 
 
@@ -58,8 +61,7 @@ async def open_device(browser, url: str, viewport=PHONE, context=None, locale: s
     """A page in a new browser context (a device), or a new tab of `context`; every websocket
     frame the server sends it is kept in `page.frames_in`; its connections to the server go
     through `page.links`, so that the test can cut them (`asleep`: the phone sleeps)."""
-    context = context or await browser.new_context(viewport=viewport, reduced_motion="no-preference",
-                                                   locale=locale)
+    context = context or await browser.new_context(viewport=viewport, reduced_motion="no-preference", locale=locale)
     page = await context.new_page()
     page.frames_in = []
     page.links = []
@@ -74,8 +76,10 @@ async def open_device(browser, url: str, viewport=PHONE, context=None, locale: s
     await page.route_web_socket(re.compile(r"/ws$"), link)
 
     def watch(ws):
-        ws.on("framereceived", lambda payload: page.frames_in.append(
-            payload if isinstance(payload, bytes) else payload.encode("utf-8")))
+        ws.on(
+            "framereceived",
+            lambda payload: page.frames_in.append(payload if isinstance(payload, bytes) else payload.encode("utf-8")),
+        )
 
     page.on("websocket", watch)
     await page.goto(url)
@@ -163,8 +167,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 await click_id(phones[0], "action-dig")
                 await click_id(phones[0], "confirm-yes")  # her phone warns her once: WARD-2
                 for phone in phones[1:3]:
-                    await ident(phone, "report-" + str(phones.index(phone))).wait_for(state="attached",
-                                                                                      timeout=10000)
+                    await ident(phone, "report-" + str(phones.index(phone))).wait_for(state="attached", timeout=10000)
                 assert not await ident(phones[1], "report-2").count()  # only its own seat's button
                 before = store.load(game_id).version
                 await tap_together([(phones[1], "report-1"), (phones[2], "report-2")])
@@ -236,9 +239,13 @@ def test_no_secret_no_access_and_the_host_rotates_and_frees(lan_server, store) -
             try:
                 # Without the secret: the game's pages, a wrong secret, the home page show a
                 # neutral page that names neither the game nor a player.
-                for path, shown in ((f"/game/{game_id}", "join-neutral"), (f"/game/{game_id}/table", "join-neutral"),
-                                    ("/", "join-neutral"), (f"/join/{game_id}?key={'x' * 22}", "join-refused"),
-                                    (f"/play/{game_id}", "join-no-seat")):
+                for path, shown in (
+                    (f"/game/{game_id}", "join-neutral"),
+                    (f"/game/{game_id}/table", "join-neutral"),
+                    ("/", "join-neutral"),
+                    (f"/join/{game_id}?key={'x' * 22}", "join-refused"),
+                    (f"/play/{game_id}", "join-no-seat"),
+                ):
                     stranger = await open_device(browser, lan_server.url + path)
                     pages.append(stranger)
                     await ident(stranger, shown).wait_for(state="attached", timeout=30000)

@@ -107,17 +107,22 @@ def test_the_tutorial_round_with_a_real_die_in_at_most_14_taps(server, store) ->
         assert len(final["actions"]) == state.step == 11
         carmen, nicholas, yellow = state.players
         assert (carmen.place, carmen.beatings, carmen.hand.size()) == ("cafeteria", 1, 2)
-        assert (nicholas.place, yellow.place, dict(yellow.hand.known)) == ("recreational_area", "cafeteria",
-                                                                           {"spoon": 1})
+        assert (nicholas.place, yellow.place, dict(yellow.hand.known)) == (
+            "recreational_area",
+            "cafeteria",
+            {"spoon": 1},
+        )
 
     asyncio.run(run())
 
 
 def test_offence_warning_winning_dig_undo_and_the_phone_strip(server, store) -> None:
-    offence = store.create_game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}],
-                                 "modules": {"warden": True}})
-    winning = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]},
-                                             {"name": "Nicholas"}]})
+    offence = store.create_game(
+        {"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}], "modules": {"warden": True}}
+    )
+    winning = store.create_game(
+        {"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]}
+    )
 
     async def run() -> None:
         async with async_playwright() as p:
@@ -168,8 +173,7 @@ async def label_of(page, name: str) -> str:
 
 def test_replaying_a_finished_game(server, store) -> None:
     """Search, the winning Dig, its undo and redo: four entries, stepped through both ways."""
-    game = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]},
-                                          {"name": "Nicholas"}]})
+    game = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]})
     version = store.load(game).version
     for action in ({"type": "search", "player": 0}, {"type": "dig", "player": 0, "tool": "spoon"}):
         version = store.submit(game, action, base_version=version).version

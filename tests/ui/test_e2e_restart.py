@@ -29,8 +29,11 @@ from .harness import (
 )
 
 ROUND = [
-    {"type": "move", "player": 0, "die": [1]}, {"type": "steal_spoon", "player": 0}, {"type": "end_turn", "player": 0},
-    {"type": "cautious_move", "player": 1, "to": "recreational_area"}, {"type": "end_turn", "player": 1},
+    {"type": "move", "player": 0, "die": [1]},
+    {"type": "steal_spoon", "player": 0},
+    {"type": "end_turn", "player": 0},
+    {"type": "cautious_move", "player": 1, "to": "recreational_area"},
+    {"type": "end_turn", "player": 1},
     {"type": "move", "player": 2, "die": [1]},
     {"type": "extort", "player": 2, "target": 0, "tool": "spoon", "weapons": ["knife"]},
 ]
@@ -38,8 +41,13 @@ ROUND = [
 
 def start_server(port: int, db: str, settings: Path) -> subprocess.Popen:
     env = dict(os.environ, COMPANION_SETTINGS=str(settings), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--db", db],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--db", db],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     return serving(proc, f"http://127.0.0.1:{port}/api/health", "the server")
 
 
@@ -62,8 +70,16 @@ async def stable_screen(page) -> list[str]:
 def test_restart_mid_game_resumes_the_same_screen(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     store = make_store(tmp_path)
-    game_id = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"},
-                                             {"name": "Yellow", "hand": ["knife", "knife", "unknown"]}], "seed": 9})
+    game_id = store.create_game(
+        {
+            "players": [
+                {"name": "Carmen"},
+                {"name": "Nicholas"},
+                {"name": "Yellow", "hand": ["knife", "knife", "unknown"]},
+            ],
+            "seed": 9,
+        }
+    )
     for action in ROUND:
         version = store.load(game_id).version
         assert store.submit(game_id, action, base_version=version).answer.accepted
@@ -72,6 +88,7 @@ def test_restart_mid_game_resumes_the_same_screen(tmp_path: Path) -> None:
     settings = tmp_path / "settings.json"
     proc = start_server(port, db, settings)
     try:
+
         async def run() -> None:
             async with async_playwright() as p:
                 browser = await launch_browser(p)

@@ -52,13 +52,16 @@ async def roll_to_move(page) -> None:
 
 
 def test_the_whistle_and_the_roll_play_and_sound_off_is_quiet(server, store) -> None:
-    games = {name: store.create_game(config) for name, config in
-             (("offence", WARDEN), ("roll", PLAIN), ("quiet_offence", WARDEN), ("quiet_roll", PLAIN))}
+    games = {
+        name: store.create_game(config)
+        for name, config in (("offence", WARDEN), ("roll", PLAIN), ("quiet_offence", WARDEN), ("quiet_roll", PLAIN))
+    }
 
     async def run() -> None:
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=require_chromium(),
-                                              args=[*CHROMIUM_ARGS, "--autoplay-policy=no-user-gesture-required"])
+            browser = await p.chromium.launch(
+                executable_path=require_chromium(), args=[*CHROMIUM_ARGS, "--autoplay-policy=no-user-gesture-required"]
+            )
             context = await browser.new_context(viewport=LAPTOP)
             await context.add_init_script(RECORD_PLAYS)
             page = await open_page(browser, server.url + f"/game/{games['offence']}", LAPTOP, context=context)

@@ -24,9 +24,13 @@ from .harness import (
 )
 
 WARDEN_GAME = {
-    "players": [{"name": "Carmen", "color": "red", "hand": ["spoon", "unknown", "unknown"]},
-                {"name": "Nicholas", "color": "black"}, {"name": "Yellow", "color": "yellow"}],
-    "modules": {"warden": True}, "seed": 11,
+    "players": [
+        {"name": "Carmen", "color": "red", "hand": ["spoon", "unknown", "unknown"]},
+        {"name": "Nicholas", "color": "black"},
+        {"name": "Yellow", "color": "yellow"},
+    ],
+    "modules": {"warden": True},
+    "seed": 11,
 }
 
 

@@ -97,8 +97,9 @@ def store(tmp_path):
 
 
 def game(store: Store, **extra: Any) -> str:
-    return store.create_game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}], "seed": 3,
-                              **extra})
+    return store.create_game(
+        {"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}], "seed": 3, **extra}
+    )
 
 
 def control(store: Store, game_id: str, viewer: Any = None, physical=(False, False)) -> tuple[TableControl, FakeScreen]:

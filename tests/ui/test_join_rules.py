@@ -12,8 +12,14 @@ from companion.app.vm.seat import SPECTATOR
 from companion.rules import new_game, view
 from storage import LinkRefused, SeatTaken
 
-GAME = {"players": [{"name": "Carmen", "hand": ["bandana", "spoon"]}, {"name": "Nicholas", "hand": ["boots"]},
-                    {"name": "Yellow"}], "seed": 4}
+GAME = {
+    "players": [
+        {"name": "Carmen", "hand": ["bandana", "spoon"]},
+        {"name": "Nicholas", "hand": ["boots"]},
+        {"name": "Yellow"},
+    ],
+    "seed": 4,
+}
 
 
 @pytest.fixture
@@ -31,9 +37,14 @@ def test_a_seat_acts_only_for_itself(store, joined) -> None:
     game_id, join, carmen, nicholas = joined
     theirs = SeatSession(store, game_id, nicholas, join)
     version = store.load(game_id).version
-    for action in ({"type": "search", "player": 0}, {"type": "search", "player": True},
-                   {"type": "search", "player": 1, "force": True}, {"type": "adjust", "player": 1, "changes": []},
-                   {"type": "move", "player": 1, "outcomes": [{"die": 6}]}, ["search"]):
+    for action in (
+        {"type": "search", "player": 0},
+        {"type": "search", "player": True},
+        {"type": "search", "player": 1, "force": True},
+        {"type": "adjust", "player": 1, "changes": []},
+        {"type": "move", "player": 1, "outcomes": [{"die": 6}]},
+        ["search"],
+    ):
         with pytest.raises(NotYourSeat):
             theirs.submit(action)  # type: ignore[arg-type]
     for rewind in (theirs.undo, theirs.redo):
@@ -120,8 +131,7 @@ def test_the_export_route_is_the_hosts(store, settings_path) -> None:
 
     game_id = store.create_game(GAME)
     access = Access(lan=True, machine=())
-    client = TestClient(make_asgi(store, SettingsFile(settings_path), lan_url="http://10.0.0.1:8550/",
-                                  access=access))
+    client = TestClient(make_asgi(store, SettingsFile(settings_path), lan_url="http://10.0.0.1:8550/", access=access))
     refused = client.get(f"/api/games/{game_id}/export")
     assert refused.status_code == 404 and "Carmen" not in refused.text
     assert client.get(f"/api/games/{game_id}/export", params={"host": access.host_key}).json()["config"]
@@ -131,8 +141,10 @@ def test_what_just_happened_names_a_drawn_card_only_to_its_player() -> None:
     from companion.app.vm.seat import event_lines
     from companion.app.vm.text import Tr
 
-    events = [{"type": "draw", "player": 0, "cards": ["golden_chain"], "why": "search"},
-              {"type": "give", "player": 0, "to": 1, "card": "boots", "why": "exchange"}]
+    events = [
+        {"type": "draw", "player": 0, "cards": ["golden_chain"], "why": "search"},
+        {"type": "give", "player": 0, "to": 1, "card": "boots", "why": "exchange"},
+    ]
     names = ["Carmen", "Nicholas", "Yellow"]
     mine = " ".join(event_lines(events, names, Tr("en"), 0))
     assert "Golden chain" in mine and "Boots" in mine

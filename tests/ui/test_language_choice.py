@@ -38,8 +38,12 @@ class FakePage:
         self.tags = tags
 
     async def get_device_info(self) -> Any:
-        return SimpleNamespace(locales=[SimpleNamespace(language_code=t.split("-")[0],
-                                                        country_code=(t.split("-") + [None])[1]) for t in self.tags])
+        return SimpleNamespace(
+            locales=[
+                SimpleNamespace(language_code=t.split("-")[0], country_code=(t.split("-") + [None])[1])
+                for t in self.tags
+            ]
+        )
 
 
 def device(prefs: FakePrefs, *tags: str) -> DeviceLanguage:
@@ -56,8 +60,10 @@ class TestWhichLanguage:
         assert match_language(["de", "ja"]) is None and match_language([]) is None
 
     def test_locale_tags_from_flet_locales(self):
-        assert list(locale_tags([SimpleNamespace(language_code="fa", country_code="IR"), "it-IT"])) == \
-            ["fa-IR", "it-IT"]
+        assert list(locale_tags([SimpleNamespace(language_code="fa", country_code="IR"), "it-IT"])) == [
+            "fa-IR",
+            "it-IT",
+        ]
 
     def test_a_choice_kept_on_the_device_wins_over_the_browser(self):
         prefs = FakePrefs({PREF_KEY: "it"})
@@ -82,9 +88,14 @@ class TestWhichLanguage:
         prefs = FakePrefs()
         later: list[Any] = []
         shown: list[str] = []
-        app = SimpleNamespace(page=FakePage("fa-IR"), language="fa", screen=object(), route="/settings",
-                              run_later=lambda fn, *args: later.append(fn(*args)),
-                              show=shown.append)
+        app = SimpleNamespace(
+            page=FakePage("fa-IR"),
+            language="fa",
+            screen=object(),
+            route="/settings",
+            run_later=lambda fn, *args: later.append(fn(*args)),
+            show=shown.append,
+        )
         app.apply_settings = lambda: setattr(app, "tr", Tr(app.language))
         app.device_language = device(prefs, "fa-IR")
         app.device_language.preferred = "fa"
@@ -134,5 +145,6 @@ class TestPersianText:
 
         def hits(query: str) -> list[str]:
             return [r.ident for s in rules_view(fa, query) for r in s.rules]
+
         assert hits("۱۰") and hits("۱۰") == hits("10")
         assert "WARD-2" in hits("WARD-۲") and hits("WARD-۲") == hits("WARD-2")

@@ -40,6 +40,7 @@ class SlowFor:
             if game_id == self.slow_game:
                 time.sleep(SLOW)
             return call(game_id, *args, **kwargs)
+
         return slowed
 
 
@@ -98,8 +99,10 @@ def test_a_slow_game_delays_neither_another_game_nor_the_loop(tmp_path: Path) ->
 
         pulse = asyncio.create_task(ticker())
         started = time.perf_counter()
-        writes = [asyncio.create_task(slow.record({"type": "search", "player": 0})),
-                  asyncio.create_task(slow.record({"type": "end_turn", "player": 0}, 1))]
+        writes = [
+            asyncio.create_task(slow.record({"type": "search", "player": 0})),
+            asyncio.create_task(slow.record({"type": "end_turn", "player": 0}, 1)),
+        ]
         await asyncio.sleep(0)
         quick = await fast.record({"type": "search", "player": 0})
         quick_took = time.perf_counter() - started
@@ -169,7 +172,7 @@ def test_the_log_is_read_off_the_loop_and_drawn_when_it_arrives(tmp_path: Path) 
     real.submit(game, {"type": "search", "player": 0}, base_version=0)
 
     async def run() -> None:
-        app, = await _apps(real, tmp_path, 1)
+        (app,) = await _apps(real, tmp_path, 1)
         app.show(f"/game/{game}/log")
         log = app.screen
         assert log.entries is None  # nothing read on the loop: the screen says it is reading

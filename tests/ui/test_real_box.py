@@ -71,30 +71,70 @@ class TestBugs:
         assert start.hand_size(3) == 4 and start.unentered(3) == 2
 
     def test_refusals_say_what_is_true(self) -> None:
-        alone = new_game({"players": [{"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]},
-                                      {"name": "Nicholas"}, {"name": "Yellow"}], "seed": 3})
+        alone = new_game(
+            {
+                "players": [
+                    {"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]},
+                    {"name": "Nicholas"},
+                    {"name": "Yellow"},
+                ],
+                "seed": 3,
+            }
+        )
         assert reasons_of(alone, "join_gang") == [
-            "Joining a Gang takes the Accessories its card asks for, all different."]
-        assert reasons_of(alone, "extort") == ["Nobody else is in the Cafeteria with you.",
-                                               "Carmen has no Weapon in hand."]
-        company = new_game({"players": [{"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]},
-                                        {"name": "Nicholas", "place": "cafeteria"}], "seed": 3})
+            "Joining a Gang takes the Accessories its card asks for, all different."
+        ]
+        assert reasons_of(alone, "extort") == [
+            "Nobody else is in the Cafeteria with you.",
+            "Carmen has no Weapon in hand.",
+        ]
+        company = new_game(
+            {
+                "players": [
+                    {"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]},
+                    {"name": "Nicholas", "place": "cafeteria"},
+                ],
+                "seed": 3,
+            }
+        )
         assert reasons_of(company, "extort") == ["Carmen has no Weapon in hand."]
 
     def test_redo_asks_like_undo_and_names_what_it_puts_back(self) -> None:
         s = new_game({"players": [{"name": "A"}, {"name": "B"}]})
-        rolled = [{"seq": 1, "kind": "action", "action": {"type": "move", "player": 0, "die": [4]},
-                   "answer": {"events": [{"type": "roll", "player": 0, "die": 4, "source": "app", "why": "move"}]},
-                   "undone": True},
-                  {"seq": 2, "kind": "undo", "target": 1, "action": {"type": "undo", "target": 1}, "answer": {}}]
+        rolled = [
+            {
+                "seq": 1,
+                "kind": "action",
+                "action": {"type": "move", "player": 0, "die": [4]},
+                "answer": {"events": [{"type": "roll", "player": 0, "die": 4, "source": "app", "why": "move"}]},
+                "undone": True,
+            },
+            {"seq": 2, "kind": "undo", "target": 1, "action": {"type": "undo", "target": 1}, "answer": {}},
+        ]
         vm = redo_view(rolled, s, TR)
         assert vm.can_redo and "rolled dice" in vm.confirm and vm.last
-        own = [{"seq": 1, "kind": "action", "action": {"type": "search", "player": 0}, "answer": {"events": []},
-                "undone": True}, {"seq": 2, "kind": "undo", "target": 1, "answer": {}}]
+        own = [
+            {
+                "seq": 1,
+                "kind": "action",
+                "action": {"type": "search", "player": 0},
+                "answer": {"events": []},
+                "undone": True,
+            },
+            {"seq": 2, "kind": "undo", "target": 1, "answer": {}},
+        ]
         vm = redo_view(own, s, TR)
         assert vm.can_redo and vm.confirm is None and "Search" in vm.last
-        other = [{"seq": 1, "kind": "action", "action": {"type": "search", "player": 1}, "answer": {"events": []},
-                  "undone": True}, {"seq": 2, "kind": "undo", "target": 1, "answer": {}}]
+        other = [
+            {
+                "seq": 1,
+                "kind": "action",
+                "action": {"type": "search", "player": 1},
+                "answer": {"events": []},
+                "undone": True,
+            },
+            {"seq": 2, "kind": "undo", "target": 1, "answer": {}},
+        ]
         assert "B's action" in redo_view(other, s, TR).confirm
         redone = own + [{"seq": 3, "kind": "redo", "target": 1, "answer": {}}]
         assert not redo_view(redone, s, TR).can_redo
@@ -103,11 +143,25 @@ class TestBugs:
         def seat(name: str, colour: str) -> SimpleNamespace:
             return SimpleNamespace(name=name, colour=colour, tunnel=3, beatings_taken=1)
 
-        stats = SimpleNamespace(players=[SimpleNamespace(name=n, games=1, wins=0, tunnel=3, beatings_taken=1,
-                                                         beatings_given=0, extortions_won=0, extortions_lost=0)
-                                         for n in ("Carmen", "Nicholas")],
-                                games=[SimpleNamespace(seats=[seat("Carmen", "yellow"), seat("Nicholas", "yellow")]),
-                                       SimpleNamespace(seats=[seat("Carmen", "green"), seat("Nicholas", "yellow")])])
+        stats = SimpleNamespace(
+            players=[
+                SimpleNamespace(
+                    name=n,
+                    games=1,
+                    wins=0,
+                    tunnel=3,
+                    beatings_taken=1,
+                    beatings_given=0,
+                    extortions_won=0,
+                    extortions_lost=0,
+                )
+                for n in ("Carmen", "Nicholas")
+            ],
+            games=[
+                SimpleNamespace(seats=[seat("Carmen", "yellow"), seat("Nicholas", "yellow")]),
+                SimpleNamespace(seats=[seat("Carmen", "green"), seat("Nicholas", "yellow")]),
+            ],
+        )
         vm = history_view(stats, TR)
         assert [(s.name, s.color) for s in vm.tunnel] == [("Carmen", "green"), ("Nicholas", "yellow")]
         assert [s.color for s in vm.beatings] == ["green", "yellow"]
@@ -117,10 +171,14 @@ class TestBugs:
         assert TR("ui.player_at", place="solitary") == "in Solitary Confinement"
         assert TR("ui.player_at", place="Solitary Confinement") == "in Solitary Confinement"  # a name passed
         assert TR("ui.group_place", place="cafeteria") == "Here in the Cafeteria"
-        assert TR.params("v.not_adjacent", {"to": "cafeteria", "place": "solitary"}) == \
-            "The Cafeteria is not adjacent to Solitary Confinement."
-        assert Tr("it")("event.move", player="Carmen", **{"from": "solitary"}, to="showers", why="") == \
-            "Carmen si sposta da Isolamento a Docce."
+        assert (
+            TR.params("v.not_adjacent", {"to": "cafeteria", "place": "solitary"})
+            == "The Cafeteria is not adjacent to Solitary Confinement."
+        )
+        assert (
+            Tr("it")("event.move", player="Carmen", **{"from": "solitary"}, to="showers", why="")
+            == "Carmen si sposta da Isolamento a Docce."
+        )
 
     def test_one_card_order_in_setup_and_corrections(self) -> None:
         s = new_game({"players": [{"name": "A", "hand": ["spoon", "blade", "knife"]}, {"name": "B"}]})
@@ -152,19 +210,27 @@ class TestBugs:
 def test_engine_messages_are_played_through() -> None:
     """The engine answers a real extortion without a Weapon with the new reason too."""
     s = new_game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}]})
-    answer = step(s, parse_action({"type": "extort", "player": 0, "target": 1, "tool": "spoon",
-                                   "weapons": ["knife"]}))
+    answer = step(s, parse_action({"type": "extort", "player": 0, "target": 1, "tool": "spoon", "weapons": ["knife"]}))
     assert [v.key for v in answer.violations] == ["v.no_weapon"]
 
 
 class TestScoreStrip:
     def test_each_player_with_tunnel_beatings_cigarettes_and_whose_turn(self) -> None:
-        s = new_game({"players": [{"name": "Carmen", "tunnel": 3, "beatings": 1, "cigarettes": 4},
-                                  {"name": "Nicholas"}], "seed": 3})
+        s = new_game(
+            {
+                "players": [{"name": "Carmen", "tunnel": 3, "beatings": 1, "cigarettes": 4}, {"name": "Nicholas"}],
+                "seed": 3,
+            }
+        )
         scores = score_strip(build_table(s, TR), TR)
         carmen, nicholas = scores
-        assert (carmen.tunnel, carmen.beatings, carmen.hurt, carmen.cigarettes, carmen.turn) == \
-            (f"3/{s.target()}", "1", True, "4", True)
+        assert (carmen.tunnel, carmen.beatings, carmen.hurt, carmen.cigarettes, carmen.turn) == (
+            f"3/{s.target()}",
+            "1",
+            True,
+            "4",
+            True,
+        )
         assert carmen.label.startswith("Their turn. Carmen: Tunnel 3 of") and not nicholas.turn
         fa = score_strip(build_table(s, Tr("fa")), Tr("fa"))[0]
         assert fa.cigarettes == "۴"
@@ -198,8 +264,9 @@ class TestActionList:
         assert menu.end_first and not [a for a in menu.legal if a.group != "free"]
 
     def test_an_offence_is_flagged_in_the_menu_and_asked_before_recording(self) -> None:
-        s = new_game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}],
-                      "modules": {"warden": True}})
+        s = new_game(
+            {"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}], "modules": {"warden": True}}
+        )
         assert s.warden == s.players[0].place
         warned = {a.type: a.warning for a in action_menu(s, 0, TR) if a.enabled}
         assert warned["dig"] == "WARD-2" and warned["search"] == ""
@@ -217,8 +284,9 @@ class TestActionList:
 class TestWinning:
     def test_the_win_screen_undoes_the_last_action_and_home_lists_finished_games(self, tmp_path: Path) -> None:
         store = make_store(tmp_path)
-        won = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]},
-                                             {"name": "Nicholas"}]})
+        won = store.create_game(
+            {"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]}
+        )
 
         async def run() -> None:
             app = await host_app(store, tmp_path)
@@ -227,7 +295,7 @@ class TestWinning:
             app.show(f"/game/{won}")
             app.screen.control.submit_checked({"type": "dig", "player": 0, "tool": "spoon"})
             assert store.load(won).game.state.winner is None  # asked first
-            (title, yes, record), = asked
+            ((title, yes, record),) = asked
             assert (title, yes) == ("This Dig wins the game for Carmen", "Record it")
             record()
             await settled(app.screen)
@@ -295,8 +363,7 @@ class TestRealDie:
         assert all(a.pad is None for a in action_menu(s, 0, TR))  # the app's own die: no pad
 
     def test_a_neutral_moves_in_one_step_after_a_turn(self) -> None:
-        ask = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3,
-                        "modules": {"neutrals": 2}})
+        ask = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3, "modules": {"neutrals": 2}})
         step(ask, parse_action({"type": "end_turn", "player": 0}))
         assert ask.pending.kind == "neutral_move"
         vm = pending_view(ask, TR, physical_dice=True)
@@ -305,8 +372,14 @@ class TestRealDie:
         target = vm.pads[0].faces[3].targets[-1]
         assert target.action["to"] and step(ask, parse_action(target.action)).accepted
         assert ask.neutrals[vm.pads[0].who] == target.action["to"]
-        chance = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3,
-                           "modules": {"neutrals": 1}, "house_rules": {"neutral_destination": "random"}})
+        chance = new_game(
+            {
+                "players": [{"name": "Carmen"}, {"name": "Nicholas"}],
+                "seed": 3,
+                "modules": {"neutrals": 1},
+                "house_rules": {"neutral_destination": "random"},
+            }
+        )
         step(chance, parse_action({"type": "end_turn", "player": 0}))
         pad = pending_view(chance, TR, physical_dice=True).pads[0]
         two = next(f for f in pad.faces if f.targets[0].ident.endswith("-any"))
@@ -325,8 +398,11 @@ class TestRealDie:
 
 
 class TestRealMichelCards:
-    CONFIG = {"players": [{"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]}, {"name": "Nicholas"}],
-              "modules": {"neutrals": 1}, "seed": 3}
+    CONFIG = {
+        "players": [{"name": "Carmen", "place": "cafeteria", "hand": ["spoon"]}, {"name": "Nicholas"}],
+        "modules": {"neutrals": 1},
+        "seed": 3,
+    }
 
     def test_the_table_says_which_card_came_up(self, tmp_path: Path) -> None:
         store = make_store(tmp_path)
@@ -358,8 +434,10 @@ class TestRealMichelCards:
 
 class TestCardsDrawnInOneStep:
     def test_a_new_background_is_named_or_left_unentered(self) -> None:
-        config = {"players": [{"name": "Carmen", "place": "library"}, {"name": "Nicholas"}],
-                  "modules": {"places": ["library"]}}
+        config = {
+            "players": [{"name": "Carmen", "place": "library"}, {"name": "Nicholas"}],
+            "modules": {"places": ["library"]},
+        }
         s = new_game(config)
         composer = Composer(s, 0, "rehabilitate", TR)
         ask = composer.step()
@@ -375,9 +453,18 @@ class TestCardsDrawnInOneStep:
         assert s.players[0].has_background and s.players[0].background is None
 
     def test_the_gang_card_taken_may_stay_unentered(self) -> None:
-        s = new_game({"players": [{"name": "Carmen", "place": "recreational_area",
-                                   "hand": ["boots", "ring", "bandana", "cap", "golden_chain", "silver_watch"]},
-                                  {"name": "Nicholas"}]})
+        s = new_game(
+            {
+                "players": [
+                    {
+                        "name": "Carmen",
+                        "place": "recreational_area",
+                        "hand": ["boots", "ring", "bandana", "cap", "golden_chain", "silver_watch"],
+                    },
+                    {"name": "Nicholas"},
+                ]
+            }
+        )
         composer = Composer(s, 0, "join_gang", TR)
         while (ask := composer.step()) is not None and ask.field != "card":
             composer.answer(ask.field, ask.default if ask.default is not None else ask.choices[0].value)

@@ -19,8 +19,7 @@ SOUNDS = Path(__file__).resolve().parents[2] / "assets" / "sounds"
 
 
 def test_an_offence_whistles_and_an_app_roll_rolls() -> None:
-    game = Game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}],
-                 "modules": {"warden": True}})
+    game = Game({"players": [{"name": "Carmen", "hand": ["spoon"]}, {"name": "Nicholas"}], "modules": {"warden": True}})
     dig = game.submit({"type": "dig", "player": 0, "tool": "spoon"})  # under the Warden: WARD-2
     assert dig.accepted and dig.offence is not None
     assert sound.cues(dig.events, dig.offence) == ["whistle"]
@@ -28,10 +27,13 @@ def test_an_offence_whistles_and_an_app_roll_rolls() -> None:
     move = Game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]}).submit({"type": "move", "player": 0})
     assert move.accepted and sound.cues(move.events, move.offence) == ["roll"]
     table_die = Game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]}).submit(
-        {"type": "move", "player": 0, "die": [1]})
+        {"type": "move", "player": 0, "die": [1]}
+    )
     assert table_die.accepted and sound.cues(table_die.events) == []  # the table rolled its own die
-    assert sound.cues(Game({"players": [{"name": "A"}, {"name": "B"}]}).submit(
-        {"type": "search", "player": 0}).events) == []
+    assert (
+        sound.cues(Game({"players": [{"name": "A"}, {"name": "B"}]}).submit({"type": "search", "player": 0}).events)
+        == []
+    )
 
 
 def test_sound_is_on_by_default_and_kept(tmp_path) -> None:
@@ -51,8 +53,9 @@ class FakeSounds:
         return True
 
 
-@pytest.mark.parametrize("viewer, setting, heard", [(None, "on", ["whistle"]), (None, "off", []), (0, "on", []),
-                                                    (-1, "on", [])])
+@pytest.mark.parametrize(
+    "viewer, setting, heard", [(None, "on", ["whistle"]), (None, "off", []), (0, "on", []), (-1, "on", [])]
+)
 def test_only_the_console_sounds(monkeypatch, viewer, setting, heard) -> None:
     """The referee's console plays (viewer None); a phone's seat and the table view stay quiet."""
     FakeSounds.played = []

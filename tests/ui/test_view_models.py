@@ -33,8 +33,10 @@ from companion.simulate import RandomTable, random_config
 APP = Path(__file__).resolve().parents[2] / "companion" / "app"
 RULES = Path(__file__).resolve().parents[2] / "companion" / "rules"
 TR = Tr("en")
-EXAMPLE = {"players": [{"name": "Carmen"}, {"name": "Nicholas"},
-                       {"name": "Yellow", "hand": ["knife", "knife", "unknown"]}], "seed": 3}
+EXAMPLE = {
+    "players": [{"name": "Carmen"}, {"name": "Nicholas"}, {"name": "Yellow", "hand": ["knife", "knife", "unknown"]}],
+    "seed": 3,
+}
 
 
 def play(state, **action):
@@ -101,18 +103,32 @@ class TestTranslations:
         used: set[str] = set()
         for path in APP.rglob("*.py"):
             used |= set(re.findall(r'"(ui\.[A-Za-z0-9_.\-]+[A-Za-z0-9_])"', path.read_text(encoding="utf-8")))
-        expanded = {f"ui.color_{c}" for c in COLORS} | {f"ui.theme_{t}" for t in THEMES} \
-            | {f"ui.dice_{m}" for m in DIE_MODES} | {f"ui.neutrals_mode_{m}" for m in NEUTRAL_MODES} \
-            | {f"ui.preset_{p}" for p in ("official", "online-simplified")} \
-            | {f"ui.preset_{p}_hint" for p in ("official", "online-simplified")} \
-            | {f"ui.house_{n}" for n in HOUSE_NUMBERS} | {f"ui.team_{t}" for t in "ab"} \
-            | {f"ui.status_{s}" for s in ("active", "finished")} \
-            | {f"ui.start_{f}" for f in ("cigarettes", "beatings", "tunnel")} \
-            | {f"ui.pending.combat_{r}" for r in ("attacker", "defender")} \
-            | {f"ui.action_details.{k}" for k in QUICK} | {f"ui.log_{k}" for k in ("undo", "redo")} \
-            | {f"ui.flag.{k}.{f}.{v}" for k, f in (("cautious_move", "planning"), ("craft", "bandage"),
-                                                    ("heal", "bandage"), ("heal", "trauma"),
-                                                    ("reveal_background", "trauma")) for v in ("yes", "no")}
+        expanded = (
+            {f"ui.color_{c}" for c in COLORS}
+            | {f"ui.theme_{t}" for t in THEMES}
+            | {f"ui.dice_{m}" for m in DIE_MODES}
+            | {f"ui.neutrals_mode_{m}" for m in NEUTRAL_MODES}
+            | {f"ui.preset_{p}" for p in ("official", "online-simplified")}
+            | {f"ui.preset_{p}_hint" for p in ("official", "online-simplified")}
+            | {f"ui.house_{n}" for n in HOUSE_NUMBERS}
+            | {f"ui.team_{t}" for t in "ab"}
+            | {f"ui.status_{s}" for s in ("active", "finished")}
+            | {f"ui.start_{f}" for f in ("cigarettes", "beatings", "tunnel")}
+            | {f"ui.pending.combat_{r}" for r in ("attacker", "defender")}
+            | {f"ui.action_details.{k}" for k in QUICK}
+            | {f"ui.log_{k}" for k in ("undo", "redo")}
+            | {
+                f"ui.flag.{k}.{f}.{v}"
+                for k, f in (
+                    ("cautious_move", "planning"),
+                    ("craft", "bandage"),
+                    ("heal", "bandage"),
+                    ("heal", "trauma"),
+                    ("reveal_background", "trauma"),
+                )
+                for v in ("yes", "no")
+            }
+        )
         missing = sorted(k for k in used | expanded if k not in english)
         assert not missing, f"UI keys without an English text: {missing}"
 
@@ -124,13 +140,19 @@ class TestTranslations:
             for node in ast.walk(tree):
                 if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in ("Text", "TextButton", "Button"):
                     for arg in node.args[:1]:
-                        if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and re.search("[A-Za-z]{2}",
-                                                                                                    arg.value):
+                        if (
+                            isinstance(arg, ast.Constant)
+                            and isinstance(arg.value, str)
+                            and re.search("[A-Za-z]{2}", arg.value)
+                        ):
                             offenders.append(f"{path.name}:{node.lineno}: {arg.value!r}")
                 for kw in getattr(node, "keywords", []) or []:
-                    if kw.arg in ("label", "tooltip", "hint_text", "semantics_label") and \
-                            isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str) and \
-                            re.search("[A-Za-z]{2}", kw.value.value):
+                    if (
+                        kw.arg in ("label", "tooltip", "hint_text", "semantics_label")
+                        and isinstance(kw.value, ast.Constant)
+                        and isinstance(kw.value.value, str)
+                        and re.search("[A-Za-z]{2}", kw.value.value)
+                    ):
                         offenders.append(f"{path.name}:{kw.value.lineno}: {kw.value.value!r}")
         assert not offenders, offenders
 
@@ -187,8 +209,9 @@ class TestComposer:
         assert ("Which player?", "Carmen") in c.summary()
 
     def test_refused_choices_are_shown_with_their_rule(self):
-        s = new_game({"players": [{"name": "A", "place": "cafeteria", "hand": ["links", "pike", "container"]},
-                                  {"name": "B"}]})
+        s = new_game(
+            {"players": [{"name": "A", "place": "cafeteria", "hand": ["links", "pike", "container"]}, {"name": "B"}]}
+        )
         c = Composer(s, 0, "craft", TR)
         recipes = {ch.value: ch for ch in c.step().choices}
         assert recipes["pickaxe"].enabled and recipes["shovel"].enabled
@@ -268,9 +291,11 @@ class TestPending:
         s = new_game({"players": [{"name": "A"}, {"name": "B"}], "modules": {"neutrals": 2}})
         play(s, type="end_turn", player=0)
         app_rolls = pending_view(s, TR)
-        assert [a.label for a in app_rolls.answers] == ["Move Michel (now in the Showers)",
-                                                       "Move Michelle (now in the Showers)",
-                                                       "Leave them where they are"]
+        assert [a.label for a in app_rolls.answers] == [
+            "Move Michel (now in the Showers)",
+            "Move Michelle (now in the Showers)",
+            "Leave them where they are",
+        ]
         assert not any(a.needs_die for a in app_rolls.answers)
         real = pending_view(s, TR, physical_dice=True)  # a real die: each neutral's pad, face and Place in one tap
         assert [p.who for p in real.pads] == ["michel", "michelle"] and len(real.answers) == 1
@@ -286,8 +311,16 @@ class TestPending:
 
 class TestReactions:
     def test_offence_offers_reports_to_the_others_and_freepass_to_the_offender(self):
-        s = new_game({"players": [{"name": "A", "hand": ["spoon"], "tokens": {"corruption": 1}}, {"name": "B"},
-                                  {"name": "C", "tokens": {"corruption": 1}}], "modules": {"warden": True}})
+        s = new_game(
+            {
+                "players": [
+                    {"name": "A", "hand": ["spoon"], "tokens": {"corruption": 1}},
+                    {"name": "B"},
+                    {"name": "C", "tokens": {"corruption": 1}},
+                ],
+                "modules": {"warden": True},
+            }
+        )
         play(s, type="dig", player=0, tool="spoon")
         vm = reactions_view(s, TR)
         assert vm.offence is not None and vm.offence.rule == "WARD-2" and vm.offence.offender_name == "A"
@@ -297,8 +330,15 @@ class TestReactions:
 
     def test_a_lost_combat_offers_the_loser_is_that_everything(self):
         """The engine opens the moment after a loss; the app only lists what `legal_actions` allows."""
-        s = new_game({"players": [{"name": "A", "place": "cafeteria", "hand": ["knife"]},
-                                  {"name": "B", "place": "cafeteria", "hand": ["rare"]}, {"name": "C"}]})
+        s = new_game(
+            {
+                "players": [
+                    {"name": "A", "place": "cafeteria", "hand": ["knife"]},
+                    {"name": "B", "place": "cafeteria", "hand": ["rare"]},
+                    {"name": "C"},
+                ]
+            }
+        )
         play(s, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
         during = [a.action["card"] for answers in reactions_view(s, TR).backgrounds.values() for a in answers]
         assert "is_that_everything_youve_got" not in during  # not while the combat is still open
@@ -309,8 +349,12 @@ class TestReactions:
         assert vm.backgrounds[1][0].label == "B: reveal Is That Everything You've Got?"
 
     def test_the_punishment_names_who_chooses(self):
-        s = new_game({"players": [{"name": "A", "hand": ["spoon"]}, {"name": "B", "tokens": {"corruption": 1}}],
-                      "modules": {"warden": True}})
+        s = new_game(
+            {
+                "players": [{"name": "A", "hand": ["spoon"]}, {"name": "B", "tokens": {"corruption": 1}}],
+                "modules": {"warden": True},
+            }
+        )
         play(s, type="dig", player=0, tool="spoon")
         play(s, type="corruption", player=1, effect="punishment")
         vm = pending_view(s, TR)
@@ -381,30 +425,54 @@ class TestScreensData:
         s = new_game({"players": [{"name": "A"}, {"name": "B"}]})
         own = [{"seq": 1, "action": {"type": "search", "player": 0}, "answer": {"events": []}, "undone": False}]
         assert undo_view(own, s, TR, False).confirm is None
-        rolled = [{"seq": 1, "action": {"type": "move", "player": 0, "die": [4]},
-                   "answer": {"events": [{"type": "roll", "player": 0, "die": 4, "source": "table", "why": "move"}]},
-                   "undone": False}]
+        rolled = [
+            {
+                "seq": 1,
+                "action": {"type": "move", "player": 0, "die": [4]},
+                "answer": {"events": [{"type": "roll", "player": 0, "die": 4, "source": "table", "why": "move"}]},
+                "undone": False,
+            }
+        ]
         assert "rolled dice" in undo_view(rolled, s, TR, False).confirm
         other = [{"seq": 1, "action": {"type": "search", "player": 1}, "answer": {"events": []}, "undone": False}]
         assert "B's action" in undo_view(other, s, TR, False).confirm
 
     def test_log_lines_and_undo_entries(self):
-        entries = [{"seq": 1, "kind": "action", "action": {"type": "move", "player": 0, "die": [1]},
-                    "answer": {"events": [{"type": "roll", "player": 0, "die": 1, "source": "table", "why": "move"},
-                                          {"type": "move", "player": 0, "from": "cell_block", "to": "cafeteria",
-                                           "why": "move"}]}, "undone": True},
-                   {"seq": 2, "kind": "undo", "target": 1, "action": {"type": "undo", "target": 1}, "answer": {}}]
+        entries = [
+            {
+                "seq": 1,
+                "kind": "action",
+                "action": {"type": "move", "player": 0, "die": [1]},
+                "answer": {
+                    "events": [
+                        {"type": "roll", "player": 0, "die": 1, "source": "table", "why": "move"},
+                        {"type": "move", "player": 0, "from": "cell_block", "to": "cafeteria", "why": "move"},
+                    ]
+                },
+                "undone": True,
+            },
+            {"seq": 2, "kind": "undo", "target": 1, "action": {"type": "undo", "target": 1}, "answer": {}},
+        ]
         lines = log_view(entries, ["Carmen", "Nicholas"], TR)
         assert lines[0].title == "Undo: Carmen: Simple move — die 1"
-        assert lines[1].undone and lines[1].lines == ["Carmen rolled a 1 on the table (to move).",
-                                                      "Carmen moves from the Cell Block to the Cafeteria."]
+        assert lines[1].undone and lines[1].lines == [
+            "Carmen rolled a 1 on the table (to move).",
+            "Carmen moves from the Cell Block to the Cafeteria.",
+        ]
 
     def test_the_log_names_a_drawn_card_for_the_referee_only(self):
         """A shared or public screen's log is worded from the engine's projection, the console's is not."""
         s = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
         answer = play(s, type="search", player=0, cards=["golden_chain"])
-        entries = [{"seq": 1, "kind": "action", "action": {"type": "search", "player": 0}, "answer": answer.to_json(),
-                    "undone": False}]
+        entries = [
+            {
+                "seq": 1,
+                "kind": "action",
+                "action": {"type": "search", "player": 0},
+                "answer": answer.to_json(),
+                "undone": False,
+            }
+        ]
         names = ["Carmen", "Nicholas"]
         referee = " ".join(log_view(entries, names, TR)[0].lines)
         public = " ".join(log_view(entries, names, TR, viewer=SPECTATOR)[0].lines)
@@ -416,8 +484,11 @@ class TestScreensData:
         from datetime import datetime
 
         from storage.statistics import GameStats, SeatStats, summarise
-        seats = (SeatStats(0, "Carmen", "red", None, True, 12, 1, 0, 2, 0),
-                 SeatStats(1, "Nicholas", "black", None, False, 7, 0, 1, 0, 2))
+
+        seats = (
+            SeatStats(0, "Carmen", "red", None, True, 12, 1, 0, 2, 0),
+            SeatStats(1, "Nicholas", "black", None, False, 7, 0, 1, 0, 2),
+        )
         stats = summarise([GameStats("g1", datetime.now(UTC), "official", "Carmen", seats)])
         vm = history_view(stats, TR)
         assert [s.name for s in vm.tunnel] == ["Carmen", "Nicholas"]

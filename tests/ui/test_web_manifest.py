@@ -24,6 +24,7 @@ FLET_DEFAULTS = ("Flet", "Build cross-platform apps in Python", "Flet applicatio
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from .conftest import make_store
+
     folder = tmp_path_factory.mktemp("manifest")
     with AppServer(make_store(folder), folder / "settings.json", lan=True) as srv:
         yield srv

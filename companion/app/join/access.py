@@ -37,9 +37,15 @@ class Access:
     test narrows them to play a network device on loopback). `proxies`: the reverse proxies
     whose forwarded addresses are believed (peer.py)."""
 
-    def __init__(self, *, lan: bool = False, machine: tuple[Network, ...] = LOOPBACK,
-                 proxies: tuple[Network, ...] = (), host_key: str | None = None,
-                 shared_key: Callable[[], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        lan: bool = False,
+        machine: tuple[Network, ...] = LOOPBACK,
+        proxies: tuple[Network, ...] = (),
+        host_key: str | None = None,
+        shared_key: Callable[[], str | None] | None = None,
+    ) -> None:
         self.lan = lan or bool(proxies)
         self.machine = machine
         self.proxies = proxies

@@ -87,6 +87,7 @@ EXPECT_JS = """(e) => { window.__expect = e; window.__textAt = null; window.__fr
 
 # --- latency, in chromium ----------------------------------------------------------------------
 
+
 async def _open(browser: Any, url: str, viewport: dict[str, int]) -> Any:
     """A device: a browser context of its own, timing what it receives and draws, with its
     accessibility tree on (to find what to tap; reloading the page turns it off)."""
@@ -189,6 +190,7 @@ async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
 
 
 # --- the soak, in Flet sessions without a browser ------------------------------------------------
+
 
 class _Connection(Connection):
     """A Flet connection that encodes what it would send (as the real one does) and drops it."""
@@ -299,8 +301,7 @@ def _spread(samples: list[float]) -> str:
 
     if not samples:
         return "no samples"
-    return (f"p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms, "
-            f"max {max(samples):.0f} ms")
+    return f"p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms, max {max(samples):.0f} ms"
 
 
 def sync_suite() -> list[tuple[str, str, str]]:
@@ -317,22 +318,40 @@ def sync_suite() -> list[tuple[str, str, str]]:
         with tempfile.TemporaryDirectory() as folder:
             accessible = asyncio.run(_latency(Path(folder), accessible=True))
         rows += [
-            (f"sync: tap on the referee's laptop to drawn on the 6 phones (no accessibility tree, as phones "
-             f"usually are), {len(usual['drawn'])} samples over 36 actions, 8 Flutter clients on this machine",
-             _spread(usual["drawn"]), "p95 < 250 ms"),
-            ("sync: ... of which the update reaching the phones (their websocket)", _spread(usual["arrived"]),
-             "(part of the above)"),
-            (f"sync: tap on one phone to shown on the 6 other screens (5 phones + table view, every screen's "
-             f"accessibility tree on, read through it), {len(accessible['seen'])} samples",
-             _spread(accessible["seen"]), "(screen-reader case)"),
-            ("sync: ... the same taps timed by the first frame drawn after the news (checks the method above)",
-             _spread(accessible["drawn"]), "(agrees with the above)"),
+            (
+                f"sync: tap on the referee's laptop to drawn on the 6 phones (no accessibility tree, as phones "
+                f"usually are), {len(usual['drawn'])} samples over 36 actions, 8 Flutter clients on this machine",
+                _spread(usual["drawn"]),
+                "p95 < 250 ms",
+            ),
+            (
+                "sync: ... of which the update reaching the phones (their websocket)",
+                _spread(usual["arrived"]),
+                "(part of the above)",
+            ),
+            (
+                f"sync: tap on one phone to shown on the 6 other screens (5 phones + table view, every screen's "
+                f"accessibility tree on, read through it), {len(accessible['seen'])} samples",
+                _spread(accessible["seen"]),
+                "(screen-reader case)",
+            ),
+            (
+                "sync: ... the same taps timed by the first frame drawn after the news (checks the method above)",
+                _spread(accessible["drawn"]),
+                "(agrees with the above)",
+            ),
         ]
     with tempfile.TemporaryDirectory() as folder:
         soak = asyncio.run(_soak(Path(folder), SOAK_ACTIONS))
-    rows.append((f"sync soak: {soak['actions']:,} actions from 6 seat screens + the table view "
-                 f"({soak['seconds']:.0f} s), server memory growth after the first 100",
-                 f"{soak['growth']:+.1f} MB", "< 50 MB"))
-    rows.append(("sync soak: screen updates missed (a screen behind the store after an action)",
-                 str(soak["lost"]), "0"))
+    rows.append(
+        (
+            f"sync soak: {soak['actions']:,} actions from 6 seat screens + the table view "
+            f"({soak['seconds']:.0f} s), server memory growth after the first 100",
+            f"{soak['growth']:+.1f} MB",
+            "< 50 MB",
+        )
+    )
+    rows.append(
+        ("sync soak: screen updates missed (a screen behind the store after an action)", str(soak["lost"]), "0")
+    )
     return rows

@@ -31,13 +31,15 @@ class Instance:
         self.executor = ThreadPoolExecutor(2)
         self.hub = PubSubHub(loop=self.loop, executor=self.executor)
         self.store = Store(url=url)
-        self.services = Services(self.store, SettingsFile(folder / f"settings-{name}.json"),
-                                 access=Access(shared_key=self._host_key))
+        self.services = Services(
+            self.store, SettingsFile(folder / f"settings-{name}.json"), access=Access(shared_key=self._host_key)
+        )
         self.sessions: list[Any] = []  # Flet holds its sessions weakly: the server's registry, here
         self.connections: list[_Connection] = []
 
     def _host_key(self) -> str | None:
         from ..instances import shared_host_key
+
         return shared_host_key(self.store)
 
     async def open_screen(self, route: str, device: Any = None) -> Any:

@@ -143,6 +143,7 @@ def peer_of_scope(scope: Scope) -> Peer:
 
 # --- the gate -----------------------------------------------------------------------------------
 
+
 class PeerGate:
     """The outermost ASGI layer: resolves each connection's peer, hides the API explorer, and
     keeps clients from patching what the server owns."""
@@ -151,8 +152,9 @@ class PeerGate:
         self.app = app
         self.proxies = proxies
 
-    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Any]],
-                       send: Callable[[Any], Awaitable[None]]) -> None:
+    async def __call__(
+        self, scope: Scope, receive: Callable[[], Awaitable[Any]], send: Callable[[Any], Awaitable[None]]
+    ) -> None:
         kind = scope.get("type")
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
@@ -173,8 +175,9 @@ class PeerGate:
         finally:
             _ARRIVING.reset(token)
 
-    async def _websocket(self, scope: Scope, receive: Callable[[], Awaitable[Any]],
-                         send: Callable[[Any], Awaitable[None]]) -> None:
+    async def _websocket(
+        self, scope: Scope, receive: Callable[[], Awaitable[Any]], send: Callable[[Any], Awaitable[None]]
+    ) -> None:
         """Accept the socket, wait for a well-formed registration, then hand both to Flet (which
         then accepts a socket already accepted: that message is not sent twice)."""
         connect = await receive()
@@ -205,8 +208,9 @@ class PeerGate:
 
 
 async def _not_found(send: Callable[[Any], Awaitable[None]]) -> None:
-    await send({"type": "http.response.start", "status": 404,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+    await send(
+        {"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/plain; charset=utf-8")]}
+    )
     await send({"type": "http.response.body", "body": b"Not found"})
 
 
@@ -219,6 +223,7 @@ def _filtered(receive: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[A
             if cleaned is not data:
                 message = dict(message, bytes=cleaned)
         return message
+
     return next_message
 
 
@@ -238,8 +243,13 @@ def is_registration(frame: Any) -> bool:
     if not (isinstance(message, list) and len(message) == 2 and message[0] == MessageAction.REGISTER_CLIENT.value):
         return False
     body = message[1]
-    return (isinstance(body, dict) and set(body) == _REGISTER_FIELDS and isinstance(body["page"], dict)
-            and isinstance(body["page_name"], str) and isinstance(body["session_id"], str | None))
+    return (
+        isinstance(body, dict)
+        and set(body) == _REGISTER_FIELDS
+        and isinstance(body["page"], dict)
+        and isinstance(body["page_name"], str)
+        and isinstance(body["session_id"], str | None)
+    )
 
 
 def strip_server_owned(frame: bytes) -> bytes:

@@ -35,9 +35,26 @@ def start_instance(db_url: str, folder: Path, port: int | None = None) -> tuple[
     """One instance of the command on a loopback port; returned once it says it is running."""
     port = port or free_port()
     env = dict(os.environ, COMPANION_SETTINGS=str(folder / f"settings-{port}.json"))
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--no-browser", "--host", "127.0.0.1", "--port",
-                             str(port), "--db", db_url, "--forwarded-allow-ips", "127.0.0.1"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "--no-browser",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            db_url,
+            "--forwarded-allow-ips",
+            "127.0.0.1",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     assert proc.stdout is not None
     deadline = time.monotonic() + 60
     seen: list[str] = []
@@ -55,17 +72,41 @@ def start_instance(db_url: str, folder: Path, port: int | None = None) -> tuple[
 def certificate(folder: Path) -> tuple[Path, Path]:
     """A self-signed certificate for 127.0.0.1 (and its key), valid for a day."""
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                    "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out",
-                    str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return cert, key
 
 
 def site_config(upstreams: list[int], listen: int, http_listen: int, cert: Path, key: Path) -> str:
     """The example configuration with its placeholders filled for loopback."""
-    values = {"@UPSTREAMS@": "\n    ".join(f"server 127.0.0.1:{port};" for port in upstreams),
-              "@LISTEN@": f"127.0.0.1:{listen}", "@HTTP_LISTEN@": f"127.0.0.1:{http_listen}",
-              "@SERVER_NAME@": "127.0.0.1", "@CERTIFICATE_KEY@": str(key), "@CERTIFICATE@": str(cert)}
+    values = {
+        "@UPSTREAMS@": "\n    ".join(f"server 127.0.0.1:{port};" for port in upstreams),
+        "@LISTEN@": f"127.0.0.1:{listen}",
+        "@HTTP_LISTEN@": f"127.0.0.1:{http_listen}",
+        "@SERVER_NAME@": "127.0.0.1",
+        "@CERTIFICATE_KEY@": str(key),
+        "@CERTIFICATE@": str(cert),
+    }
     out = []
     for line in (assets_dir() / "hosting" / "nginx.conf").read_text(encoding="utf-8").splitlines():
         if not line.lstrip().startswith("#"):  # the comments name the placeholders: they stay as written
@@ -88,18 +129,34 @@ class Proxy:
         self.folder.mkdir(parents=True, exist_ok=True)
         cert, key = certificate(self.folder)
         self.port = free_port()
-        (self.folder / "site.conf").write_text(site_config(upstreams, self.port, free_port(), cert, key),
-                                               encoding="utf-8")
-        temp = "\n".join(f"    {kind}_temp_path {self.folder / kind};"
-                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (self.folder / "site.conf").write_text(
+            site_config(upstreams, self.port, free_port(), cert, key), encoding="utf-8"
+        )
+        temp = "\n".join(
+            f"    {kind}_temp_path {self.folder / kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         (self.folder / "nginx.conf").write_text(
             f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\n"
             f"error_log {self.folder / 'error.log'};\n"
             f"events {{ worker_connections 4096; }}\nhttp {{\n    access_log off;\n{temp}\n"
-            f"    include {self.folder / 'site.conf'};\n}}\n", encoding="utf-8")
-        self.proc = subprocess.Popen([binary, "-p", str(self.folder), "-e", str(self.folder / "error.log"), "-c",
-                                      str(self.folder / "nginx.conf")], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True)
+            f"    include {self.folder / 'site.conf'};\n}}\n",
+            encoding="utf-8",
+        )
+        self.proc = subprocess.Popen(
+            [
+                binary,
+                "-p",
+                str(self.folder),
+                "-e",
+                str(self.folder / "error.log"),
+                "-c",
+                str(self.folder / "nginx.conf"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self._wait_ready()
         self.tls = ssl.create_default_context(cafile=str(cert))
 

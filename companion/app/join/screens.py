@@ -50,8 +50,10 @@ def enter(app: Any, device: Any, query: dict[str, str]) -> Screen:
     seated(app)[device.game_id] = device
     if device.seat is None:
         from .table_view import table_view_screen
+
         return table_view_screen(app, device.game_id, query, device=device)
     from .seat import seat_screen
+
     return seat_screen(app, device, query)
 
 
@@ -70,10 +72,18 @@ class DeviceScreen(Screen):
         return self.tr("ui.app_title")
 
     def message(self, icon: Any, title: str, text: str, ident: str) -> ft.Control:
-        return card(ft.Column([ft.Row([ft.Icon(icon, size=36, color=ft.Colors.PRIMARY),
-                                       heading(title, 20)], spacing=12, wrap=True),
-                               ft.Semantics(identifier=ident, container=True, content=ft.Text(text, size=16))],
-                              spacing=12), padding=20)
+        return card(
+            ft.Column(
+                [
+                    ft.Row(
+                        [ft.Icon(icon, size=36, color=ft.Colors.PRIMARY), heading(title, 20)], spacing=12, wrap=True
+                    ),
+                    ft.Semantics(identifier=ident, container=True, content=ft.Text(text, size=16)),
+                ],
+                spacing=12,
+            ),
+            padding=20,
+        )
 
 
 class NeutralScreen(DeviceScreen):
@@ -81,8 +91,7 @@ class NeutralScreen(DeviceScreen):
 
     def content(self) -> ft.Control:
         tr = self.tr
-        return self.message(ft.Icons.QR_CODE_SCANNER, tr("join.welcome_title"), tr("join.welcome_text"),
-                            "join-neutral")
+        return self.message(ft.Icons.QR_CODE_SCANNER, tr("join.welcome_title"), tr("join.welcome_text"), "join-neutral")
 
 
 class JoinScreen(DeviceScreen):
@@ -131,34 +140,62 @@ class JoinScreen(DeviceScreen):
         if self.step == "refused":
             return self.message(ft.Icons.LINK_OFF, tr("join.refused_title"), tr("join.refused_text"), "join-refused")
         if self.step == "locked":
-            return self.message(ft.Icons.HOURGLASS_TOP, tr("join.locked_title"),
-                                tr("join.locked_text", seconds=max(1, round(self.wait))), "join-locked")
+            return self.message(
+                ft.Icons.HOURGLASS_TOP,
+                tr("join.locked_title"),
+                tr("join.locked_text", seconds=max(1, round(self.wait))),
+                "join-locked",
+            )
         if self.step == "connecting":
             return self.message(ft.Icons.SYNC, tr("join.connecting"), tr("join.connecting_text"), "join-connecting")
         rows: list[ft.Control] = [heading(tr("join.pick_title"), 20), muted(tr("join.pick_hint"), 14)]
         for choice in self.seats:
             color = choice.color if choice.color in COLORS else COLORS[choice.seat % len(COLORS)]
-            label = tr("join.seat_taken", player=choice.name) if choice.taken else \
-                tr("join.seat_free", player=choice.name)
-            inner = ft.Row([standee(choice.name[:1].upper(), color, choice.name, size=40),
-                            ft.Column([ft.Text(choice.name, size=18, weight=ft.FontWeight.W_600),
-                                       muted(tr("join.taken") if choice.taken else tr("join.free"), 13)],
-                                      spacing=2, expand=True)], spacing=12)
-            rows.append(tap(inner, None if choice.taken else (lambda e, seat=choice.seat: self.pick(seat)), label,
-                            identifier=f"join-seat-{choice.seat}", padding=12, enabled=not choice.taken,
-                            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if choice.taken
-                            else ft.Colors.SECONDARY_CONTAINER))
+            label = (
+                tr("join.seat_taken", player=choice.name) if choice.taken else tr("join.seat_free", player=choice.name)
+            )
+            inner = ft.Row(
+                [
+                    standee(choice.name[:1].upper(), color, choice.name, size=40),
+                    ft.Column(
+                        [
+                            ft.Text(choice.name, size=18, weight=ft.FontWeight.W_600),
+                            muted(tr("join.taken") if choice.taken else tr("join.free"), 13),
+                        ],
+                        spacing=2,
+                        expand=True,
+                    ),
+                ],
+                spacing=12,
+            )
+            rows.append(
+                tap(
+                    inner,
+                    None if choice.taken else (lambda e, seat=choice.seat: self.pick(seat)),
+                    label,
+                    identifier=f"join-seat-{choice.seat}",
+                    padding=12,
+                    enabled=not choice.taken,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if choice.taken else ft.Colors.SECONDARY_CONTAINER,
+                )
+            )
         rows.append(ft.Container(height=6))
-        rows.append(button(tr("join.watch"), lambda e: self.pick(None), icon=ft.Icons.VISIBILITY, style="outlined",
-                           identifier="join-watch"))
+        rows.append(
+            button(
+                tr("join.watch"),
+                lambda e: self.pick(None),
+                icon=ft.Icons.VISIBILITY,
+                style="outlined",
+                identifier="join-watch",
+            )
+        )
         rows.append(muted(tr("join.watch_hint"), 13))
         return ft.Column(rows, spacing=10)
 
     def pick(self, seat: int | None) -> None:
         app, join = self.app, self.app.services.join
         try:
-            device, token = join.join(self.game_id, str(self.key), client(app), seat,
-                                      peer_of(app.page).user_agent)
+            device, token = join.join(self.game_id, str(self.key), client(app), seat, peer_of(app.page).user_agent)
         except SeatTaken:
             app.toast(self.tr("join.seat_just_taken"))
             self.seats = join.seats(self.game_id)
@@ -214,15 +251,16 @@ class PlayScreen(DeviceScreen):
         tr = self.tr
         if self.step == "connecting":
             return self.message(ft.Icons.SYNC, tr("join.connecting"), tr("join.connecting_text"), "join-connecting")
-        return self.message(ft.Icons.QR_CODE_SCANNER, tr("join.no_seat_title"), tr("join.no_seat_text"),
-                            "join-no-seat")
+        return self.message(ft.Icons.QR_CODE_SCANNER, tr("join.no_seat_title"), tr("join.no_seat_text"), "join-no-seat")
 
 
 def announce(app: Any, game_id: str, kind: str, devices: list[str] | None = None) -> None:
     """Tell every screen of this game that its devices changed (joined, freed, online...)."""
     from .sync import devices_topic
+
     try:
-        app.services.news.publish(app.page, devices_topic(game_id), {"kind": kind, "devices": list(devices or [])},
-                                  others=False)
+        app.services.news.publish(
+            app.page, devices_topic(game_id), {"kind": kind, "devices": list(devices or [])}, others=False
+        )
     except Exception:  # a closing session: the others will see it on their next refresh
         log.debug("cannot announce a device change", exc_info=True)

@@ -161,10 +161,17 @@ class SeatPolicy(DevicePolicy):
         """The app bar's buttons: the same on every redraw (`lang` keys them in the memo)."""
         back = f"/play/{screen.game_id}"
         app = screen.app
-        return [icon_button(ft.Icons.MENU_BOOK, screen.tr("ui.rules"), lambda e: app.go("/rules", back=back),
-                            identifier="nav-rules"),
-                icon_button(ft.Icons.TRANSLATE, screen.tr("ui.setting_language"),  # a phone's settings: its language
-                            lambda e: app.go("/settings", back=back), identifier="nav-settings")]
+        return [
+            icon_button(
+                ft.Icons.MENU_BOOK, screen.tr("ui.rules"), lambda e: app.go("/rules", back=back), identifier="nav-rules"
+            ),
+            icon_button(
+                ft.Icons.TRANSLATE,
+                screen.tr("ui.setting_language"),  # a phone's settings: its language
+                lambda e: app.go("/settings", back=back),
+                identifier="nav-settings",
+            ),
+        ]
 
     def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
         """The player's own hand, as they entered it: only this phone ever gets it."""
@@ -173,14 +180,25 @@ class SeatPolicy(DevicePolicy):
         key = (tuple(sorted(me.hand.known.items())), me.hand.unknown, me.background, tr.lang)
         if key == shown:
             return key, None
-        chips = [pill(tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c), size=14,
-                      bgcolor=ft.Colors.TERTIARY_CONTAINER, color=ft.Colors.ON_TERTIARY_CONTAINER)
-                 for c, n in sorted(me.hand.known.items())]
+        chips = [
+            pill(
+                tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c),
+                size=14,
+                bgcolor=ft.Colors.TERTIARY_CONTAINER,
+                color=ft.Colors.ON_TERTIARY_CONTAINER,
+            )
+            for c, n in sorted(me.hand.known.items())
+        ]
         if me.hand.unknown:
             chips.append(pill(tr("ui.unknown_cards", count=me.hand.unknown), size=14))
         rows: list[ft.Control] = [
-            ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
-                    heading(tr("join.your_hand", count=me.hand.size()), 16)], spacing=8),
+            ft.Row(
+                [
+                    ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
+                    heading(tr("join.your_hand", count=me.hand.size()), 16),
+                ],
+                spacing=8,
+            ),
             ft.Row(chips, wrap=True, spacing=6, run_spacing=6) if chips else muted(tr("ui.hand_empty"), 14),
         ]
         if me.background is not None and me.has_background:

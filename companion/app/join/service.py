@@ -96,8 +96,9 @@ class JoinService:
             raise LinkRefused(game_id)
         token = new_token()
         try:
-            device = self.devices.bind(game_id, secret=secret, token_hash=token_hash(token), seat=seat,
-                                       label=device_label(user_agent))
+            device = self.devices.bind(
+                game_id, secret=secret, token_hash=token_hash(token), seat=seat, label=device_label(user_agent)
+            )
         except LinkRefused:
             self.limiter.failed(client)
             raise
@@ -162,10 +163,24 @@ class JoinService:
                     del self._elsewhere[device_id]
 
 
-_PLATFORMS = (("iPad", "iPad"), ("iPhone", "iPhone"), ("Android", "Android"), ("Windows", "Windows"),
-              ("Macintosh", "Mac"), ("CrOS", "ChromeOS"), ("Linux", "Linux"))
-_BROWSERS = (("Edg/", "Edge"), ("Firefox/", "Firefox"), ("FxiOS/", "Firefox"), ("CriOS/", "Chrome"),
-             ("Chromium/", "Chromium"), ("Chrome/", "Chrome"), ("Safari/", "Safari"))
+_PLATFORMS = (
+    ("iPad", "iPad"),
+    ("iPhone", "iPhone"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Macintosh", "Mac"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+_BROWSERS = (
+    ("Edg/", "Edge"),
+    ("Firefox/", "Firefox"),
+    ("FxiOS/", "Firefox"),
+    ("CriOS/", "Chrome"),
+    ("Chromium/", "Chromium"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
 
 
 def device_label(user_agent: str) -> str:

@@ -28,16 +28,35 @@ from .screens import TOKEN_PREF
 SESSIONS = 600
 STORM_SECONDS = 60
 EVICTION_SLACK = 15  # Flet looks for expired sessions every 10 s
-GAME: dict[str, Any] = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Fran")],
-                        "seed": 9}
+GAME: dict[str, Any] = {
+    "players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Fran")],
+    "seed": 9,
+}
 
 
 def _serve(folder: Path, port: int) -> subprocess.Popen:
     env = dict(os.environ, COMPANION_SETTINGS=str(folder / "settings.json"))
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--no-browser", "--lan", "--host", "127.0.0.1",
-                             "--port", str(port), "--forwarded-allow-ips", "127.0.0.0/8",
-                             "--db", f"sqlite:///{folder / 'games.sqlite3'}"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "--no-browser",
+            "--lan",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--forwarded-allow-ips",
+            "127.0.0.0/8",
+            "--db",
+            f"sqlite:///{folder / 'games.sqlite3'}",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     assert proc.stdout is not None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -106,12 +125,19 @@ def _measure(folder: Path) -> dict[str, Any]:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
-    return {"shown": shown, "seconds": storm_seconds, "before": before, "peak": peak,
-            "keyless_gone": keyless_gone, "all_gone": all_gone}
+    return {
+        "shown": shown,
+        "seconds": storm_seconds,
+        "before": before,
+        "peak": peak,
+        "keyless_gone": keyless_gone,
+        "all_gone": all_gone,
+    }
 
 
 def _free_port() -> int:
     from ..browser import free_port
+
     return free_port()
 
 
@@ -120,11 +146,20 @@ def storm_suite() -> list[tuple[str, str, str]]:
         m = _measure(Path(folder))
     base = m["before"]
     return [
-        (f"storm: {SESSIONS} sessions over {m['seconds']:.0f} s (half seated phones, half keyless), "
-         f"screens shown", f"{m['shown']} of {SESSIONS}", f"{SESSIONS}"),
+        (
+            f"storm: {SESSIONS} sessions over {m['seconds']:.0f} s (half seated phones, half keyless), screens shown",
+            f"{m['shown']} of {SESSIONS}",
+            f"{SESSIONS}",
+        ),
         ("storm: server memory at the end of the storm", f"{m['peak'] - base:+.0f} MB (from {base:.0f} MB)", "-"),
-        (f"storm: ... once the keyless sessions expired ({KEYLESS_SESSION_SECONDS} s)",
-         f"{m['keyless_gone'] - base:+.0f} MB", "-"),
-        (f"storm: ... once every session expired ({SESSION_SECONDS} s)", f"{m['all_gone'] - base:+.0f} MB",
-         "< +100 MB"),
+        (
+            f"storm: ... once the keyless sessions expired ({KEYLESS_SESSION_SECONDS} s)",
+            f"{m['keyless_gone'] - base:+.0f} MB",
+            "-",
+        ),
+        (
+            f"storm: ... once every session expired ({SESSION_SECONDS} s)",
+            f"{m['all_gone'] - base:+.0f} MB",
+            "< +100 MB",
+        ),
     ]

@@ -70,9 +70,15 @@ class SeatSession(TableSession):
         return self._view
 
     def allows(self, action: Any) -> bool:
-        return (self.seat is not None and isinstance(action, dict) and action.get("player") == self.seat
-                and not isinstance(action.get("player"), bool) and action.get("type") not in HOST_ONLY
-                and not action.get("force") and not action.get("outcomes"))
+        return (
+            self.seat is not None
+            and isinstance(action, dict)
+            and action.get("player") == self.seat
+            and not isinstance(action.get("player"), bool)
+            and action.get("type") not in HOST_ONLY
+            and not action.get("force")
+            and not action.get("outcomes")
+        )
 
     def guard(self, action: dict[str, Any]) -> None:
         if not self.allows(action):

@@ -94,12 +94,20 @@ class TableViewPolicy(DevicePolicy):
     def actions(self, screen: TableScreen) -> list[ft.Control]:
         tr, app, game = screen.tr, screen.app, screen.game_id
         hosting = self.has_extra
-        rules = icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: app.go(
-            "/rules", back=f"/game/{game}/table" if hosting else f"/play/{game}"), identifier="nav-rules")
+        rules = icon_button(
+            ft.Icons.MENU_BOOK,
+            tr("ui.rules"),
+            lambda e: app.go("/rules", back=f"/game/{game}/table" if hosting else f"/play/{game}"),
+            identifier="nav-rules",
+        )
         if not hosting:
             return [rules]
-        return [icon_button(ft.Icons.GAVEL, tr("join.console"), lambda e: app.go(f"/game/{game}"),
-                            identifier="nav-console"), rules]
+        return [
+            icon_button(
+                ft.Icons.GAVEL, tr("join.console"), lambda e: app.go(f"/game/{game}"), identifier="nav-console"
+            ),
+            rules,
+        ]
 
     # --- the join panel ------------------------------------------------------------------------------
 
@@ -109,21 +117,39 @@ class TableViewPolicy(DevicePolicy):
         url = join.join_url(game, base_url(app))
         devices = join.listing(game)
         s = screen.session.state
-        key = (url, tuple((d.id, d.seat, d.label, join.online(d.id)) for d in devices), tr.lang,
-               tuple(p.name for p in s.players))
+        key = (
+            url,
+            tuple((d.id, d.seat, d.label, join.online(d.id)) for d in devices),
+            tr.lang,
+            tuple(p.name for p in s.players),
+        )
         if key == shown:
             return key, None
         if self._qr is None or self._qr[0] != url:
             self._qr = (url, qr_png(url))
-        qr = ft.Semantics(identifier="join-qr", label=tr("join.qr_label"), container=True, image=True,
-                          content=ft.Container(ft.Image(src=self._qr[1], width=232, height=232),
-                                               bgcolor=ft.Colors.WHITE, padding=4,
-                                               border_radius=ft.BorderRadius.all(8)))
-        link = ft.Semantics(identifier="join-url", container=True, label=url,  # a selectable text is mute
-                            content=ft.Text(url, size=12, selectable=True, color=ft.Colors.ON_SURFACE_VARIANT))
+        qr = ft.Semantics(
+            identifier="join-qr",
+            label=tr("join.qr_label"),
+            container=True,
+            image=True,
+            content=ft.Container(
+                ft.Image(src=self._qr[1], width=232, height=232),
+                bgcolor=ft.Colors.WHITE,
+                padding=4,
+                border_radius=ft.BorderRadius.all(8),
+            ),
+        )
+        link = ft.Semantics(
+            identifier="join-url",
+            container=True,
+            label=url,  # a selectable text is mute
+            content=ft.Text(url, size=12, selectable=True, color=ft.Colors.ON_SURFACE_VARIANT),
+        )
         rows: list[ft.Control] = [
-            ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, color=ft.Colors.PRIMARY), heading(tr("join.panel_title"), 17)],
-                   spacing=8),
+            ft.Row(
+                [ft.Icon(ft.Icons.PHONE_ANDROID, color=ft.Colors.PRIMARY), heading(tr("join.panel_title"), 17)],
+                spacing=8,
+            ),
             muted(tr("join.panel_hint"), 13),
             ft.Row([qr], alignment=ft.MainAxisAlignment.CENTER),
             link,
@@ -136,8 +162,15 @@ class TableViewPolicy(DevicePolicy):
         watchers = [d for d in devices if d.seat is None]
         if watchers:
             rows.append(muted(tr("join.spectators", count=len(watchers)), 12))
-        rows.append(button(tr("join.new_link"), lambda e: self._ask_rotate(screen), icon=ft.Icons.AUTORENEW,
-                           style="outlined", identifier="join-new-link"))
+        rows.append(
+            button(
+                tr("join.new_link"),
+                lambda e: self._ask_rotate(screen),
+                icon=ft.Icons.AUTORENEW,
+                style="outlined",
+                identifier="join-new-link",
+            )
+        )
         return key, card(ft.Column(rows, spacing=10, tight=True), identifier="join-panel")
 
     def _seat_row(self, screen: TableScreen, p: Any, device: Any) -> ft.Control:
@@ -147,21 +180,53 @@ class TableViewPolicy(DevicePolicy):
             free: ft.Control = ft.Container()
         else:
             online = screen.app.services.join.online(device.id)
-            state = ft.Row([pill(tr("join.online") if online else tr("join.away"), size=11,
-                                 bgcolor=ft.Colors.GREEN_100 if online else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                                 color=ft.Colors.BLACK if online else None), muted(device.label, 12)],
-                           spacing=6, wrap=True)
-            free = button(tr("join.free_seat"), lambda e: self._ask_free(screen, p.seat, p.name), style="text",
-                          identifier=f"free-seat-{p.seat}")
-        return ft.Semantics(identifier=f"device-seat-{p.seat}", container=True, content=ft.Row([
-            standee(p.name[:1].upper(), seat_color(screen.session.state, p.seat), p.name, size=30),
-            ft.Column([ft.Text(p.name, size=14, weight=ft.FontWeight.W_600), state], spacing=2, expand=True,
-                      tight=True), free], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+            state = ft.Row(
+                [
+                    pill(
+                        tr("join.online") if online else tr("join.away"),
+                        size=11,
+                        bgcolor=ft.Colors.GREEN_100 if online else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                        color=ft.Colors.BLACK if online else None,
+                    ),
+                    muted(device.label, 12),
+                ],
+                spacing=6,
+                wrap=True,
+            )
+            free = button(
+                tr("join.free_seat"),
+                lambda e: self._ask_free(screen, p.seat, p.name),
+                style="text",
+                identifier=f"free-seat-{p.seat}",
+            )
+        return ft.Semantics(
+            identifier=f"device-seat-{p.seat}",
+            container=True,
+            content=ft.Row(
+                [
+                    standee(p.name[:1].upper(), seat_color(screen.session.state, p.seat), p.name, size=30),
+                    ft.Column(
+                        [ft.Text(p.name, size=14, weight=ft.FontWeight.W_600), state],
+                        spacing=2,
+                        expand=True,
+                        tight=True,
+                    ),
+                    free,
+                ],
+                spacing=8,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+        )
 
     def _ask_free(self, screen: TableScreen, seat: int, name: str) -> None:
         tr = screen.tr
-        screen.confirm(tr("join.free_title", player=name), tr("join.free_text", player=name), tr("join.free_seat"),
-                       lambda: self._free(screen, seat), danger=True)
+        screen.confirm(
+            tr("join.free_title", player=name),
+            tr("join.free_text", player=name),
+            tr("join.free_seat"),
+            lambda: self._free(screen, seat),
+            danger=True,
+        )
 
     def _free(self, screen: TableScreen, seat: int) -> None:
         gone = screen.app.services.join.free_seat(screen.game_id, seat)
@@ -170,8 +235,9 @@ class TableViewPolicy(DevicePolicy):
 
     def _ask_rotate(self, screen: TableScreen) -> None:
         tr = screen.tr
-        screen.confirm(tr("join.rotate_title"), tr("join.rotate_text"), tr("join.new_link"),
-                       lambda: self._rotate(screen))
+        screen.confirm(
+            tr("join.rotate_title"), tr("join.rotate_text"), tr("join.new_link"), lambda: self._rotate(screen)
+        )
 
     def _rotate(self, screen: TableScreen) -> None:
         screen.app.services.join.rotate(screen.game_id)

@@ -63,8 +63,17 @@ class Screen(WireClient):
                 self.session_id = message[1].get("session_id") or self.session_id
             elif message[0] == INVOKE:
                 body = message[1]
-                await self._ws.send(frame(INVOKE, {"control_id": body["control_id"], "call_id": body["call_id"],
-                                                   "result": self._answer(body), "error": None}))
+                await self._ws.send(
+                    frame(
+                        INVOKE,
+                        {
+                            "control_id": body["control_id"],
+                            "call_id": body["call_id"],
+                            "result": self._answer(body),
+                            "error": None,
+                        },
+                    )
+                )
 
 
 class Load:
@@ -82,8 +91,11 @@ class Load:
 
     async def add_table(self) -> None:
         store, join = self.driver.store, self.driver.services.join
-        config = {"players": [{"name": n} for n in NAMES], "seed": len(self.tables) + 1,
-                  "house_rules": {"targets": {str(n): 100 for n in range(2, 7)}}}
+        config = {
+            "players": [{"name": n} for n in NAMES],
+            "seed": len(self.tables) + 1,
+            "house_rules": {"targets": {str(n): 100 for n in range(2, 7)}},
+        }
         game = store.create_game(config)
         if self.anchor is None:  # the driver's news needs one screen of its own to hand messages on
             self.anchor = await self.driver.open_screen("/")
@@ -126,8 +138,9 @@ class Load:
         self.write_ms.append((started - before) * 1000)
         for screen in table["screens"]:
             screen.waiting_since = started
-        self.driver.services.news.publish(self.anchor.page, f"game:{table['game']}",
-                                          {"version": loaded.version + 1, "events": []})
+        self.driver.services.news.publish(
+            self.anchor.page, f"game:{table['game']}", {"version": loaded.version + 1, "events": []}
+        )
         self.writes += 1
 
     async def run_for(self, seconds: float) -> list[float]:
@@ -176,8 +189,12 @@ def _pg_writes(url: str) -> tuple[int, int]:
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            row = conn.execute(text("SELECT xact_commit, tup_inserted + tup_updated + tup_deleted FROM "
-                                    "pg_stat_database WHERE datname = current_database()")).one()
+            row = conn.execute(
+                text(
+                    "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted FROM "
+                    "pg_stat_database WHERE datname = current_database()"
+                )
+            ).one()
             return int(row[0]), int(row[1])
     finally:
         engine.dispose()
@@ -203,17 +220,26 @@ async def _measure(url: str, folder: Path) -> dict[str, Any]:
             rss = sum(rss_mb(proc.pid) for proc, _ in procs)
             after = _pg_writes(url)
             p95 = percentile(samples, 95) if samples else float("inf")
-            steps.append({"tables": len(load.tables), "p95": p95, "samples": len(samples),
-                          "per_table": (rss - base_rss) / len(load.tables),
-                          "commits": (after[0] - commits) / seconds, "rows": (after[1] - rows) / seconds,
-                          "actions": (load.writes - writes) / seconds,
-                          "write": percentile(load.write_ms, 95) if load.write_ms else float("nan"),
-                          "cpu_ms": 1000 * (sum(cpu_seconds(proc.pid) for proc, _ in procs) - cpu)
-                          / max(1, len(samples))})
+            steps.append(
+                {
+                    "tables": len(load.tables),
+                    "p95": p95,
+                    "samples": len(samples),
+                    "per_table": (rss - base_rss) / len(load.tables),
+                    "commits": (after[0] - commits) / seconds,
+                    "rows": (after[1] - rows) / seconds,
+                    "actions": (load.writes - writes) / seconds,
+                    "write": percentile(load.write_ms, 95) if load.write_ms else float("nan"),
+                    "cpu_ms": 1000 * (sum(cpu_seconds(proc.pid) for proc, _ in procs) - cpu) / max(1, len(samples)),
+                }
+            )
             p50 = percentile(samples, 50) if samples else float("inf")
-            print(f"  ... {len(load.tables)} tables: p50 {p50:.0f} ms, p95 {p95:.0f} ms over {len(samples)} screens' "
-                  f"news, {steps[-1]['per_table']:.1f} MB per table, {steps[-1]['cpu_ms']:.1f} ms of instance CPU "
-                  f"per screen update, writes p95 {steps[-1]['write']:.0f} ms", flush=True)
+            print(
+                f"  ... {len(load.tables)} tables: p50 {p50:.0f} ms, p95 {p95:.0f} ms over {len(samples)} screens' "
+                f"news, {steps[-1]['per_table']:.1f} MB per table, {steps[-1]['cpu_ms']:.1f} ms of instance CPU "
+                f"per screen update, writes p95 {steps[-1]['write']:.0f} ms",
+                flush=True,
+            )
             if p95 >= GIVE_UP_MS:
                 break
     finally:
@@ -246,8 +272,7 @@ def tables_suite() -> list[tuple[str, str, str]]:
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with admin.connect() as conn:
         conn.execute(text(f"CREATE SCHEMA {schema}"))
-    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-        hide_password=False)
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
     try:
         with tempfile.TemporaryDirectory() as folder:
             steps = asyncio.run(_measure(url, Path(folder)))["steps"]
@@ -258,23 +283,49 @@ def tables_suite() -> list[tuple[str, str, str]]:
     held = [s for s in steps if s["p95"] < TARGET_MS]
     best = held[-1] if held else None
     last = next((s for s in steps if s["p95"] >= TARGET_MS), None)
-    rows = [("tables: tables held by 2 instances behind nginx (7 screens each, an action every 10 s per table), "
-             "p95 news-to-every-screen < 250 ms", str(best["tables"]) if best else "0", ">= 60")]
+    rows = [
+        (
+            "tables: tables held by 2 instances behind nginx (7 screens each, an action every 10 s per table), "
+            "p95 news-to-every-screen < 250 ms",
+            str(best["tables"]) if best else "0",
+            ">= 60",
+        )
+    ]
     for s in steps:
-        rows.append((f"tables: ... at {s['tables']} tables ({s['samples']} screen updates)",
-                     f"p95 {s['p95']:.0f} ms", "< 250 ms"))
+        rows.append(
+            (
+                f"tables: ... at {s['tables']} tables ({s['samples']} screen updates)",
+                f"p95 {s['p95']:.0f} ms",
+                "< 250 ms",
+            )
+        )
     shown = best or (steps[0] if steps else None)
     if shown:
-        rows.append((f"tables: memory per table (both instances' resident memory / tables, at {shown['tables']})",
-                     f"{shown['per_table']:.1f} MB", "-"))
-        rows.append(("tables: an action's write acknowledged (before the news starts), p95",
-                     f"{shown['write']:.0f} ms", "-"))
-        rows.append(("tables: instances' CPU time per screen update (both processes, whole step / updates)",
-                     f"{shown['cpu_ms']:.1f} ms", "-"))
-        rows.append(("tables: PostgreSQL writes per second (rows inserted/updated/deleted; commits of every "
-                     "transaction, reads included)",
-                     f"{shown['rows']:.0f} rows/s, {shown['commits']:.0f} commits/s at {shown['actions']:.1f} "
-                     "actions/s", "-"))
+        rows.append(
+            (
+                f"tables: memory per table (both instances' resident memory / tables, at {shown['tables']})",
+                f"{shown['per_table']:.1f} MB",
+                "-",
+            )
+        )
+        rows.append(
+            ("tables: an action's write acknowledged (before the news starts), p95", f"{shown['write']:.0f} ms", "-")
+        )
+        rows.append(
+            (
+                "tables: instances' CPU time per screen update (both processes, whole step / updates)",
+                f"{shown['cpu_ms']:.1f} ms",
+                "-",
+            )
+        )
+        rows.append(
+            (
+                "tables: PostgreSQL writes per second (rows inserted/updated/deleted; commits of every "
+                "transaction, reads included)",
+                f"{shown['rows']:.0f} rows/s, {shown['commits']:.0f} commits/s at {shown['actions']:.1f} actions/s",
+                "-",
+            )
+        )
     if last is not None:
         rows.append(("tables: first step over the target", f"{last['tables']} tables, p95 {last['p95']:.0f} ms", "-"))
     return rows

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 from storage.devices import new_secret, new_token, same_secret, token_hash
 
-__all__ = ["GAME_ID", "RateLimiter", "SECRET", "TOKEN", "new_secret", "new_token", "same_secret", "token_hash",
-           "valid"]
+__all__ = ["GAME_ID", "RateLimiter", "SECRET", "TOKEN", "new_secret", "new_token", "same_secret", "token_hash", "valid"]
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -43,8 +42,14 @@ class RateLimiter:
     the database). At most `most_clients` addresses are remembered: the quietest go first.
     """
 
-    def __init__(self, failures: int = 5, window: float = 300.0, lockout: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic, most_clients: int = 4096) -> None:
+    def __init__(
+        self,
+        failures: int = 5,
+        window: float = 300.0,
+        lockout: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+        most_clients: int = 4096,
+    ) -> None:
         self.limit = failures
         self.window = window
         self.lockout = lockout
@@ -78,8 +83,11 @@ class RateLimiter:
     def _forget_some(self, now: float) -> None:
         if len(self._clients) < self.most_clients:
             return
-        for key in [k for k, c in self._clients.items()
-                    if c.locked_until <= now and (not c.failures or c.failures[-1] <= now - self.window)]:
+        for key in [
+            k
+            for k, c in self._clients.items()
+            if c.locked_until <= now and (not c.failures or c.failures[-1] <= now - self.window)
+        ]:
             del self._clients[key]
         while len(self._clients) >= self.most_clients:  # still full: the least recent goes
             oldest = min(self._clients, key=lambda k: (self._clients[k].failures or [0.0])[-1])

@@ -48,13 +48,19 @@ class Screen:
         key, params = template
         mark = "\u0000"
         before, _, after = self.tr(key, **dict(params, player=mark)).partition(mark)
-        parts = [ft.Text(before, no_wrap=True),
-                 ft.Text(params["player"], no_wrap=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
-                 ft.Text(after, no_wrap=True)]
+        parts = [
+            ft.Text(before, no_wrap=True),
+            ft.Text(params["player"], no_wrap=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
+            ft.Text(after, no_wrap=True),
+        ]
         for part in parts:
             part.size, part.weight = 19, ft.FontWeight.W_600
-        return ft.Semantics(label=self.title(), container=True, exclude_semantics=True,
-                            content=ft.Row([p for p in parts if p.value.strip()], spacing=0))
+        return ft.Semantics(
+            label=self.title(),
+            container=True,
+            exclude_semantics=True,
+            content=ft.Row([p for p in parts if p.value.strip()], spacing=0),
+        )
 
     def back_route(self) -> str | None:
         return self.query.get("back") or "/"
@@ -70,11 +76,16 @@ class Screen:
         back = self.back_route()
         leading = None
         if back is not None:
-            leading = icon_button(ft.Icons.ARROW_BACK, self.tr("ui.back"), lambda e: self.app.go(back),
-                                  identifier="nav-back")
-        return ft.AppBar(leading=leading, title=self.title_control(),
-                         actions=self.bar_actions() + [ft.Container(width=6)],
-                         bgcolor=ft.Colors.SURFACE_CONTAINER, automatically_imply_leading=False)
+            leading = icon_button(
+                ft.Icons.ARROW_BACK, self.tr("ui.back"), lambda e: self.app.go(back), identifier="nav-back"
+            )
+        return ft.AppBar(
+            leading=leading,
+            title=self.title_control(),
+            actions=self.bar_actions() + [ft.Container(width=6)],
+            bgcolor=ft.Colors.SURFACE_CONTAINER,
+            automatically_imply_leading=False,
+        )
 
     def content(self) -> ft.Control:
         raise NotImplementedError
@@ -84,10 +95,12 @@ class Screen:
         width = min(960, max(300, (self.app.width or 960) - 16))
         if getattr(self, "_scroll", None) is None:
             self._scroll = ft.Column(scroll=ft.ScrollMode.AUTO, expand=True)
-            self._root = ft.Container(content=self._scroll, expand=True,
-                                      padding=ft.Padding.symmetric(horizontal=8, vertical=12))
-        self._scroll.controls = [ft.Row([ft.Container(self.content(), width=width)],
-                                        alignment=ft.MainAxisAlignment.CENTER)]
+            self._root = ft.Container(
+                content=self._scroll, expand=True, padding=ft.Padding.symmetric(horizontal=8, vertical=12)
+            )
+        self._scroll.controls = [
+            ft.Row([ft.Container(self.content(), width=width)], alignment=ft.MainAxisAlignment.CENTER)
+        ]
         return self._root
 
 

@@ -35,15 +35,29 @@ class CorrectScreen(GameScreen):
 
     def _number(self, path: str, label: str, high: int) -> ft.Control:
         s = self.session.state
-        return ft.Row([ft.Text(label, size=15, expand=True),
-                       stepper(vm.value(s, self.draft, path), lambda v: self._set(path, v), high=high,
-                               label=label, prefix=f"correct-{path.replace('.', '-')}", fmt=self.tr.num)],
-                      vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        return ft.Row(
+            [
+                ft.Text(label, size=15, expand=True),
+                stepper(
+                    vm.value(s, self.draft, path),
+                    lambda v: self._set(path, v),
+                    high=high,
+                    label=label,
+                    prefix=f"correct-{path.replace('.', '-')}",
+                    fmt=self.tr.num,
+                ),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
 
     def _places(self, path: str, prefix: str) -> ft.Control:
         s = self.session.state
-        return choice_chips([(pid, self.tr.name("place", pid)) for pid in s.board.places],
-                            vm.value(s, self.draft, path), lambda v: self._set(path, v), prefix=prefix)
+        return choice_chips(
+            [(pid, self.tr.name("place", pid)) for pid in s.board.places],
+            vm.value(s, self.draft, path),
+            lambda v: self._set(path, v),
+            prefix=prefix,
+        )
 
     def _player(self) -> ft.Control:
         tr, s, d = self.tr, self.session.state, self.draft
@@ -68,8 +82,11 @@ class CorrectScreen(GameScreen):
         blocked = {"identify"} if not p.hand.unknown else set()
         rows.append(choice_chips(ops, d.hand_op, self._pick_op, prefix="correct-op", disabled=blocked))
         cards = vm.card_choices(s, d.hand_op, d.seat)
-        rows.append(choice_chips([(c, tr.name("card", c)) for c in cards], None, self._hand_edit, prefix="correct-card")
-                    if cards else muted(tr("correct.no_cards")))
+        rows.append(
+            choice_chips([(c, tr.name("card", c)) for c in cards], None, self._hand_edit, prefix="correct-card")
+            if cards
+            else muted(tr("correct.no_cards"))
+        )
         return card(ft.Column(rows, spacing=8, tight=True), identifier="correct-player")
 
     def _table(self) -> ft.Control:
@@ -84,8 +101,9 @@ class CorrectScreen(GameScreen):
         for pile in s.piles:
             rows.append(self._number(f"piles.{pile}", tr("correct.pile", card=tr.name("card", pile)), TOTAL_HIGH))
         for token in sorted(t for t in s.supplies if t != "trauma"):
-            rows.append(self._number(f"supplies.{token}", tr("correct.supply", token=tr.name("token", token)),
-                                     TOTAL_HIGH))
+            rows.append(
+                self._number(f"supplies.{token}", tr("correct.supply", token=tr.name("token", token)), TOTAL_HIGH)
+            )
         return card(ft.Column(rows, spacing=8, tight=True), identifier="correct-table")
 
     def _summary(self) -> ft.Control:
@@ -97,18 +115,45 @@ class CorrectScreen(GameScreen):
             rows.append(muted(tr("correct.nothing_yet")))
         rows += [ft.Text(f"• {line}", size=14) for line in lines]
         for r in problems:
-            rows.append(ft.Semantics(identifier=f"correct-problem-{r.rule}", container=True, content=ft.Row(
-                [pill(r.rule, bgcolor=DANGER, color=ft.Colors.WHITE, bold=True),
-                 ft.Text(r.message, size=14, expand=True)], vertical_alignment=ft.CrossAxisAlignment.START)))
-        rows.append(ft.TextField(label=tr("correct.reason"), value=self.draft.reason, dense=True, max_length=200,
-                                 on_change=self._reason))
+            rows.append(
+                ft.Semantics(
+                    identifier=f"correct-problem-{r.rule}",
+                    container=True,
+                    content=ft.Row(
+                        [
+                            pill(r.rule, bgcolor=DANGER, color=ft.Colors.WHITE, bold=True),
+                            ft.Text(r.message, size=14, expand=True),
+                        ],
+                        vertical_alignment=ft.CrossAxisAlignment.START,
+                    ),
+                )
+            )
+        rows.append(
+            ft.TextField(
+                label=tr("correct.reason"), value=self.draft.reason, dense=True, max_length=200, on_change=self._reason
+            )
+        )
         ready = bool(lines) and not problems
-        rows.append(ft.Row([
-            button(tr("correct.record"), (lambda e: self._record()) if ready else None, identifier="correct-record",
-                   icon=ft.Icons.CHECK),
-            button(tr("correct.clear"), (lambda e: self._clear()) if lines else None, style="text",
-                   identifier="correct-clear"),
-        ], wrap=True, spacing=8))
+        rows.append(
+            ft.Row(
+                [
+                    button(
+                        tr("correct.record"),
+                        (lambda e: self._record()) if ready else None,
+                        identifier="correct-record",
+                        icon=ft.Icons.CHECK,
+                    ),
+                    button(
+                        tr("correct.clear"),
+                        (lambda e: self._clear()) if lines else None,
+                        style="text",
+                        identifier="correct-clear",
+                    ),
+                ],
+                wrap=True,
+                spacing=8,
+            )
+        )
         return card(ft.Column(rows, spacing=8, tight=True), identifier="correct-summary")
 
     # --- taps ----------------------------------------------------------------------------------
@@ -152,8 +197,9 @@ class CorrectScreen(GameScreen):
             self.app.render()
         else:
             try:  # the other screens of this game reload (screens/table.py listens on this topic)
-                self.app.services.news.publish(self.app.page, f"game:{self.game_id}", {
-                    "version": self.session.version, "events": outcome.events})
+                self.app.services.news.publish(
+                    self.app.page, f"game:{self.game_id}", {"version": self.session.version, "events": outcome.events}
+                )
             except Exception:
                 pass
             self.app.toast(self.tr("correct.recorded"))

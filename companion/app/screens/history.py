@@ -34,31 +34,78 @@ class HistoryScreen(Screen):
         vm = history_view(stats, tr)
         rows: list[ft.Control] = []
         if not vm.games and not stats.games:
-            rows.append(card(ft.Column([heading(tr("ui.history_empty_title"), 17), muted(tr("ui.history_empty"))],
-                                       spacing=6, tight=True)))
+            rows.append(
+                card(
+                    ft.Column(
+                        [heading(tr("ui.history_empty_title"), 17), muted(tr("ui.history_empty"))],
+                        spacing=6,
+                        tight=True,
+                    )
+                )
+            )
         else:
-            rows.append(self._chart(tr("ui.chart_tunnel"), tr("ui.chart_tunnel_label"), vm.tunnel, vm.max_tunnel,
-                                    len(stats.games), "chart-tunnel"))
-            rows.append(self._chart(tr("ui.chart_beatings"), tr("ui.chart_beatings_label"), vm.beatings,
-                                    max(2, vm.max_beatings), len(stats.games), "chart-beatings"))
+            rows.append(
+                self._chart(
+                    tr("ui.chart_tunnel"),
+                    tr("ui.chart_tunnel_label"),
+                    vm.tunnel,
+                    vm.max_tunnel,
+                    len(stats.games),
+                    "chart-tunnel",
+                )
+            )
+            rows.append(
+                self._chart(
+                    tr("ui.chart_beatings"),
+                    tr("ui.chart_beatings_label"),
+                    vm.beatings,
+                    max(2, vm.max_beatings),
+                    len(stats.games),
+                    "chart-beatings",
+                )
+            )
             rows.append(self._players(vm))
         rows.append(heading(tr("ui.finished_games"), 18))
         if not finished:
             rows.append(muted(tr("ui.history_no_games")))
         for g in sorted(finished, key=lambda g: g.when, reverse=True):
-            rows.append(card(ft.Row([
-                ft.Column([ft.Text(g.title, size=15, weight=ft.FontWeight.W_600), muted(f"{g.when} · {g.detail}")],
-                          spacing=2, expand=True),
-                icon_button(ft.Icons.RECEIPT_LONG, tr("ui.log_of", game=g.title),
-                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/log", back="/history"),
-                            identifier=f"history-log-{g.game_id}"),
-                icon_button(ft.Icons.EMOJI_EVENTS, tr("ui.standings_of", game=g.title),
-                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
-                            identifier=f"history-win-{g.game_id}"),
-                icon_button(ft.Icons.DOWNLOAD, tr("ui.export_game_named", game=g.title),
-                            lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
-                            identifier=f"history-export-{g.game_id}"),
-            ], vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=10, identifier=f"history-game-{g.game_id}"))
+            rows.append(
+                card(
+                    ft.Row(
+                        [
+                            ft.Column(
+                                [
+                                    ft.Text(g.title, size=15, weight=ft.FontWeight.W_600),
+                                    muted(f"{g.when} · {g.detail}"),
+                                ],
+                                spacing=2,
+                                expand=True,
+                            ),
+                            icon_button(
+                                ft.Icons.RECEIPT_LONG,
+                                tr("ui.log_of", game=g.title),
+                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/log", back="/history"),
+                                identifier=f"history-log-{g.game_id}",
+                            ),
+                            icon_button(
+                                ft.Icons.EMOJI_EVENTS,
+                                tr("ui.standings_of", game=g.title),
+                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
+                                identifier=f"history-win-{g.game_id}",
+                            ),
+                            icon_button(
+                                ft.Icons.DOWNLOAD,
+                                tr("ui.export_game_named", game=g.title),
+                                lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
+                                identifier=f"history-export-{g.game_id}",
+                            ),
+                        ],
+                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                    ),
+                    padding=10,
+                    identifier=f"history-game-{g.game_id}",
+                )
+            )
         return ft.Column(rows, spacing=10)
 
     def _chart(self, title: str, axis: str, series: list[SeriesVM], top: int, games: int, ident: str) -> ft.Control:
@@ -74,42 +121,106 @@ class HistoryScreen(Screen):
         legend = []
         for s in series:
             color = line_color(s.color)
-            data.append(fch.LineChartData(
-                points=[fch.LineChartDataPoint(at(x), y, tooltip=tr("ui.chart_point", player=s.name, game=x, value=y))
-                        for x, y in s.points],
-                color=color, stroke_width=3, point=True, curved=False))
+            data.append(
+                fch.LineChartData(
+                    points=[
+                        fch.LineChartDataPoint(at(x), y, tooltip=tr("ui.chart_point", player=s.name, game=x, value=y))
+                        for x, y in s.points
+                    ],
+                    color=color,
+                    stroke_width=3,
+                    point=True,
+                    curved=False,
+                )
+            )
             legend.append(pill(s.name, icon=ft.Icons.CIRCLE, color=color, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST))
         labels = [fch.ChartAxisLabel(value=at(i), label=ft.Text(tr.num(i), size=11)) for i in range(1, games + 1)]
         step = 1 if top <= 12 else 2
-        values = fch.ChartAxis(labels=[fch.ChartAxisLabel(value=v, label=ft.Text(tr.num(v), size=11))
-                                       for v in range(0, max(1, top) + 2, step)],
-                               label_size=32, title=ft.Text(axis, size=11), title_size=18)
+        values = fch.ChartAxis(
+            labels=[
+                fch.ChartAxisLabel(value=v, label=ft.Text(tr.num(v), size=11)) for v in range(0, max(1, top) + 2, step)
+            ],
+            label_size=32,
+            title=ft.Text(axis, size=11),
+            title_size=18,
+        )
         none = fch.ChartAxis(show_labels=False, label_size=0, title_size=0)
         chart = fch.LineChart(
-            data_series=data, min_x=0.5 if games > 1 else 0, max_x=games + 0.5, min_y=0, max_y=max(1, top) + 1,
-            left_axis=none if rtl else values, right_axis=values if rtl else None,
-            bottom_axis=fch.ChartAxis(labels=labels, label_size=24, title=ft.Text(tr("ui.chart_games"), size=11),
-                                      title_size=18),
+            data_series=data,
+            min_x=0.5 if games > 1 else 0,
+            max_x=games + 0.5,
+            min_y=0,
+            max_y=max(1, top) + 1,
+            left_axis=none if rtl else values,
+            right_axis=values if rtl else None,
+            bottom_axis=fch.ChartAxis(
+                labels=labels, label_size=24, title=ft.Text(tr("ui.chart_games"), size=11), title_size=18
+            ),
             horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
-            height=220, expand=True)
-        summary = tr("ui.chart_summary", title=title,
-                     lines=tr.join(tr("ui.chart_series", player=s.name, values=tr.join(tr.num(y) for _, y in s.points))
-                                   for s in series))
-        return card(ft.Column([heading(title, 17), ft.Row(legend, wrap=True, spacing=6),
-                               ft.Semantics(label=summary, container=True, content=chart, identifier=ident)],
-                              spacing=8, tight=True))
+            height=220,
+            expand=True,
+        )
+        summary = tr(
+            "ui.chart_summary",
+            title=title,
+            lines=tr.join(
+                tr("ui.chart_series", player=s.name, values=tr.join(tr.num(y) for _, y in s.points)) for s in series
+            ),
+        )
+        return card(
+            ft.Column(
+                [
+                    heading(title, 17),
+                    ft.Row(legend, wrap=True, spacing=6),
+                    ft.Semantics(label=summary, container=True, content=chart, identifier=ident),
+                ],
+                spacing=8,
+                tight=True,
+            )
+        )
 
     def _players(self, vm: HistoryVM) -> ft.Control:
         tr = self.tr
-        cols = ["ui.col_player", "ui.col_games", "ui.col_wins", "ui.col_tunnel", "ui.col_beatings_taken",
-                "ui.col_beatings_given", "ui.col_extortions_won", "ui.col_extortions_lost"]
+        cols = [
+            "ui.col_player",
+            "ui.col_games",
+            "ui.col_wins",
+            "ui.col_tunnel",
+            "ui.col_beatings_taken",
+            "ui.col_beatings_given",
+            "ui.col_extortions_won",
+            "ui.col_extortions_lost",
+        ]
         table = ft.DataTable(
-            columns=[ft.DataColumn(label=ft.Text(tr(c), size=12, weight=ft.FontWeight.BOLD), numeric=i > 0)
-                     for i, c in enumerate(cols)],
-            rows=[ft.DataRow(cells=[ft.DataCell(ft.Text(tr.num(v) if isinstance(v, int) else v, size=13)) for v in
-                                    (p.name, p.games, p.wins, p.tunnel, p.beatings_taken, p.beatings_given,
-                                     p.extortions_won, p.extortions_lost)]) for p in vm.players],
-            column_spacing=18, heading_row_height=40, data_row_min_height=36)
-        return card(ft.Column([heading(tr("ui.player_stats"), 17),
-                               ft.Row([table], scroll=ft.ScrollMode.AUTO)], spacing=8, tight=True),
-                    identifier="player-stats")
+            columns=[
+                ft.DataColumn(label=ft.Text(tr(c), size=12, weight=ft.FontWeight.BOLD), numeric=i > 0)
+                for i, c in enumerate(cols)
+            ],
+            rows=[
+                ft.DataRow(
+                    cells=[
+                        ft.DataCell(ft.Text(tr.num(v) if isinstance(v, int) else v, size=13))
+                        for v in (
+                            p.name,
+                            p.games,
+                            p.wins,
+                            p.tunnel,
+                            p.beatings_taken,
+                            p.beatings_given,
+                            p.extortions_won,
+                            p.extortions_lost,
+                        )
+                    ]
+                )
+                for p in vm.players
+            ],
+            column_spacing=18,
+            heading_row_height=40,
+            data_row_min_height=36,
+        )
+        return card(
+            ft.Column(
+                [heading(tr("ui.player_stats"), 17), ft.Row([table], scroll=ft.ScrollMode.AUTO)], spacing=8, tight=True
+            ),
+            identifier="player-stats",
+        )

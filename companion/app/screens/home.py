@@ -22,10 +22,12 @@ class HomeScreen(Screen):
 
     def actions(self) -> list[ft.Control]:
         tr = self.tr
-        return [icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: self.app.go("/rules"),
-                            identifier="nav-rules"),
-                icon_button(ft.Icons.SETTINGS, tr("ui.settings"), lambda e: self.app.go("/settings"),
-                            identifier="nav-settings")]
+        return [
+            icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: self.app.go("/rules"), identifier="nav-rules"),
+            icon_button(
+                ft.Icons.SETTINGS, tr("ui.settings"), lambda e: self.app.go("/settings"), identifier="nav-settings"
+            ),
+        ]
 
     def content(self) -> ft.Control:
         tr = self.tr
@@ -35,56 +37,153 @@ class HomeScreen(Screen):
         except Exception as error:  # the database may be unreachable: say so, keep the rest usable
             active, finished = [], []
             self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
-        hero = card(ft.Column([
-            ft.Row([ft.Icon(ft.Icons.HARDWARE, size=40, color=ft.Colors.PRIMARY),
-                    ft.Column([heading(tr("ui.app_name"), 24), muted(tr("ui.app_tagline"), 14)], spacing=2,
-                              expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            ft.Row([button(tr("ui.new_game"), lambda e: self.app.go("/setup"), icon=ft.Icons.ADD,
-                           identifier="home-new-game"),
-                    button(tr("ui.import_game"), self._import, icon=ft.Icons.UPLOAD_FILE, style="outlined",
-                           identifier="home-import")], wrap=True, spacing=10, run_spacing=10),
-        ], spacing=14), padding=18, bgcolor=ft.Colors.PRIMARY_CONTAINER)
+        hero = card(
+            ft.Column(
+                [
+                    ft.Row(
+                        [
+                            ft.Icon(ft.Icons.HARDWARE, size=40, color=ft.Colors.PRIMARY),
+                            ft.Column(
+                                [heading(tr("ui.app_name"), 24), muted(tr("ui.app_tagline"), 14)],
+                                spacing=2,
+                                expand=True,
+                            ),
+                        ],
+                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                    ),
+                    ft.Row(
+                        [
+                            button(
+                                tr("ui.new_game"),
+                                lambda e: self.app.go("/setup"),
+                                icon=ft.Icons.ADD,
+                                identifier="home-new-game",
+                            ),
+                            button(
+                                tr("ui.import_game"),
+                                self._import,
+                                icon=ft.Icons.UPLOAD_FILE,
+                                style="outlined",
+                                identifier="home-import",
+                            ),
+                        ],
+                        wrap=True,
+                        spacing=10,
+                        run_spacing=10,
+                    ),
+                ],
+                spacing=14,
+            ),
+            padding=18,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        )
         rows: list[ft.Control] = [hero, ft.Container(height=8), heading(tr("ui.resume_title"), 18)]
         if not active:
             rows.append(muted(tr("ui.resume_none")))
         for g in sorted(active, key=lambda g: g.when, reverse=True):
-            rows.append(card(ft.Row([
-                ft.Column([ft.Text(g.title, size=16, weight=ft.FontWeight.W_600), muted(f"{g.when} · {g.detail}")],
-                          spacing=2, expand=True),
-                icon_button(ft.Icons.DOWNLOAD, tr("ui.export_game_named", game=g.title),
-                            lambda e, gid=g.game_id, title=g.title: self.app.run_later(
-                                self._export, gid, title), identifier=f"export-{g.game_id}"),
-                button(tr("ui.resume"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"), icon=ft.Icons.PLAY_ARROW,
-                       identifier=f"resume-{g.game_id}", tooltip=tr("ui.resume_named", game=g.title)),
-            ], vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=False), padding=10))
+            rows.append(
+                card(
+                    ft.Row(
+                        [
+                            ft.Column(
+                                [
+                                    ft.Text(g.title, size=16, weight=ft.FontWeight.W_600),
+                                    muted(f"{g.when} · {g.detail}"),
+                                ],
+                                spacing=2,
+                                expand=True,
+                            ),
+                            icon_button(
+                                ft.Icons.DOWNLOAD,
+                                tr("ui.export_game_named", game=g.title),
+                                lambda e, gid=g.game_id, title=g.title: self.app.run_later(self._export, gid, title),
+                                identifier=f"export-{g.game_id}",
+                            ),
+                            button(
+                                tr("ui.resume"),
+                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"),
+                                icon=ft.Icons.PLAY_ARROW,
+                                identifier=f"resume-{g.game_id}",
+                                tooltip=tr("ui.resume_named", game=g.title),
+                            ),
+                        ],
+                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                        wrap=False,
+                    ),
+                    padding=10,
+                )
+            )
         if finished:
             rows += [ft.Container(height=8), heading(tr("ui.finished_title"), 18)]
         for g in sorted(finished, key=lambda g: g.when, reverse=True):
-            rows.append(card(ft.Row([
-                ft.Column([ft.Text(g.title, size=16, weight=ft.FontWeight.W_600), muted(f"{g.when} · {g.detail}")],
-                          spacing=2, expand=True),
-                button(tr("ui.replay"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/"),
-                       icon=ft.Icons.SLOW_MOTION_VIDEO, style="text", identifier=f"replay-{g.game_id}",
-                       tooltip=tr("ui.replay_named", game=g.title)),
-                button(tr("ui.see_standings"), lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
-                       icon=ft.Icons.EMOJI_EVENTS, style="outlined", identifier=f"finished-{g.game_id}",
-                       tooltip=tr("ui.see_standings_named", game=g.title)),
-            ], vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=False), padding=10))
-        rows += [ft.Container(height=8), heading(tr("ui.more_title"), 18),
-                 ft.ResponsiveRow([
-                     self._tile(ft.Icons.INSIGHTS, tr("ui.history"), tr("ui.history_hint"), "/history", "home-history"),
-                     self._tile(ft.Icons.MENU_BOOK, tr("ui.rules"), tr("ui.rules_hint"), "/rules", "home-rules"),
-                     self._tile(ft.Icons.SETTINGS, tr("ui.settings"), tr("ui.settings_hint"), "/settings",
-                                "home-settings"),
-                 ], spacing=10, run_spacing=10)]
+            rows.append(
+                card(
+                    ft.Row(
+                        [
+                            ft.Column(
+                                [
+                                    ft.Text(g.title, size=16, weight=ft.FontWeight.W_600),
+                                    muted(f"{g.when} · {g.detail}"),
+                                ],
+                                spacing=2,
+                                expand=True,
+                            ),
+                            button(
+                                tr("ui.replay"),
+                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/"),
+                                icon=ft.Icons.SLOW_MOTION_VIDEO,
+                                style="text",
+                                identifier=f"replay-{g.game_id}",
+                                tooltip=tr("ui.replay_named", game=g.title),
+                            ),
+                            button(
+                                tr("ui.see_standings"),
+                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
+                                icon=ft.Icons.EMOJI_EVENTS,
+                                style="outlined",
+                                identifier=f"finished-{g.game_id}",
+                                tooltip=tr("ui.see_standings_named", game=g.title),
+                            ),
+                        ],
+                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                        wrap=False,
+                    ),
+                    padding=10,
+                )
+            )
+        rows += [
+            ft.Container(height=8),
+            heading(tr("ui.more_title"), 18),
+            ft.ResponsiveRow(
+                [
+                    self._tile(ft.Icons.INSIGHTS, tr("ui.history"), tr("ui.history_hint"), "/history", "home-history"),
+                    self._tile(ft.Icons.MENU_BOOK, tr("ui.rules"), tr("ui.rules_hint"), "/rules", "home-rules"),
+                    self._tile(
+                        ft.Icons.SETTINGS, tr("ui.settings"), tr("ui.settings_hint"), "/settings", "home-settings"
+                    ),
+                ],
+                spacing=10,
+                run_spacing=10,
+            ),
+        ]
         return ft.Column(rows, spacing=10)
 
     def _tile(self, icon: Any, title: str, hint: str, route: str, ident: str) -> ft.Control:
-        inner = ft.Row([ft.Icon(icon, size=28, color=ft.Colors.PRIMARY),
-                        ft.Column([ft.Text(title, size=16, weight=ft.FontWeight.W_600), muted(hint)], spacing=2,
-                                  expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-        t = tap(inner, lambda e: self.app.go(route), f"{title}. {hint}", identifier=ident, padding=14,
-                bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
+        inner = ft.Row(
+            [
+                ft.Icon(icon, size=28, color=ft.Colors.PRIMARY),
+                ft.Column([ft.Text(title, size=16, weight=ft.FontWeight.W_600), muted(hint)], spacing=2, expand=True),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+        t = tap(
+            inner,
+            lambda e: self.app.go(route),
+            f"{title}. {hint}",
+            identifier=ident,
+            padding=14,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+        )
         t.col = {"xs": 12, "sm": 6, "md": 4}
         return t
 
@@ -92,8 +191,7 @@ class HomeScreen(Screen):
         tr = self.tr
         picker = self.app.file_picker or ft.FilePicker()
         self.app.file_picker = picker
-        files = await picker.pick_files(dialog_title=tr("ui.import_game"), allowed_extensions=["json"],
-                                        with_data=True)
+        files = await picker.pick_files(dialog_title=tr("ui.import_game"), allowed_extensions=["json"], with_data=True)
         if not files:
             return
         await self.import_bytes(files[0].bytes or b"")
@@ -129,7 +227,8 @@ async def export_game(app: Any, game_id: str, title: str) -> None:
     picker = app.file_picker or ft.FilePicker()
     app.file_picker = picker
     try:
-        await picker.save_file(dialog_title=tr("ui.export_game"), file_name=name, src_bytes=raw,
-                               allowed_extensions=["json"])
+        await picker.save_file(
+            dialog_title=tr("ui.export_game"), file_name=name, src_bytes=raw, allowed_extensions=["json"]
+        )
     except Exception as error:  # no dialog available (desktop without zenity): say where it went wrong
         app.toast(tr("ui.export_failed", problem=str(error)))

@@ -34,9 +34,14 @@ class LogScreen(GameScreen):
         if self.problem or self.session.state.winner is None:
             return []
         back = self.app.route or f"/game/{self.game_id}/log"
-        return [icon_button(ft.Icons.SLOW_MOTION_VIDEO, self.tr("ui.replay"),
-                            lambda e: self.app.go(f"/game/{self.game_id}/replay", step=0, back=back),
-                            identifier="nav-replay")]
+        return [
+            icon_button(
+                ft.Icons.SLOW_MOTION_VIDEO,
+                self.tr("ui.replay"),
+                lambda e: self.app.go(f"/game/{self.game_id}/replay", step=0, back=back),
+                identifier="nav-replay",
+            )
+        ]
 
     def content(self) -> ft.Control:
         tr = self.tr
@@ -49,15 +54,28 @@ class LogScreen(GameScreen):
             return muted(tr("ui.log_empty"))
         rows: list[ft.Control] = [muted(tr("ui.log_hint", count=len(lines)), 13)]
         for line in lines:
-            head: list[ft.Control] = [ft.Text(line.title, size=15, weight=ft.FontWeight.W_600, expand=True,
-                                              color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
-                                              style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH)
-                                              if line.undone else None),
-                                      muted(tr.digits(f"#{line.seq} {line.when}"), 12)]
+            head: list[ft.Control] = [
+                ft.Text(
+                    line.title,
+                    size=15,
+                    weight=ft.FontWeight.W_600,
+                    expand=True,
+                    color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
+                    style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.undone else None,
+                ),
+                muted(tr.digits(f"#{line.seq} {line.when}"), 12),
+            ]
             if line.undone:
                 head.insert(1, pill(tr("ui.undone_badge"), size=11))
-            body = [ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None)
-                    for t in line.lines]
-            rows.append(card(ft.Column([ft.Row(head, spacing=6), *body], spacing=3, tight=True), padding=10,
-                             identifier=f"log-{line.seq}"))
+            body = [
+                ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None)
+                for t in line.lines
+            ]
+            rows.append(
+                card(
+                    ft.Column([ft.Row(head, spacing=6), *body], spacing=3, tight=True),
+                    padding=10,
+                    identifier=f"log-{line.seq}",
+                )
+            )
         return ft.Column(rows, spacing=8)

@@ -48,8 +48,9 @@ class ReplayScreen(GameScreen):
 
     def go_step(self, step: int, hands: bool | None = None) -> None:
         hands = self.hands if hands is None else hands
-        self.app.go(f"/game/{self.game_id}/replay", step=step, hands="1" if hands else None,
-                    back=self.query.get("back"))
+        self.app.go(
+            f"/game/{self.game_id}/replay", step=step, hands="1" if hands else None, back=self.query.get("back")
+        )
 
     def key(self, e: ft.KeyboardEvent) -> None:
         """Arrows step through the log; Home and End go to either end."""
@@ -78,45 +79,96 @@ class ReplayScreen(GameScreen):
             head.append(ft.Row(title, spacing=6))
             lines = vm.lines or ([tr("ui.replay_quiet")] if vm.kind == "action" else [])
             head += [ft.Text(f"• {line}", size=14) for line in lines]
-        events = ft.Semantics(identifier="replay-entry", container=True, live_region=True,
-                              content=card(ft.Column(head, spacing=4, tight=True), padding=12,
-                                           bgcolor=ft.Colors.PRIMARY_CONTAINER))
+        events = ft.Semantics(
+            identifier="replay-entry",
+            container=True,
+            live_region=True,
+            content=card(ft.Column(head, spacing=4, tight=True), padding=12, bgcolor=ft.Colors.PRIMARY_CONTAINER),
+        )
         rows: list[ft.Control] = [self._controls(vm), events]
-        rows.append(card(ft.Column([
-            muted(tr("ui.replay_view_hint"), 13),
-            choice_chips([(v, tr(f"ui.replay_view_{v}")) for v in VIEWS], "hands" if self.hands else "public",
-                         lambda v: self.go_step(self.step, v == "hands"), prefix="replay-view"),
-        ], spacing=6, tight=True), padding=10))
+        rows.append(
+            card(
+                ft.Column(
+                    [
+                        muted(tr("ui.replay_view_hint"), 13),
+                        choice_chips(
+                            [(v, tr(f"ui.replay_view_{v}")) for v in VIEWS],
+                            "hands" if self.hands else "public",
+                            lambda v: self.go_step(self.step, v == "hands"),
+                            prefix="replay-view",
+                        ),
+                    ],
+                    spacing=6,
+                    tight=True,
+                ),
+                padding=10,
+            )
+        )
         if vm.table is not None:
             board = BoardMap(tr, 2 if narrow else 3)
             board.set(vm.table)  # no tap: a replay changes nothing
             players = PlayersPanel(tr, {"xs": 12} if narrow else {"xs": 6})
             players.set(vm.table)
-            rows += [heading(vm.table.headline, 16), board.control, heading(tr("ui.players_title"), 16),
-                     players.row, piles_row(vm.table, tr, Memo())]
+            rows += [
+                heading(vm.table.headline, 16),
+                board.control,
+                heading(tr("ui.players_title"), 16),
+                players.row,
+                piles_row(vm.table, tr, Memo()),
+            ]
         return ft.Column(rows, spacing=10)
 
     def _controls(self, vm: ReplayStepVM) -> ft.Control:
         """First, previous, next, last: named icon buttons (48 px targets), off at either end."""
         tr = self.tr
         # The row mirrors in Persian and these icons with it, as the back arrow does.
-        first, back, forward, last = ft.Icons.FIRST_PAGE, ft.Icons.CHEVRON_LEFT, ft.Icons.CHEVRON_RIGHT, \
-            ft.Icons.LAST_PAGE
+        first, back, forward, last = (
+            ft.Icons.FIRST_PAGE,
+            ft.Icons.CHEVRON_LEFT,
+            ft.Icons.CHEVRON_RIGHT,
+            ft.Icons.LAST_PAGE,
+        )
 
         def to(step: int) -> Any:
             return lambda e: self.go_step(step)
 
         buttons = [
-            icon_button(first, tr("ui.replay_first"), None if vm.first else to(0), identifier="replay-first",
-                        enabled=not vm.first),
-            icon_button(back, tr("ui.replay_previous"), None if vm.first else to(vm.step - 1),
-                        identifier="replay-previous", enabled=not vm.first),
-            ft.Semantics(identifier="replay-step", container=True, label=vm.heading, exclude_semantics=True,
-                         content=ft.Text(vm.heading, size=16, weight=ft.FontWeight.BOLD)),
-            icon_button(forward, tr("ui.replay_next"), None if vm.last else to(vm.step + 1), identifier="replay-next",
-                        enabled=not vm.last),
-            icon_button(last, tr("ui.replay_last"), None if vm.last else to(vm.total), identifier="replay-last",
-                        enabled=not vm.last),
+            icon_button(
+                first,
+                tr("ui.replay_first"),
+                None if vm.first else to(0),
+                identifier="replay-first",
+                enabled=not vm.first,
+            ),
+            icon_button(
+                back,
+                tr("ui.replay_previous"),
+                None if vm.first else to(vm.step - 1),
+                identifier="replay-previous",
+                enabled=not vm.first,
+            ),
+            ft.Semantics(
+                identifier="replay-step",
+                container=True,
+                label=vm.heading,
+                exclude_semantics=True,
+                content=ft.Text(vm.heading, size=16, weight=ft.FontWeight.BOLD),
+            ),
+            icon_button(
+                forward,
+                tr("ui.replay_next"),
+                None if vm.last else to(vm.step + 1),
+                identifier="replay-next",
+                enabled=not vm.last,
+            ),
+            icon_button(
+                last,
+                tr("ui.replay_last"),
+                None if vm.last else to(vm.total),
+                identifier="replay-last",
+                enabled=not vm.last,
+            ),
         ]
-        return ft.Row(buttons, spacing=4, alignment=ft.MainAxisAlignment.CENTER,
-                      vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        return ft.Row(
+            buttons, spacing=4, alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER
+        )

@@ -20,8 +20,14 @@ class RulesScreen(Screen):
         self.search = query.get("q", "")
         self.highlight = query.get("rule")
         self.results = ft.Column(spacing=10)
-        self.field = ft.TextField(label=self.tr("ui.rules_search"), value=self.search, prefix_icon=ft.Icons.SEARCH,
-                                  on_change=self._changed, autofocus=not self.highlight, dense=True)
+        self.field = ft.TextField(
+            label=self.tr("ui.rules_search"),
+            value=self.search,
+            prefix_icon=ft.Icons.SEARCH,
+            on_change=self._changed,
+            autofocus=not self.highlight,
+            dense=True,
+        )
 
     def content(self) -> ft.Control:
         self._fill()
@@ -50,10 +56,23 @@ class RulesScreen(Screen):
         self.results.controls = rows
 
     def _rule(self, ident: str, text: str, highlighted: bool) -> ft.Control:
-        return card(ft.Row([pill(ident, bold=True, size=13, bgcolor=DANGER if highlighted else None,
-                                 color=ft.Colors.WHITE if highlighted else None),
-                            ft.Text(text, size=14, expand=True, selectable=True)],
-                           vertical_alignment=ft.CrossAxisAlignment.START, spacing=10),
-                    padding=10, identifier=f"rule-{ident}{'-top' if highlighted else ''}",
-                    bgcolor=ft.Colors.ERROR_CONTAINER if highlighted else ft.Colors.SURFACE_CONTAINER_LOW,
-                    label=f"{ident}: {text}")
+        return card(
+            ft.Row(
+                [
+                    pill(
+                        ident,
+                        bold=True,
+                        size=13,
+                        bgcolor=DANGER if highlighted else None,
+                        color=ft.Colors.WHITE if highlighted else None,
+                    ),
+                    ft.Text(text, size=14, expand=True, selectable=True),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+                spacing=10,
+            ),
+            padding=10,
+            identifier=f"rule-{ident}{'-top' if highlighted else ''}",
+            bgcolor=ft.Colors.ERROR_CONTAINER if highlighted else ft.Colors.SURFACE_CONTAINER_LOW,
+            label=f"{ident}: {text}",
+        )

@@ -32,30 +32,66 @@ class SettingsScreen(Screen):
             return ft.Column([language], spacing=12)
         rows = [
             language,
-            self._section(tr("ui.setting_theme"), tr("ui.setting_theme_hint"),
-                          choice_chips([(t, tr(f"ui.theme_{t}")) for t in THEMES], s.theme,
-                                       lambda v: self._set(theme=v), prefix="theme")),
-            self._section(tr("ui.setting_dice"), tr("ui.setting_dice_hint"),
-                          choice_chips([(m, tr(f"ui.dice_{m}")) for m in DIE_MODES], s.die_mode,
-                                       lambda v: self._set(die_mode=v), prefix="dice")),
-            self._section(tr("ui.setting_michel"), tr("ui.setting_michel_hint"),
-                          choice_chips([(m, tr(f"ui.michel_{m}")) for m in MICHEL_MODES], s.michel_mode,
-                                       lambda v: self._set(michel_mode=v), prefix="michel")),
-            self._section(tr("ui.setting_neutrals"), tr("ui.setting_neutrals_hint"),
-                          choice_chips([(m, tr(f"ui.neutrals_mode_{m}")) for m in NEUTRAL_MODES],
-                                       s.neutral_destinations, lambda v: self._set(neutral_destinations=v),
-                                       prefix="neutral-dest")),
-            self._section(tr("ui.setting_sound"), tr("ui.setting_sound_hint"),
-                          choice_chips([(m, tr(f"ui.sound_{m}")) for m in SOUND_MODES], s.sound,
-                                       lambda v: self._set(sound=v), prefix="sound")),
+            self._section(
+                tr("ui.setting_theme"),
+                tr("ui.setting_theme_hint"),
+                choice_chips(
+                    [(t, tr(f"ui.theme_{t}")) for t in THEMES], s.theme, lambda v: self._set(theme=v), prefix="theme"
+                ),
+            ),
+            self._section(
+                tr("ui.setting_dice"),
+                tr("ui.setting_dice_hint"),
+                choice_chips(
+                    [(m, tr(f"ui.dice_{m}")) for m in DIE_MODES],
+                    s.die_mode,
+                    lambda v: self._set(die_mode=v),
+                    prefix="dice",
+                ),
+            ),
+            self._section(
+                tr("ui.setting_michel"),
+                tr("ui.setting_michel_hint"),
+                choice_chips(
+                    [(m, tr(f"ui.michel_{m}")) for m in MICHEL_MODES],
+                    s.michel_mode,
+                    lambda v: self._set(michel_mode=v),
+                    prefix="michel",
+                ),
+            ),
+            self._section(
+                tr("ui.setting_neutrals"),
+                tr("ui.setting_neutrals_hint"),
+                choice_chips(
+                    [(m, tr(f"ui.neutrals_mode_{m}")) for m in NEUTRAL_MODES],
+                    s.neutral_destinations,
+                    lambda v: self._set(neutral_destinations=v),
+                    prefix="neutral-dest",
+                ),
+            ),
+            self._section(
+                tr("ui.setting_sound"),
+                tr("ui.setting_sound_hint"),
+                choice_chips(
+                    [(m, tr(f"ui.sound_{m}")) for m in SOUND_MODES],
+                    s.sound,
+                    lambda v: self._set(sound=v),
+                    prefix="sound",
+                ),
+            ),
         ]
         if self.app.services.lan_url:
-            rows.append(self._section(tr("ui.setting_lan"), tr("ui.setting_lan_hint"),
-                                      ft.Text(self.app.services.lan_url, selectable=True, size=15)))
+            rows.append(
+                self._section(
+                    tr("ui.setting_lan"),
+                    tr("ui.setting_lan_hint"),
+                    ft.Text(self.app.services.lan_url, selectable=True, size=15),
+                )
+            )
         return ft.Column(rows, spacing=12)
 
     def _languages(self) -> ft.Control:
-        """"Like this device", then each language named in itself, in its own script's font."""
+        """ "Like this device", then each language named in itself, in its own script's font."""
         device = self.app.device_language
         saved = getattr(device, "saved", None)
         own = getattr(device, "preferred", None) or "en"
@@ -66,12 +102,21 @@ class SettingsScreen(Screen):
         for value, name, font in options:
             on = value == chosen
             text = ft.Text(name, size=15, weight=ft.FontWeight.W_600 if on else None, font_family=font)
-            chips.append(tap(ft.Row([ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0), text],
-                                    spacing=4, tight=True),
-                             lambda e, v=value: self._set_language(v), name, identifier=f"language-{value}",
-                             selected=on, padding=ft.Padding.symmetric(horizontal=12, vertical=8), radius=20,
-                             bgcolor=ft.Colors.SECONDARY_CONTAINER if on else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                             border=ft.Border.all(1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE_VARIANT)))
+            chips.append(
+                tap(
+                    ft.Row(
+                        [ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0), text], spacing=4, tight=True
+                    ),
+                    lambda e, v=value: self._set_language(v),
+                    name,
+                    identifier=f"language-{value}",
+                    selected=on,
+                    padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+                    radius=20,
+                    bgcolor=ft.Colors.SECONDARY_CONTAINER if on else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                    border=ft.Border.all(1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE_VARIANT),
+                )
+            )
         return ft.Row(chips, wrap=True, spacing=8, run_spacing=8)
 
     def _set_language(self, value: str) -> None:

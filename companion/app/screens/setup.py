@@ -51,43 +51,71 @@ class SetupScreen(Screen):
 
     def _team_chips(self, seat: int, team: str | None) -> ft.Control:
         tr = self.tr
-        return choice_chips([("a", tr("ui.team_a")), ("b", tr("ui.team_b"))], team,
-                            lambda v: self._set_team(seat, v), prefix=f"team-{seat}",
-                            label_of=lambda t: tr("ui.team_choice", number=seat + 1, team=t))
+        return choice_chips(
+            [("a", tr("ui.team_a")), ("b", tr("ui.team_b"))],
+            team,
+            lambda v: self._set_team(seat, v),
+            prefix=f"team-{seat}",
+            label_of=lambda t: tr("ui.team_choice", number=seat + 1, team=t),
+        )
 
     def _name_field(self, seat: int) -> ft.TextField:
         while len(self.fields) <= seat:
             i = len(self.fields)
-            self.fields.append(ft.TextField(
-                label=self.tr("ui.player_name_label", number=i + 1), value=self.form.players[i].name,
-                hint_text=self.tr("ui.player_default_name", number=i + 1), dense=True,
-                on_change=lambda e, s=i: self._named(s, e.data if isinstance(e.data, str) else e.control.value),
-                expand=True))
+            self.fields.append(
+                ft.TextField(
+                    label=self.tr("ui.player_name_label", number=i + 1),
+                    value=self.form.players[i].name,
+                    hint_text=self.tr("ui.player_default_name", number=i + 1),
+                    dense=True,
+                    on_change=lambda e, s=i: self._named(s, e.data if isinstance(e.data, str) else e.control.value),
+                    expand=True,
+                )
+            )
         return self.fields[seat]
 
     def content(self) -> ft.Control:
         f = self.form
         sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress()]
         self._refresh_problems(update=False)
-        sections.append(card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True),
-                             identifier="setup-start"))
+        sections.append(
+            card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True), identifier="setup-start")
+        )
         _ = f
         return ft.Column(sections, spacing=12)
 
     def _players(self) -> ft.Control:
         tr = self.tr
         f = self.form
-        rows: list[ft.Control] = [ft.Row([
-            heading(tr("ui.setup_players", count=len(f.players)), 18),
-            ft.Row([icon_button(ft.Icons.PERSON_REMOVE, tr("ui.remove_last_player"),
-                                lambda e: self._remove(len(f.players) - 1), identifier="setup-remove-player",
-                                enabled=len(f.players) > MIN_PLAYERS),
-                    icon_button(ft.Icons.PERSON_ADD, tr("ui.add_player"), lambda e: self._add(),
-                                identifier="setup-add-player", enabled=len(f.players) < MAX_PLAYERS)], tight=True),
-        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)]
+        rows: list[ft.Control] = [
+            ft.Row(
+                [
+                    heading(tr("ui.setup_players", count=len(f.players)), 18),
+                    ft.Row(
+                        [
+                            icon_button(
+                                ft.Icons.PERSON_REMOVE,
+                                tr("ui.remove_last_player"),
+                                lambda e: self._remove(len(f.players) - 1),
+                                identifier="setup-remove-player",
+                                enabled=len(f.players) > MIN_PLAYERS,
+                            ),
+                            icon_button(
+                                ft.Icons.PERSON_ADD,
+                                tr("ui.add_player"),
+                                lambda e: self._add(),
+                                identifier="setup-add-player",
+                                enabled=len(f.players) < MAX_PLAYERS,
+                            ),
+                        ],
+                        tight=True,
+                    ),
+                ],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            )
+        ]
         for seat, p in enumerate(f.players):
-            colours = ft.Row([self._swatch(seat, c, c == p.color) for c in COLORS], wrap=True, spacing=4,
-                             run_spacing=4)
+            colours = ft.Row([self._swatch(seat, c, c == p.color) for c in COLORS], wrap=True, spacing=4, run_spacing=4)
             line: list[ft.Control] = [ft.Row([self._name_field(seat)], expand=True)]
             rows.append(ft.Column([ft.Row(line), colours], spacing=4, tight=True))
             if f.team:
@@ -102,59 +130,113 @@ class SetupScreen(Screen):
         tr = self.tr
         f = self.form
         names = [(i, (p.name.strip() or tr("ui.player_default_name", number=i + 1))) for i, p in enumerate(f.players)]
-        self.first_box.content = choice_chips(names, f.first_player, self._set_first, prefix="first",
-                                              label_of=lambda n: tr("ui.first_player_choice", player=n))
+        self.first_box.content = choice_chips(
+            names,
+            f.first_player,
+            self._set_first,
+            prefix="first",
+            label_of=lambda n: tr("ui.first_player_choice", player=n),
+        )
 
     def _swatch(self, seat: int, color: str, on: bool) -> ft.Control:
         fill, ink = paint(color)
         name = self.tr(f"ui.color_{color}")
-        inner = ft.Container(ft.Icon(ft.Icons.CHECK, color=ink, size=18) if on else None, width=30, height=30,
-                             bgcolor=fill, border_radius=ft.BorderRadius.all(15), alignment=ft.Alignment.CENTER,
-                             border=ft.Border.all(3 if on else 1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE))
-        return tap(inner, lambda e: self._set_color(seat, color),
-                   self.tr("ui.color_choice", number=seat + 1, color=name), identifier=f"color-{seat}-{color}",
-                   selected=on, padding=3, radius=20)
+        inner = ft.Container(
+            ft.Icon(ft.Icons.CHECK, color=ink, size=18) if on else None,
+            width=30,
+            height=30,
+            bgcolor=fill,
+            border_radius=ft.BorderRadius.all(15),
+            alignment=ft.Alignment.CENTER,
+            border=ft.Border.all(3 if on else 1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE),
+        )
+        return tap(
+            inner,
+            lambda e: self._set_color(seat, color),
+            self.tr("ui.color_choice", number=seat + 1, color=name),
+            identifier=f"color-{seat}-{color}",
+            selected=on,
+            padding=3,
+            radius=20,
+        )
 
     def _rules(self) -> ft.Control:
         tr = self.tr
         f = self.form
-        rows: list[ft.Control] = [heading(tr("ui.setup_rules"), 18),
-                                  choice_chips([(p, tr(f"ui.preset_{p}")) for p in PRESETS], f.ruleset,
-                                               self._set_ruleset, prefix="ruleset"),
-                                  muted(tr(f"ui.preset_{f.ruleset}_hint"), 12), muted(tr("ui.house_rules"), 13)]
+        rows: list[ft.Control] = [
+            heading(tr("ui.setup_rules"), 18),
+            choice_chips([(p, tr(f"ui.preset_{p}")) for p in PRESETS], f.ruleset, self._set_ruleset, prefix="ruleset"),
+            muted(tr(f"ui.preset_{f.ruleset}_hint"), 12),
+            muted(tr("ui.house_rules"), 13),
+        ]
         for name in HOUSE_NUMBERS:
             value = f.value(name)
             changed = name in f.house and f.house[name] != f.preset_value(name)
             label = tr(f"ui.house_{name}")
-            rows.append(ft.Row([
-                ft.Text(label, size=14, expand=True),
-                pill(tr("ui.house_changed"), bgcolor=ft.Colors.TERTIARY_CONTAINER) if changed else ft.Container(),
-                stepper(value, functools.partial(self._set_house, name), low=0 if name != "actions_per_turn" else 1,
-                        high=100 if name == "target" else 20, label=label, fmt=tr.num, prefix=f"house-{name}"),
-            ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+            rows.append(
+                ft.Row(
+                    [
+                        ft.Text(label, size=14, expand=True),
+                        pill(tr("ui.house_changed"), bgcolor=ft.Colors.TERTIARY_CONTAINER)
+                        if changed
+                        else ft.Container(),
+                        stepper(
+                            value,
+                            functools.partial(self._set_house, name),
+                            low=0 if name != "actions_per_turn" else 1,
+                            high=100 if name == "target" else 20,
+                            label=label,
+                            fmt=tr.num,
+                            prefix=f"house-{name}",
+                        ),
+                    ],
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                )
+            )
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-rules")
 
     def _modules(self) -> ft.Control:
         tr = self.tr
         f = self.form
-        rows: list[ft.Control] = [heading(tr("ui.setup_modules"), 18),
-                                  ft.Text(tr("ui.neutrals"), size=14, weight=ft.FontWeight.W_600),
-                                  choice_chips([(0, tr("ui.neutrals_0")), (1, tr("ui.neutrals_1")),
-                                                (2, tr("ui.neutrals_2"))], f.neutrals, self._set_neutrals,
-                                               prefix="neutrals")]
+        rows: list[ft.Control] = [
+            heading(tr("ui.setup_modules"), 18),
+            ft.Text(tr("ui.neutrals"), size=14, weight=ft.FontWeight.W_600),
+            choice_chips(
+                [(0, tr("ui.neutrals_0")), (1, tr("ui.neutrals_1")), (2, tr("ui.neutrals_2"))],
+                f.neutrals,
+                self._set_neutrals,
+                prefix="neutrals",
+            ),
+        ]
         if f.neutrals:
-            rows.append(choice_chips([("ask", tr("ui.neutral_ask")), ("random", tr("ui.neutral_random"))],
-                                     f.neutral_destination, self._set_neutral_mode, prefix="neutral-mode"))
-        rows.append(self._switch(tr("ui.warden_module"), tr("ui.warden_module_hint"), f.warden, self._set_warden,
-                                 "switch-warden"))
+            rows.append(
+                choice_chips(
+                    [("ask", tr("ui.neutral_ask")), ("random", tr("ui.neutral_random"))],
+                    f.neutral_destination,
+                    self._set_neutral_mode,
+                    prefix="neutral-mode",
+                )
+            )
+        rows.append(
+            self._switch(
+                tr("ui.warden_module"), tr("ui.warden_module_hint"), f.warden, self._set_warden, "switch-warden"
+            )
+        )
         if f.warden:
-            rows.append(choice_chips([(c, tr(f"ui.punishment_{c}")) for c in PUNISHMENT_CHOOSERS],
-                                     f.punishment_choice, self._set_punishment_choice, prefix="punishment-choice"))
+            rows.append(
+                choice_chips(
+                    [(c, tr(f"ui.punishment_{c}")) for c in PUNISHMENT_CHOOSERS],
+                    f.punishment_choice,
+                    self._set_punishment_choice,
+                    prefix="punishment-choice",
+                )
+            )
         rows.append(ft.Text(tr("ui.dig_in_places"), size=14, weight=ft.FontWeight.W_600))
         places = [(p, tr.name("place", p)) for p in dig_in_places()]
         rows.append(choice_chips(places, set(f.places), self._toggle_place, prefix="dig-in", multi=True))
-        rows.append(self._switch(tr("ui.team_mode"), tr("ui.team_mode_hint"), f.team, self._set_team_mode,
-                                 "switch-team"))
+        rows.append(
+            self._switch(tr("ui.team_mode"), tr("ui.team_mode_hint"), f.team, self._set_team_mode, "switch-team")
+        )
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-modules")
 
     def _switch(self, label: str, hint: str, value: bool, on_change: Any, ident: str) -> ft.Control:
@@ -164,8 +246,15 @@ class SetupScreen(Screen):
     def _progress(self) -> ft.Control:
         tr = self.tr
         f = self.form
-        rows: list[ft.Control] = [self._switch(tr("ui.in_progress"), tr("ui.in_progress_hint"), f.in_progress,
-                                               self._set_in_progress, "switch-in-progress")]
+        rows: list[ft.Control] = [
+            self._switch(
+                tr("ui.in_progress"),
+                tr("ui.in_progress_hint"),
+                f.in_progress,
+                self._set_in_progress,
+                "switch-in-progress",
+            )
+        ]
         if f.in_progress:
             places = start_places(f)
             for seat, _p in enumerate(f.players):
@@ -179,25 +268,49 @@ class SetupScreen(Screen):
         st = p.start
         name = p.name.strip() or tr("ui.player_default_name", number=seat + 1)
         home = places[0] if places else None
-        rows: list[ft.Control] = [ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
-                                  muted(tr("ui.start_place"), 12),
-                                  choice_chips([(pl, tr.name("place", pl)) for pl in places], st.place or home,
-                                               lambda v: self._start(seat, "place", v),
-                                               prefix=f"start-place-{seat}",
-                                               label_of=lambda t: tr("ui.start_place_choice", player=name, place=t))]
+        rows: list[ft.Control] = [
+            ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
+            muted(tr("ui.start_place"), 12),
+            choice_chips(
+                [(pl, tr.name("place", pl)) for pl in places],
+                st.place or home,
+                lambda v: self._start(seat, "place", v),
+                prefix=f"start-place-{seat}",
+                label_of=lambda t: tr("ui.start_place_choice", player=name, place=t),
+            ),
+        ]
         for field_name, high in (("cigarettes", 200), ("beatings", 2), ("tunnel", 99)):
             label = tr(f"ui.start_{field_name}")
-            rows.append(ft.Row([ft.Text(label, size=14, expand=True),
-                                stepper(getattr(st, field_name), functools.partial(self._start, seat, field_name),
-                                        low=0, high=high, label=tr("ui.start_field_of", field=label, player=name),
-                                        fmt=tr.num, prefix=f"start-{field_name}-{seat}")]))
+            rows.append(
+                ft.Row(
+                    [
+                        ft.Text(label, size=14, expand=True),
+                        stepper(
+                            getattr(st, field_name),
+                            functools.partial(self._start, seat, field_name),
+                            low=0,
+                            high=high,
+                            label=tr("ui.start_field_of", field=label, player=name),
+                            fmt=tr.num,
+                            prefix=f"start-{field_name}-{seat}",
+                        ),
+                    ]
+                )
+            )
         gangs = [(None, tr("ui.no_gang"))] + [(g, tr.name("gang", g)) for g in sorted(load_catalog().gangs)]
         rows.append(muted(tr("ui.start_gang"), 12))
-        rows.append(choice_chips(gangs, st.gang, lambda v: self._start(seat, "gang", v),
-                                 prefix=f"start-gang-{seat}",
-                                 label_of=lambda t: tr("ui.start_gang_choice", player=name, gang=t)))
-        return card(ft.Column(rows, spacing=6, tight=True), identifier=f"start-{seat}",
-                    bgcolor=ft.Colors.SURFACE_CONTAINER)
+        rows.append(
+            choice_chips(
+                gangs,
+                st.gang,
+                lambda v: self._start(seat, "gang", v),
+                prefix=f"start-gang-{seat}",
+                label_of=lambda t: tr("ui.start_gang_choice", player=name, gang=t),
+            )
+        )
+        return card(
+            ft.Column(rows, spacing=6, tight=True), identifier=f"start-{seat}", bgcolor=ft.Colors.SURFACE_CONTAINER
+        )
 
     def _hands(self) -> ft.Control:
         """Every seat's starting hand, in every setup: named Search cards or unentered ones,
@@ -214,55 +327,137 @@ class SetupScreen(Screen):
         name = f.players[seat].name.strip() or tr("ui.player_default_name", number=seat + 1)
         total = hand_total(f, seat, tr)
         cards = hand_cards(f.in_progress)
-        rows: list[ft.Control] = [ft.Row([ft.Text(name, size=15, weight=ft.FontWeight.BOLD, expand=True),
-                                          ft.Semantics(identifier=f"start-total-{seat}", container=True,
-                                                       content=pill(total.line, size=12, bold=True,
-                                                                    bgcolor=None if total.size == total.starting
-                                                                    else ft.Colors.TERTIARY_CONTAINER))],
-                                         wrap=True)]
+        rows: list[ft.Control] = [
+            ft.Row(
+                [
+                    ft.Text(name, size=15, weight=ft.FontWeight.BOLD, expand=True),
+                    ft.Semantics(
+                        identifier=f"start-total-{seat}",
+                        container=True,
+                        content=pill(
+                            total.line,
+                            size=12,
+                            bold=True,
+                            bgcolor=None if total.size == total.starting else ft.Colors.TERTIARY_CONTAINER,
+                        ),
+                    ),
+                ],
+                wrap=True,
+            )
+        ]
         for cardid, n in ((c, st.known[c]) for c in cards if st.known.get(c)):
             label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
-            rows.append(ft.Row([ft.Text(tr.name("card", cardid), size=14, expand=True),
-                                stepper(n, functools.partial(self._start_card, seat, cardid), low=0, high=20,
-                                        label=label, fmt=tr.num, prefix=f"start-card-{seat}-{cardid}")]))
-        rows.append(ft.Row([ft.Text(tr("ui.start_unknown"), size=14, expand=True),
-                            stepper(total.unentered, lambda v: self._start(seat, "unknown", v), low=0, high=20,
-                                    label=tr("ui.start_unknown_of", player=name), fmt=tr.num,
-                                    prefix=f"start-unknown-{seat}")]))
+            rows.append(
+                ft.Row(
+                    [
+                        ft.Text(tr.name("card", cardid), size=14, expand=True),
+                        stepper(
+                            n,
+                            functools.partial(self._start_card, seat, cardid),
+                            low=0,
+                            high=20,
+                            label=label,
+                            fmt=tr.num,
+                            prefix=f"start-card-{seat}-{cardid}",
+                        ),
+                    ]
+                )
+            )
+        rows.append(
+            ft.Row(
+                [
+                    ft.Text(tr("ui.start_unknown"), size=14, expand=True),
+                    stepper(
+                        total.unentered,
+                        lambda v: self._start(seat, "unknown", v),
+                        low=0,
+                        high=20,
+                        label=tr("ui.start_unknown_of", player=name),
+                        fmt=tr.num,
+                        prefix=f"start-unknown-{seat}",
+                    ),
+                ]
+            )
+        )
         if self.adding.get(seat):
-            rows.append(choice_chips([(c, tr.name("card", c)) for c in cards], None,
-                                     lambda v: self._add_card(seat, v), prefix=f"start-add-{seat}",
-                                     label_of=lambda t: tr("ui.start_add_card", player=name, card=t)))
+            rows.append(
+                choice_chips(
+                    [(c, tr.name("card", c)) for c in cards],
+                    None,
+                    lambda v: self._add_card(seat, v),
+                    prefix=f"start-add-{seat}",
+                    label_of=lambda t: tr("ui.start_add_card", player=name, card=t),
+                )
+            )
         else:
-            rows.append(button(tr("ui.start_add_cards"), lambda e, s=seat: self._open_adding(s), style="text",
-                               icon=ft.Icons.ADD, identifier=f"start-open-add-{seat}"))
-        return card(ft.Column(rows, spacing=6, tight=True), identifier=f"start-hand-{seat}",
-                    bgcolor=ft.Colors.SURFACE_CONTAINER)
+            rows.append(
+                button(
+                    tr("ui.start_add_cards"),
+                    lambda e, s=seat: self._open_adding(s),
+                    style="text",
+                    icon=ft.Icons.ADD,
+                    identifier=f"start-open-add-{seat}",
+                )
+            )
+        return card(
+            ft.Column(rows, spacing=6, tight=True), identifier=f"start-hand-{seat}", bgcolor=ft.Colors.SURFACE_CONTAINER
+        )
 
     def _refresh_problems(self, update: bool = True) -> None:
         tr = self.tr
         problems = self.form.problems(tr)
         if problems:
-            self.problem_box.content = ft.Column([
-                ft.Semantics(identifier=f"setup-problem-{pr.rule or 'config'}", container=True, live_region=True,
-                             content=ft.Row([pill(pr.rule or tr("ui.setup_problem"), bgcolor=DANGER,
-                                                  color=ft.Colors.WHITE, bold=True),
-                                             ft.Text(pr.message, size=14, color=DANGER, expand=True)],
-                                            vertical_alignment=ft.CrossAxisAlignment.START))
-                for pr in problems], spacing=6, tight=True)
+            self.problem_box.content = ft.Column(
+                [
+                    ft.Semantics(
+                        identifier=f"setup-problem-{pr.rule or 'config'}",
+                        container=True,
+                        live_region=True,
+                        content=ft.Row(
+                            [
+                                pill(
+                                    pr.rule or tr("ui.setup_problem"), bgcolor=DANGER, color=ft.Colors.WHITE, bold=True
+                                ),
+                                ft.Text(pr.message, size=14, color=DANGER, expand=True),
+                            ],
+                            vertical_alignment=ft.CrossAxisAlignment.START,
+                        ),
+                    )
+                    for pr in problems
+                ],
+                spacing=6,
+                tight=True,
+            )
             if problems[0].rule:
-                self.problem_box.content.controls.append(
-                    muted(tr.rule(problems[0].rule), 12))
+                self.problem_box.content.controls.append(muted(tr.rule(problems[0].rule), 12))
         else:
-            notes = [ft.Semantics(identifier="setup-hand-note", container=True, live_region=True,
-                                  content=ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, color=ft.Colors.ORANGE),
-                                                  ft.Text(note, size=14, expand=True)]))
-                     for note in self.form.hand_notes(tr)]
-            self.problem_box.content = ft.Column(notes + [ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN),
-                                                                  ft.Text(tr("ui.setup_ready"), size=14)])],
-                                                 spacing=6, tight=True)
-        self.start_box.content = button(tr("ui.start_game"), None if problems else self._start_game,
-                                        icon=ft.Icons.PLAY_ARROW, identifier="setup-start-button")
+            notes = [
+                ft.Semantics(
+                    identifier="setup-hand-note",
+                    container=True,
+                    live_region=True,
+                    content=ft.Row(
+                        [ft.Icon(ft.Icons.INFO_OUTLINE, color=ft.Colors.ORANGE), ft.Text(note, size=14, expand=True)]
+                    ),
+                )
+                for note in self.form.hand_notes(tr)
+            ]
+            self.problem_box.content = ft.Column(
+                notes
+                + [
+                    ft.Row(
+                        [ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN), ft.Text(tr("ui.setup_ready"), size=14)]
+                    )
+                ],
+                spacing=6,
+                tight=True,
+            )
+        self.start_box.content = button(
+            tr("ui.start_game"),
+            None if problems else self._start_game,
+            icon=ft.Icons.PLAY_ARROW,
+            identifier="setup-start-button",
+        )
         if update:
             try:
                 self.problem_box.update()

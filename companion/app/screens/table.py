@@ -110,11 +110,12 @@ class TableScreen(Screen):
         return actions[:NARROW_BAR] if self.app.narrow and len(actions) > NARROW_BAR + 1 else actions
 
     def _body_actions(self) -> list[ft.Control]:
-        return self.actions()[len(self.bar_actions()):]
+        return self.actions()[len(self.bar_actions()) :]
 
     def resized(self, old: float, new: float) -> bool:
         def bucket(w: float) -> int:
             return 0 if w < 720 else 1 if w < 1100 else 2
+
         return bucket(old) != bucket(new)
 
     def key(self, e: ft.KeyboardEvent) -> None:
@@ -133,9 +134,17 @@ class TableScreen(Screen):
     def body(self) -> ft.Control:
         tr = self.tr
         if self.missing:
-            return ft.Container(ft.Column([heading(tr("ui.game_missing_title"), 20), muted(self.missing, 14),
-                                           button(tr("ui.home"), lambda e: self.app.go("/"), identifier="go-home")],
-                                          spacing=12), padding=20)
+            return ft.Container(
+                ft.Column(
+                    [
+                        heading(tr("ui.game_missing_title"), 20),
+                        muted(self.missing, 14),
+                        button(tr("ui.home"), lambda e: self.app.go("/"), identifier="go-home"),
+                    ],
+                    spacing=12,
+                ),
+                padding=20,
+            )
         s = self.session.state
         ctl = self.control
         policy = self.policy
@@ -168,8 +177,16 @@ class TableScreen(Screen):
             main = panels.pending_panel(ctl, pend, tr, ctl.die_for, ctl.pick)
         elif ctl.composer is not None:
             composer = ctl.composer
-            main = panels.composer_panel(ctl, tr.name("action", composer.kind), composer.summary(), composer.step(),
-                                         tr, ctl.draft, bool(composer.history), composer.force)
+            main = panels.composer_panel(
+                ctl,
+                tr.name("action", composer.kind),
+                composer.summary(),
+                composer.step(),
+                tr,
+                ctl.draft,
+                bool(composer.history),
+                composer.force,
+            )
         self._main_slot.content = main
         self._main_slot.visible = main is not None
         # The menu stays on the page under a composer (no rebuilding it on Cancel); a pending
@@ -179,8 +196,9 @@ class TableScreen(Screen):
         if self._menu.visible and seat is not None:
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options, physical_dice=physical)
-            self._menu_col.controls = panels.action_menu_rows(ctl, menu, end_turn_vm(s, seat, tr, options), tr,
-                                                              tr.name("place", s.players[seat].place), self.memo)
+            self._menu_col.controls = panels.action_menu_rows(
+                ctl, menu, end_turn_vm(s, seat, tr, options), tr, tr.name("place", s.players[seat].place), self.memo
+            )
         react = panels.reactions_panel(ctl, reactions, tr, ctl.bg_open, names_of(s))
         self._react_slot.content = react
         self._react_slot.visible = react is not None
@@ -200,8 +218,14 @@ class TableScreen(Screen):
         if narrow:
             self._side.controls = side
             if not self._single.controls:
-                self._single.controls = [self._side, heading(tr("ui.map_title"), 16), board,
-                                         heading(tr("ui.players_title"), 16), players, self._piles]
+                self._single.controls = [
+                    self._side,
+                    heading(tr("ui.map_title"), 16),
+                    board,
+                    heading(tr("ui.players_title"), 16),
+                    players,
+                    self._piles,
+                ]
         else:
             self._right.controls = side
             if not self._left.controls:
@@ -223,9 +247,15 @@ class TableScreen(Screen):
             self.roller = RollingDie(value, 52, tr("ui.die_rolled", value=value))
             die = self.roller.control
         elif value is not None:
-            die = self.memo.get(("die", value), lambda: ft.Semantics(
-                label=tr("ui.die_rolled", value=value), container=True, identifier="die-result",
-                content=die_face(value, 52)))
+            die = self.memo.get(
+                ("die", value),
+                lambda: ft.Semantics(
+                    label=tr("ui.die_rolled", value=value),
+                    container=True,
+                    identifier="die-result",
+                    content=die_face(value, 52),
+                ),
+            )
         if self._result.set(ctl.result, die):
             self._head_dirty = True
         self._result_slot.visible = bool(ctl.result)
@@ -245,8 +275,9 @@ class TableScreen(Screen):
         self._menu = card(self._menu_col, identifier="actions", padding=10)
         self._piles = ft.Container()
         self._status = StatusBanner()
-        self._alert_slot, self._result_slot, self._main_slot, self._react_slot = (ft.Container(visible=False)
-                                                                                 for _ in range(4))
+        self._alert_slot, self._result_slot, self._main_slot, self._react_slot = (
+            ft.Container(visible=False) for _ in range(4)
+        )
         self._result = panels.ResultStrip(self.tr, lambda e=None: self.control.clear_result())
         self._result_slot.content = self._result.control
         self._head_dirty = False  # a part of the head changed in place (its signature cannot tell)
@@ -255,8 +286,17 @@ class TableScreen(Screen):
         # part, sent as one patch so the browser draws it in one frame.
         self._strip = ScoreStrip(self.tr, self.show_player)
         self._tools = ft.Row(spacing=0, wrap=True, alignment=ft.MainAxisAlignment.END)  # a phone's other buttons
-        self._head = ft.Column([self._tools, self._strip.control, self._status.control, self._alert_slot,
-                                self._result_slot, self._main_slot], spacing=10)
+        self._head = ft.Column(
+            [
+                self._tools,
+                self._strip.control,
+                self._status.control,
+                self._alert_slot,
+                self._result_slot,
+                self._main_slot,
+            ],
+            spacing=10,
+        )
         self._side_parts = [self._head, self._menu, self._react_slot, self._pad_box]
         if self.policy.has_extra:
             self._extra = ft.Container()
@@ -264,18 +304,28 @@ class TableScreen(Screen):
             self._side_parts.insert(1, self._extra)  # just under what answers a tap
         self._side = ft.Column(spacing=10)
         if narrow:
-            self._single = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, on_scroll=self._scrolled,
-                                     scroll_interval=120)
-            self._root = ft.Container(self._single, padding=ft.Padding.symmetric(horizontal=8, vertical=8),
-                                      expand=True)
+            self._single = ft.Column(
+                spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, on_scroll=self._scrolled, scroll_interval=120
+            )
+            self._root = ft.Container(self._single, padding=ft.Padding.symmetric(horizontal=8, vertical=8), expand=True)
         else:
             self._left = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
-            self._right = ft.Column(spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, on_scroll=self._scrolled,
-                                    scroll_interval=120)
-            self._root = ft.Container(ft.Row([ft.Container(self._left, expand=True),
-                                              ft.Container(self._right, width=460 if self.app.wide else 400)],
-                                             spacing=12, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-                                      padding=10, expand=True)
+            self._right = ft.Column(
+                spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, on_scroll=self._scrolled, scroll_interval=120
+            )
+            self._root = ft.Container(
+                ft.Row(
+                    [
+                        ft.Container(self._left, expand=True),
+                        ft.Container(self._right, width=460 if self.app.wide else 400),
+                    ],
+                    spacing=12,
+                    vertical_alignment=ft.CrossAxisAlignment.START,
+                    expand=True,
+                ),
+                padding=10,
+                expand=True,
+            )
         return self._root
 
     def _frame_on_page(self) -> bool:
@@ -426,8 +476,9 @@ class TableScreen(Screen):
         """Tell the other screens of this game (the events stay in this process: each screen
         shows only what its viewer may read)."""
         try:
-            self.app.services.news.publish(self.app.page, self.topic, {"version": self.session.version,
-                                                                        "events": list(events or [])})
+            self.app.services.news.publish(
+                self.app.page, self.topic, {"version": self.session.version, "events": list(events or [])}
+            )
         except Exception:
             pass
 

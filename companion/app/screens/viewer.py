@@ -63,22 +63,51 @@ class Console(Referee):
         tr, app, game = screen.tr, screen.app, screen.game_id
         control = screen.control
         actions = [
-            icon_button(ft.Icons.UNDO, tr("ui.undo"), lambda e: control.undo(), identifier="nav-undo",
-                        enabled=screen.session.can_undo),
-            icon_button(ft.Icons.REDO, tr("ui.redo"), lambda e: control.redo(), identifier="nav-redo",
-                        enabled=screen.session.can_redo),
-            icon_button(ft.Icons.RECEIPT_LONG, tr("ui.log"), lambda e: app.go(f"/game/{game}/log"),
-                        identifier="nav-log"),
-            icon_button(ft.Icons.EDIT_NOTE, tr("correct.open"), lambda e: app.go(f"/game/{game}/correct"),
-                        identifier="nav-correct"),
-            icon_button(ft.Icons.MENU_BOOK, tr("ui.rules"), lambda e: app.go("/rules", back=f"/game/{game}"),
-                        identifier="nav-rules"),
-            icon_button(ft.Icons.SETTINGS, tr("ui.settings"), lambda e: app.go("/settings", back=f"/game/{game}"),
-                        identifier="nav-settings"),
+            icon_button(
+                ft.Icons.UNDO,
+                tr("ui.undo"),
+                lambda e: control.undo(),
+                identifier="nav-undo",
+                enabled=screen.session.can_undo,
+            ),
+            icon_button(
+                ft.Icons.REDO,
+                tr("ui.redo"),
+                lambda e: control.redo(),
+                identifier="nav-redo",
+                enabled=screen.session.can_redo,
+            ),
+            icon_button(
+                ft.Icons.RECEIPT_LONG, tr("ui.log"), lambda e: app.go(f"/game/{game}/log"), identifier="nav-log"
+            ),
+            icon_button(
+                ft.Icons.EDIT_NOTE,
+                tr("correct.open"),
+                lambda e: app.go(f"/game/{game}/correct"),
+                identifier="nav-correct",
+            ),
+            icon_button(
+                ft.Icons.MENU_BOOK,
+                tr("ui.rules"),
+                lambda e: app.go("/rules", back=f"/game/{game}"),
+                identifier="nav-rules",
+            ),
+            icon_button(
+                ft.Icons.SETTINGS,
+                tr("ui.settings"),
+                lambda e: app.go("/settings", back=f"/game/{game}"),
+                identifier="nav-settings",
+            ),
         ]
         if app.services.joinable:  # the table view holds the join QR code: only where phones can reach us
-            actions.append(icon_button(ft.Icons.QR_CODE_2, tr("join.table_view"),
-                                       lambda e: app.go(f"/game/{game}/table"), identifier="nav-table-view"))
+            actions.append(
+                icon_button(
+                    ft.Icons.QR_CODE_2,
+                    tr("join.table_view"),
+                    lambda e: app.go(f"/game/{game}/table"),
+                    identifier="nav-table-view",
+                )
+            )
         return actions
 
     def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:

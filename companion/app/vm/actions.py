@@ -19,14 +19,37 @@ from .reasons import ReasonVM, reasons
 from .text import Tr
 
 __all__ = [
-    "ActionVM", "ChoiceVM", "Composer", "ConfirmVM", "MenuVM", "ReasonVM", "StepVM", "action_menu",
-    "confirm_view", "cost_label", "end_turn_vm", "hint", "menu_view", "needs_questions", "offence_warning",
+    "ActionVM",
+    "ChoiceVM",
+    "Composer",
+    "ConfirmVM",
+    "MenuVM",
+    "ReasonVM",
+    "StepVM",
+    "action_menu",
+    "confirm_view",
+    "cost_label",
+    "end_turn_vm",
+    "hint",
+    "menu_view",
+    "needs_questions",
+    "offence_warning",
     "reasons",
 ]
 
 # Basic actions (any Place), in menu order; everything else is a Place action or a free one.
-BASIC = ("search", "move", "cautious_move", "craft", "join_gang", "play_action", "extort", "exchange",
-         "attract_warden", "gang_ability")
+BASIC = (
+    "search",
+    "move",
+    "cautious_move",
+    "craft",
+    "join_gang",
+    "play_action",
+    "extort",
+    "exchange",
+    "attract_warden",
+    "gang_ability",
+)
 FREE_ORDER = ("reveal_background", "spy", "corruption")
 # Actions recorded with one tap; their optional inputs (the cards drawn) have their own button.
 QUICK = {"search"}
@@ -59,8 +82,9 @@ def _wrong_place_elsewhere(option: ActionOption) -> bool:
     return any(v.key == "v.wrong_place" for v in option.violations)
 
 
-def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None,
-                physical_dice: bool = False) -> list[ActionVM]:
+def action_menu(
+    state: GameState, seat: int, tr: Tr, options: list[ActionOption] | None = None, physical_dice: bool = False
+) -> list[ActionVM]:
     """The turn's actions for `seat` (the active player), in menu order, each with its state;
     with a real die, a legal Simple move carries its die pad."""
     if state.winner is not None or state.pending is not None or seat != state.active:
@@ -87,12 +111,20 @@ def action_menu(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
             if not option.legal and _wrong_place_elsewhere(option) and kind not in here:
                 continue
             group = "place"
-        out.append(ActionVM(
-            type=kind, label=tr.name("action", kind), group=group, enabled=option.available,
-            cost=cost_label(state, kind, option, tr), reasons=reasons(option.violations, tr),
-            hint=hint(state, seat, kind, tr), details=kind in QUICK and option.available,
-            warning=offence_warning(state, option),
-            pad=move_pad(state, seat, tr, option.faces) if pad and kind == "move" and option.available else None))
+        out.append(
+            ActionVM(
+                type=kind,
+                label=tr.name("action", kind),
+                group=group,
+                enabled=option.available,
+                cost=cost_label(state, kind, option, tr),
+                reasons=reasons(option.violations, tr),
+                hint=hint(state, seat, kind, tr),
+                details=kind in QUICK and option.available,
+                warning=offence_warning(state, option),
+                pad=move_pad(state, seat, tr, option.faces) if pad and kind == "move" and option.available else None,
+            )
+        )
     order = {k: i for i, k in enumerate(BASIC + FREE_ORDER)}
     groups = {"place": 0, "basic": 1, "free": 2}
     out.sort(key=lambda a: (groups[a.group], order.get(a.type, 50), a.label))
@@ -161,9 +193,15 @@ def end_turn_vm(state: GameState, seat: int, tr: Tr, options: list[ActionOption]
     over = action_inputs(state, ACTION_TYPES["end_turn"](player=seat)).discard
     # Ending with too many cards is possible: the form asks what to discard.
     enabled = option.available
-    return ActionVM("end_turn", tr.name("action", "end_turn"), "turn", enabled,
-                    cost_label(state, "end_turn", option, tr), reasons(option.violations, tr),
-                    hint=tr("ui.hint_end_turn_discard", count=over) if over > 0 else "")
+    return ActionVM(
+        "end_turn",
+        tr.name("action", "end_turn"),
+        "turn",
+        enabled,
+        cost_label(state, "end_turn", option, tr),
+        reasons(option.violations, tr),
+        hint=tr("ui.hint_end_turn_discard", count=over) if over > 0 else "",
+    )
 
 
 def cost_label(state: GameState, kind: str, option: ActionOption, tr: Tr) -> str:
@@ -187,5 +225,3 @@ def hint(state: GameState, seat: int, kind: str, tr: Tr) -> str:
     if kind == "sell" and state.ruleset.sell is None:
         return tr("ui.hint_sell")
     return ""
-
-

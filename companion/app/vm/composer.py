@@ -41,11 +41,22 @@ FIELD_ORDER = {
 # Fields the composer never asks (engine bookkeeping, or chance the app supplies).
 HIDDEN_FIELDS = {"player", "die", "michel_cards", "force", "changes"}
 # Choices shown disabled, with their rule, beside the legal ones.
-SHOW_REFUSED = frozenset({
-    ("craft", "recipe"), ("buy", "item"), ("extort", "target"), ("dig", "tool"), ("join_gang", "gang"),
-    ("change_style", "gang"), ("cautious_move", "to"), ("improve_tool", "tool"), ("play_action", "target"),
-    ("spy", "target"), ("gang_ability", "to"), ("bet", "amount"),
-})
+SHOW_REFUSED = frozenset(
+    {
+        ("craft", "recipe"),
+        ("buy", "item"),
+        ("extort", "target"),
+        ("dig", "tool"),
+        ("join_gang", "gang"),
+        ("change_style", "gang"),
+        ("cautious_move", "to"),
+        ("improve_tool", "tool"),
+        ("play_action", "target"),
+        ("spy", "target"),
+        ("gang_ability", "to"),
+        ("bet", "amount"),
+    }
+)
 
 
 @dataclass
@@ -87,8 +98,17 @@ def _value_key(value: Any) -> Any:
 class Composer:
     """Builds one action of `kind` for `seat`, asking only what the legal candidates leave open."""
 
-    def __init__(self, state: GameState, seat: int, kind: str, tr: Tr, *, physical_dice: bool = False,
-                 force: bool = False, quick: bool = False) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        seat: int,
+        kind: str,
+        tr: Tr,
+        *,
+        physical_dice: bool = False,
+        force: bool = False,
+        quick: bool = False,
+    ) -> None:
         self.state = state
         self.seat = seat
         self.kind = kind
@@ -199,8 +219,13 @@ class Composer:
                 continue
             values = {_value_key(getattr(a, name)) for a in rest}
             value = getattr(first, name)
-            if len(values) == 1 and not (value is None or value is False or value == () or value == ""
-                                         or (name in ("from_discard", "bandage", "cigarettes") and value == 0)):
+            if len(values) == 1 and not (
+                value is None
+                or value is False
+                or value == ()
+                or value == ""
+                or (name in ("from_discard", "bandage", "cigarettes") and value == 0)
+            ):
                 out.append((self._prompt(name, short=True), self._label(name, getattr(first, name))))
         for name, value in self.answers.items():
             if name not in _fields(self.kind) and value not in (None, (), []):
@@ -231,16 +256,24 @@ class Composer:
                 key = _value_key(value)
                 if key in seen:
                     continue
-                seen[key] = ChoiceVM(value, self._label(name, value), False, reasons(check(self.state, a), self.tr),
-                                     self._detail(name, value))
+                seen[key] = ChoiceVM(
+                    value,
+                    self._label(name, value),
+                    False,
+                    reasons(check(self.state, a), self.tr),
+                    self._detail(name, value),
+                )
         return StepVM(name, "one", self._prompt(name), list(seen.values()))
 
     def _similar(self, name: str) -> list[Action]:
         """Refused candidates that agree with the answers given so far (to show why they're refused)."""
         out = []
         for a in self.all:
-            if all(_value_key(getattr(a, k, None)) == _value_key(v) for k, v in self.answers.items()
-                   if k in _fields(self.kind)):
+            if all(
+                _value_key(getattr(a, k, None)) == _value_key(v)
+                for k, v in self.answers.items()
+                if k in _fields(self.kind)
+            ):
                 out.append(a)
         return out
 
@@ -264,65 +297,132 @@ class Composer:
         if kind == "search" and needs is not None:
             n = needs.draws
             if n:
-                steps.append(StepVM("cards", "many", tr("ui.ask_drawn_cards", count=n),
-                                    self._search_card_choices(), 0, n, (), optional=True))
+                steps.append(
+                    StepVM(
+                        "cards",
+                        "many",
+                        tr("ui.ask_drawn_cards", count=n),
+                        self._search_card_choices(),
+                        0,
+                        n,
+                        (),
+                        optional=True,
+                    )
+                )
         elif kind == "sell" and needs is not None and needs.hand_cards is not None:
             fewest, most = needs.hand_cards
             steps.append(StepVM("cards", "many", tr("ui.ask_sell_cards"), self._hand_choices(p), fewest, most))
             if needs.printed_total is not None:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99,
-                                    default=needs.printed_total))
+                steps.append(
+                    StepVM(
+                        "cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total
+                    )
+                )
         elif kind in ("join_gang", "change_style") and chosen is not None and needs is not None:
             required = needs.accessory_count
             prompt = tr("ui.ask_accessories", count=required, gang=tr.name("gang", chosen.gang))
-            steps.append(StepVM("cards", "many", prompt,
-                                self._accessory_choices(p, needs.accessories), required, required,
-                                tuple(chosen.cards), exact=required))
+            steps.append(
+                StepVM(
+                    "cards",
+                    "many",
+                    prompt,
+                    self._accessory_choices(p, needs.accessories),
+                    required,
+                    required,
+                    tuple(chosen.cards),
+                    exact=required,
+                )
+            )
             pile = s.gang_piles.get(chosen.gang, [])
             if len(pile) > 1:  # the card taken, named in one step or left unentered
-                steps.append(StepVM("card", "one", tr("ui.ask_gang_card"),
-                                    [ChoiceVM(a, tr.name("ability", a)) for a in pile], default=pile[0],
-                                    optional=True))
+                steps.append(
+                    StepVM(
+                        "card",
+                        "one",
+                        tr("ui.ask_gang_card"),
+                        [ChoiceVM(a, tr.name("ability", a)) for a in pile],
+                        default=pile[0],
+                        optional=True,
+                    )
+                )
         elif kind == "rehabilitate" and chosen is not None:
-            steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(),
-                                optional=True))
+            steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(), optional=True))
         elif kind == "extort" and chosen is not None and needs is not None:
             need = len(chosen.weapons)
             if len(needs.weapons) > 1:
-                steps.append(StepVM("weapons", "many", tr("ui.ask_weapons", count=need),
-                                    [ChoiceVM(w, self._card_label(p, w), limit=most) for w, most in needs.weapons],
-                                    need, need, tuple(chosen.weapons), exact=need))
+                steps.append(
+                    StepVM(
+                        "weapons",
+                        "many",
+                        tr("ui.ask_weapons", count=need),
+                        [ChoiceVM(w, self._card_label(p, w), limit=most) for w, most in needs.weapons],
+                        need,
+                        need,
+                        tuple(chosen.weapons),
+                        exact=need,
+                    )
+                )
         elif kind == "craft" and needs is not None:
             steps += self._material_steps(p, needs)
         elif kind == "end_turn" and needs is not None:
             over = needs.discard
             if over > 0:
-                steps.append(StepVM("discard", "many", tr("ui.ask_discard", count=over), self._hand_choices(p),
-                                    over, over, exact=over))
+                steps.append(
+                    StepVM(
+                        "discard",
+                        "many",
+                        tr("ui.ask_discard", count=over),
+                        self._hand_choices(p),
+                        over,
+                        over,
+                        exact=over,
+                    )
+                )
         elif kind == "exchange" and needs is not None and needs.hand_cards is not None:
             fewest, most = needs.hand_cards
-            steps.append(StepVM("cards", "many", tr("ui.ask_give_cards"), self._hand_choices(p), fewest, most,
-                                (), optional=True))
+            steps.append(
+                StepVM("cards", "many", tr("ui.ask_give_cards"), self._hand_choices(p), fewest, most, (), optional=True)
+            )
             if needs.cigarettes:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0,
-                                    high=needs.cigarettes, default=0))
+                steps.append(
+                    StepVM(
+                        "cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0, high=needs.cigarettes, default=0
+                    )
+                )
         elif kind == "gang_ability" and needs is not None:
             if needs.hand_cards is not None:
                 fewest, most = needs.hand_cards
-                steps.append(StepVM("cards", "many", tr("ui.ask_exchange_cards", count=most), self._hand_choices(p),
-                                    fewest, most))
+                steps.append(
+                    StepVM(
+                        "cards", "many", tr("ui.ask_exchange_cards", count=most), self._hand_choices(p), fewest, most
+                    )
+                )
             if needs.printed_total is not None:
-                steps.append(StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99,
-                                    default=needs.printed_total))
+                steps.append(
+                    StepVM(
+                        "cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total
+                    )
+                )
         elif kind == "play_action" and needs is not None and needs.draws:
-            steps.append(StepVM("cards", "many", tr("ui.ask_drawn_cards", count=needs.draws),
-                                self._search_card_choices(), 0, needs.draws, (), optional=True))
+            steps.append(
+                StepVM(
+                    "cards",
+                    "many",
+                    tr("ui.ask_drawn_cards", count=needs.draws),
+                    self._search_card_choices(),
+                    0,
+                    needs.draws,
+                    (),
+                    optional=True,
+                )
+            )
         if self.physical_dice:
             dice = self._dice_needed(chosen)
             if dice:
                 faces = sorted(s.board.faces)
-                steps.append(StepVM("die", "die", tr("ui.ask_die", count=dice), low=faces[0], high=faces[-1],
-                                    exact=dice))
+                steps.append(
+                    StepVM("die", "die", tr("ui.ask_die", count=dice), low=faces[0], high=faces[-1], exact=dice)
+                )
         return steps
 
     def _dice_needed(self, chosen: Action | None) -> int:
@@ -338,8 +438,15 @@ class Composer:
         steps = []
         for i, (slot, options) in enumerate(needs.materials):
             if len(options) > 1:
-                steps.append(StepVM(f"material_{i}", "one", self.tr("ui.ask_material", card=self.tr.name("card", slot)),
-                                    [ChoiceVM(c, self._card_label(p, c)) for c in options], default=slot))
+                steps.append(
+                    StepVM(
+                        f"material_{i}",
+                        "one",
+                        self.tr("ui.ask_material", card=self.tr.name("card", slot)),
+                        [ChoiceVM(c, self._card_label(p, c)) for c in options],
+                        default=slot,
+                    )
+                )
             else:
                 self.answers.setdefault(f"material_{i}", slot)
         return steps
@@ -355,20 +462,25 @@ class Composer:
         tr = self.tr
         out = [ChoiceVM(c, tr.name("card", c), detail=tr.num(n), limit=n) for c, n in sorted(p.hand.known.items())]
         if p.hand.unknown:
-            out.append(ChoiceVM("unknown", tr.name("card", "unknown"), detail=tr.num(p.hand.unknown),
-                                limit=p.hand.unknown))
+            out.append(
+                ChoiceVM("unknown", tr.name("card", "unknown"), detail=tr.num(p.hand.unknown), limit=p.hand.unknown)
+            )
         return out
 
     def _accessory_choices(self, p: Any, allowed: Iterable[str]) -> list[ChoiceVM]:
-        return [ChoiceVM(c, self._card_label(p, c), bool(p.hand.count(c) or p.hand.unknown), limit=1)
-                for c in sorted(allowed)]
+        return [
+            ChoiceVM(c, self._card_label(p, c), bool(p.hand.count(c) or p.hand.unknown), limit=1)
+            for c in sorted(allowed)
+        ]
 
     def _background_choices(self) -> list[ChoiceVM]:
         """The Backgrounds the new card may be: those the engine accepts (none already seen)."""
         out = []
         for card in self.state.catalog.backgrounds:
-            refused = check(self.state, parse_action({"type": "rehabilitate", "player": self.seat, "card": card},
-                                                     self.state.catalog))
+            refused = check(
+                self.state,
+                parse_action({"type": "rehabilitate", "player": self.seat, "card": card}, self.state.catalog),
+            )
             out.append(ChoiceVM(card, self.tr.name("background", card), not refused, reasons(refused, self.tr)))
         return out
 
@@ -405,8 +517,11 @@ class Composer:
         if name == "item":
             shape = next((a for a in self.all if getattr(a, "item", None) == value), None)
             price = None if shape is None else self.inputs(shape).price
-            return tr("ui.buy_item", item=tr.name("item", value), price=price) if price is not None \
+            return (
+                tr("ui.buy_item", item=tr.name("item", value), price=price)
+                if price is not None
                 else tr.name("item", value)
+            )
         if name == "card":
             if kind in ("reveal_background", "rehabilitate"):
                 return tr.name("background", value)

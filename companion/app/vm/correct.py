@@ -54,8 +54,9 @@ def value(state: GameState, draft: Draft, path: str) -> Any:
 
 
 def changes(state: GameState, draft: Draft) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = [{"path": path, "set": new} for path, new in draft.values.items()
-                                 if new != current(state, path)]
+    out: list[dict[str, Any]] = [
+        {"path": path, "set": new} for path, new in draft.values.items() if new != current(state, path)
+    ]
     out += [{"path": f"players.{seat}.hand", op: [card]} for seat, op, card in draft.hand]
     return out
 

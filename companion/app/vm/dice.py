@@ -42,10 +42,14 @@ def move_pad(state: GameState, seat: int, tr: Tr, table: dict[int, tuple[str, ..
     `table` is the engine's die table for the move (each face and its Places)."""
     faces = []
     for face, places in table.items():
-        targets = tuple(TargetVM(tr.name("place", place),
-                                 {"type": "move", "player": seat, "die": [face], "to": place},
-                                 f"pad-move-{face}-{place}")
-                        for place in places)
+        targets = tuple(
+            TargetVM(
+                tr.name("place", place),
+                {"type": "move", "player": seat, "die": [face], "to": place},
+                f"pad-move-{face}-{place}",
+            )
+            for place in places
+        )
         faces.append(FaceVM(face, targets))
     return PadVM("move", tr("ui.pad_move"), tuple(faces))
 
@@ -61,14 +65,26 @@ def neutral_pads(state: GameState, seat: int, tr: Tr) -> list[PadVM]:
         for face, options in neutral_destinations(state, neutral).items():
             base = {"type": "move_neutral", "player": seat, "neutral": neutral, "die": [face]}
             if chosen or len(options) == 1:
-                targets = tuple(TargetVM(tr.name("place", place), dict(base, to=place),
-                                         f"pad-{neutral}-{face}-{place}") for place in options)
+                targets = tuple(
+                    TargetVM(tr.name("place", place), dict(base, to=place), f"pad-{neutral}-{face}-{place}")
+                    for place in options
+                )
             else:
-                targets = (TargetVM(tr("ui.pad_by_chance", places=tr.join(tr.name("place", p) for p in options)),
-                                    base, f"pad-{neutral}-{face}-any"),)
+                targets = (
+                    TargetVM(
+                        tr("ui.pad_by_chance", places=tr.join(tr.name("place", p) for p in options)),
+                        base,
+                        f"pad-{neutral}-{face}-any",
+                    ),
+                )
             faces.append(FaceVM(face, targets))
-        pads.append(PadVM(neutral, tr("ui.pad_neutral", neutral=name,
-                                      place=tr.name("place", state.neutrals[neutral])), tuple(faces)))
+        pads.append(
+            PadVM(
+                neutral,
+                tr("ui.pad_neutral", neutral=name, place=tr.name("place", state.neutrals[neutral])),
+                tuple(faces),
+            )
+        )
     return pads
 
 

@@ -14,8 +14,9 @@ import re
 # Languages whose screens use their own digits, with those digits for 0-9.
 NATIVE_DIGITS = {"fa": "۰۱۲۳۴۵۶۷۸۹"}
 _TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in NATIVE_DIGITS.items()}
-_TO_ASCII = str.maketrans({native: str(i) for digits in [*NATIVE_DIGITS.values(), "٠١٢٣٤٥٦٧٨٩"]
-                           for i, native in enumerate(digits)})
+_TO_ASCII = str.maketrans(
+    {native: str(i) for digits in [*NATIVE_DIGITS.values(), "٠١٢٣٤٥٦٧٨٩"] for i, native in enumerate(digits)}
+)
 # A run of Latin letters and digits, joined by - _ . (a rule id, a version, a name with digits).
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
 _LATIN = re.compile(r"[A-Za-z]")

@@ -17,12 +17,54 @@ from companion.rules import events as ev
 from .text import Tr
 
 # Which event types are worth a headline (the "what just happened" strip), by importance.
-HEADLINE = {"roll", "move", "neutral_move", "michel_card", "combat_end", "beating", "give", "take", "dig", "offence",
-            "report", "win", "turn", "cooperate", "extort", "weapon", "give_up", "craft", "cigarettes", "draw",
-            "discard", "heal", "join_gang", "background", "warden_move", "punishment", "corruption", "turn_ended",
-            "token", "trauma", "skip_neutral", "neutral_calm", "camouflaged", "action_card", "skill", "spy",
-            "brawl", "exempt", "must_cooperate", "forced", "adjust", "adjusted", "ability", "rehabilitate",
-            "leave_gang", "reroll"}
+HEADLINE = {
+    "roll",
+    "move",
+    "neutral_move",
+    "michel_card",
+    "combat_end",
+    "beating",
+    "give",
+    "take",
+    "dig",
+    "offence",
+    "report",
+    "win",
+    "turn",
+    "cooperate",
+    "extort",
+    "weapon",
+    "give_up",
+    "craft",
+    "cigarettes",
+    "draw",
+    "discard",
+    "heal",
+    "join_gang",
+    "background",
+    "warden_move",
+    "punishment",
+    "corruption",
+    "turn_ended",
+    "token",
+    "trauma",
+    "skip_neutral",
+    "neutral_calm",
+    "camouflaged",
+    "action_card",
+    "skill",
+    "spy",
+    "brawl",
+    "exempt",
+    "must_cooperate",
+    "forced",
+    "adjust",
+    "adjusted",
+    "ability",
+    "rehabilitate",
+    "leave_gang",
+    "reroll",
+}
 QUIET = {"unused_dice", "unused_outcomes", "reshuffle", "michel_reshuffle", "end_turn", "combat"}
 
 
@@ -51,8 +93,15 @@ def why_text(tr: Tr, why: Any) -> str:
     if not why:
         return ""
     why = str(why)
-    for key in (f"why.{why}", f"action.{why}", f"ability.{why}", f"background.{why}", f"card.{why}",
-                f"token.{why}", f"effect.{why}"):
+    for key in (
+        f"why.{why}",
+        f"action.{why}",
+        f"ability.{why}",
+        f"background.{why}",
+        f"card.{why}",
+        f"token.{why}",
+        f"effect.{why}",
+    ):
         if tr.has(key):
             return tr.raw(key)
     return why.replace("_", " ")
@@ -96,8 +145,10 @@ Describer = Callable[[Any, Names, Tr], tuple[str, Params]]  # takes the event of
 
 def _p(event: Any, names: Names, tr: Tr, **extra: Any) -> Params:
     """The player and the cause, which most lines name."""
-    out = {"player": _who(getattr(event, "player", None), names, tr),
-           "why": why_suffix(tr, getattr(event, "why", None))}
+    out = {
+        "player": _who(getattr(event, "player", None), names, tr),
+        "why": why_suffix(tr, getattr(event, "why", None)),
+    }
     out.update(extra)
     return out
 
@@ -272,18 +323,23 @@ def _ev_turn_ended(e: ev.TurnEnded, names: Names, tr: Tr) -> tuple[str, Params]:
 
 def _simple(key: str, **fields: str) -> Describer:
     """An event whose line needs the player plus fields copied as they are (ids render by name)."""
+
     def describe(e: Any, names: Names, tr: Tr) -> tuple[str, Params]:
         params = _p(e, names, tr)
         for param, source in fields.items():
             value = getattr(e, source)
             params[param] = names(value) if param in ("target", "offender", "receiver") else value
         return key, params
+
     return describe
 
 
 def _ev_brawl(e: ev.Brawl, names: Names, tr: Tr) -> tuple[str, Params]:
     return ("event.brawl" if e.players else "event.brawl.alone"), {
-        "player": names(e.player), "place": e.place, "others": names.many(e.players)}
+        "player": names(e.player),
+        "place": e.place,
+        "others": names.many(e.players),
+    }
 
 
 _DESCRIBERS: dict[str, Describer] = {
@@ -325,8 +381,10 @@ _DESCRIBERS: dict[str, Describer] = {
     "leave_gang": _simple("event.leave_gang", gang="gang", ability="ability"),
     "michel_reshuffle": lambda e, names, tr: ("event.michel_reshuffle", {"count": e.cards}),
     "must_cooperate": _simple("event.must_cooperate", tool="tool"),
-    "neutral_calm": lambda e, names, tr: ("event.neutral_calm", {"neutral": e.neutral, "player": names(e.player),
-                                                                 "place": e.place}),
+    "neutral_calm": lambda e, names, tr: (
+        "event.neutral_calm",
+        {"neutral": e.neutral, "player": names(e.player), "place": e.place},
+    ),
     "offence": _simple("event.offence", action="action", place="place"),
     "punishment": _simple("event.punishment", choice="choice"),
     "rehabilitate": _simple("event.rehabilitate"),
@@ -363,9 +421,18 @@ def action_detail(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
     if kind == "choose":
         option = action.get("option")
         parts.append(option_label(option, tr))
-    for field, space in (("to", "place"), ("recipe", "recipe"), ("gang", "gang"), ("card", "card"),
-                         ("tool", "card"), ("item", "item"), ("effect", "effect"), ("choice", "choice"),
-                         ("neutral", "neutral"), ("ability", "ability")):
+    for field, space in (
+        ("to", "place"),
+        ("recipe", "recipe"),
+        ("gang", "gang"),
+        ("card", "card"),
+        ("tool", "card"),
+        ("item", "item"),
+        ("effect", "effect"),
+        ("choice", "choice"),
+        ("neutral", "neutral"),
+        ("ability", "ability"),
+    ):
         value = action.get(field)
         if value is None or (kind == "exchange" and field == "to"):
             continue

@@ -73,8 +73,18 @@ def winner_text(tr: Tr, winner: Any) -> str:
 def history_view(stats: Any, tr: Tr) -> HistoryVM:
     vm = HistoryVM()
     for p in stats.players:
-        vm.players.append(PlayerRowVM(p.name, p.games, p.wins, p.tunnel, p.beatings_taken, p.beatings_given,
-                                      p.extortions_won, p.extortions_lost))
+        vm.players.append(
+            PlayerRowVM(
+                p.name,
+                p.games,
+                p.wins,
+                p.tunnel,
+                p.beatings_taken,
+                p.beatings_given,
+                p.extortions_won,
+                p.extortions_lost,
+            )
+        )
     series_t: dict[str, SeriesVM] = {}
     series_b: dict[str, SeriesVM] = {}
     order = {p.name.casefold(): i for i, p in enumerate(stats.players)}
@@ -114,7 +124,8 @@ def games_view(infos: Sequence[Any], tr: Tr) -> list[GameRowVM]:
         tr(f"ui.status_{g.status}") if tr.has(f"ui.status_{g.status}") else g.status
         when = tr.digits(_when(getattr(g, "finished", None) or getattr(g, "updated", None) or g.created))
         winner = winner_text(tr, g.winner)
-        detail = tr("ui.game_detail_finished", winner=winner) if winner else tr("ui.game_detail_active",
-                                                                                   count=g.version)
+        detail = (
+            tr("ui.game_detail_finished", winner=winner) if winner else tr("ui.game_detail_active", count=g.version)
+        )
         rows.append(GameRowVM(g.id, players, when, g.status, winner, detail))
     return rows

@@ -146,11 +146,17 @@ class TableControl:
             self.port.refresh()
             return
         physical_dice, _ = self.port.physical()
-        composer = Composer(self.state, seat, kind, self.tr, physical_dice=physical_dice,
-                            force=force and self.viewer.may_force, quick=quick)
+        composer = Composer(
+            self.state,
+            seat,
+            kind,
+            self.tr,
+            physical_dice=physical_dice,
+            force=force and self.viewer.may_force,
+            quick=quick,
+        )
         if not composer.possible:
-            self.port.flag(self.tr("ui.not_allowed", action_label=self.tr.name("action", kind)),
-                           self.reasons_for(kind))
+            self.port.flag(self.tr("ui.not_allowed", action_label=self.tr.name("action", kind)), self.reasons_for(kind))
             return
         self.composer = composer
         self.draft = {}
@@ -184,11 +190,13 @@ class TableControl:
         composer = self.composer
         on_force = None
         if composer is not None and self.viewer.may_force and c.reasons and all(r.forceable for r in c.reasons):
+
             def force() -> None:
                 composer.force = True
                 composer.pool = list(composer.all)
                 composer.answer(self._step_field(), c.value)
                 self._continue()
+
             on_force = force
         self.port.flag(self.tr("ui.not_allowed", action_label=c.label), c.reasons, on_force)
 
@@ -293,8 +301,12 @@ class TableControl:
     def choose_place(self, place: str) -> None:
         """A highlighted Place was tapped: it answers a destination decision."""
         pend = self.state.pending
-        if pend is not None and pend.kind in DESTINATIONS and place in pend.options \
-                and self.viewer.answers_for(pend.player):
+        if (
+            pend is not None
+            and pend.kind in DESTINATIONS
+            and place in pend.options
+            and self.viewer.answers_for(pend.player)
+        ):
             self.submit_checked({"type": "choose", "player": pend.player, "option": place})
 
     def set_pick(self, card: str, count: int) -> None:
@@ -351,8 +363,10 @@ class TableControl:
             found = reasons(outcome.violations, tr)
             retry = None
             if self.viewer.may_force and found and all(r.forceable for r in found) and not action.get("force"):
+
                 def retry() -> None:
                     self.submit(dict(action, force=True))
+
             self.port.flag(tr("ui.not_allowed", action_label=label), found, retry)
             return
         self.reset()
@@ -371,8 +385,13 @@ class TableControl:
         if not vm.can_undo:
             self.port.toast(tr("ui.nothing_to_undo"))
         elif vm.confirm:
-            self.port.confirm(tr("ui.undo_confirm_title", what=vm.last), vm.confirm, tr("ui.undo"),
-                              lambda: self.rewind("undo", vm.last), danger=True)
+            self.port.confirm(
+                tr("ui.undo_confirm_title", what=vm.last),
+                vm.confirm,
+                tr("ui.undo"),
+                lambda: self.rewind("undo", vm.last),
+                danger=True,
+            )
         else:
             await self._rewind("undo", vm.last)
 
@@ -386,8 +405,13 @@ class TableControl:
         if not self.session.can_redo or not vm.can_redo:
             self.port.toast(tr("ui.nothing_to_redo"))
         elif vm.confirm:
-            self.port.confirm(tr("ui.redo_confirm_title", what=vm.last), vm.confirm, tr("ui.redo"),
-                              lambda: self.rewind("redo", vm.last), danger=True)
+            self.port.confirm(
+                tr("ui.redo_confirm_title", what=vm.last),
+                vm.confirm,
+                tr("ui.redo"),
+                lambda: self.rewind("redo", vm.last),
+                danger=True,
+            )
         else:
             await self._rewind("redo", vm.last)
 

@@ -45,8 +45,15 @@ def answer_events(answer: Any) -> list[Event]:
     return list(getattr(answer, "events", []) or [])
 
 
-def log_view(entries: Sequence[Any], player_names: Sequence[str], tr: Tr, *, newest_first: bool = True,
-             include_quiet: bool = False, viewer: int | None = None) -> list[LogLineVM]:
+def log_view(
+    entries: Sequence[Any],
+    player_names: Sequence[str],
+    tr: Tr,
+    *,
+    newest_first: bool = True,
+    include_quiet: bool = False,
+    viewer: int | None = None,
+) -> list[LogLineVM]:
     """The log's lines. `viewer` None is the referee's console (everything); a seat, or
     `SPECTATOR` for a shared or public screen, reads each event through the engine's projection."""
     names = Names(player_names, tr)
@@ -56,6 +63,7 @@ def log_view(entries: Sequence[Any], player_names: Sequence[str], tr: Tr, *, new
         action = _get(entry, "action") or {}
         if isinstance(action, str):
             import json
+
             action = json.loads(action)
         kind = _get(entry, "kind", "action")
         seq = int(_get(entry, "seq", 0) or 0)
@@ -72,8 +80,9 @@ def log_view(entries: Sequence[Any], player_names: Sequence[str], tr: Tr, *, new
             lines = [describe_event(e, names, tr) for e in shown]
         else:
             lines = [line for e in redact_events(shown, viewer) for line in seen_lines(e, names, tr, viewer)]
-        out.append(LogLineVM(seq, described[seq], lines, bool(_get(entry, "undone", False)), when,
-                             action.get("player")))
+        out.append(
+            LogLineVM(seq, described[seq], lines, bool(_get(entry, "undone", False)), when, action.get("player"))
+        )
     return list(reversed(out)) if newest_first else out
 
 

@@ -57,8 +57,10 @@ class PendingVM:
 
 def hand_words(known: Mapping[str, int], unknown: int, tr: Tr) -> list[str]:
     """A hand shown to someone (Spying, a Spy token): its known cards, then how many nobody entered."""
-    out = [tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c)
-           for c, n in sorted(known.items())]
+    out = [
+        tr("ui.times", count=n, what=tr.name("card", c)) if n > 1 else tr.name("card", c)
+        for c, n in sorted(known.items())
+    ]
     if unknown:
         out.append(tr("ui.unknown_cards", count=unknown))
     return out
@@ -85,12 +87,14 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
         vm.highlight = [o for o in pend.options if o in state.board.places]
     elif pend.kind == "neutral_destination":
         vm.die = pend.die
-        vm.title = tr("ui.pending.neutral_destination", neutral=tr.name("neutral", pend.neutral), die=vm.die,
-                      player=p.name)
+        vm.title = tr(
+            "ui.pending.neutral_destination", neutral=tr.name("neutral", pend.neutral), die=vm.die, player=p.name
+        )
         vm.highlight = [o for o in pend.options if o in state.board.places]
     elif pend.kind == "extortion_answer":
-        vm.title = tr("ui.pending.extortion_answer", player=p.name, attacker=named(pend.attacker),
-                      tool=tr.name("card", pend.tool))
+        vm.title = tr(
+            "ui.pending.extortion_answer", player=p.name, attacker=named(pend.attacker), tool=tr.name("card", pend.tool)
+        )
         if c is not None:
             vm.details.append(tr("ui.pending.laid", cards_text=tr.join(tr.name("card", x) for _, x in c.laid)))
         if pend.show_hand_of is not None:
@@ -122,8 +126,10 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
         vm.title = tr("ui.pending.michel_tool", player=p.name, neutral=tr.name("neutral", pend.neutral))
     elif pend.kind == "neutral_move":
         vm.title = tr("ui.pending.neutral_move", player=p.name)
-        vm.details = [tr("ui.pending.neutral_at", neutral=tr.name("neutral", n), place=tr.name("place", at))
-                      for n, at in state.neutrals.items()]
+        vm.details = [
+            tr("ui.pending.neutral_at", neutral=tr.name("neutral", n), place=tr.name("place", at))
+            for n, at in state.neutrals.items()
+        ]
     elif pend.kind == "hand_limit":
         vm.title = tr("ui.pending.hand_limit", player=p.name, count=pend.discard, limit=pend.limit)
         cards = [(cd, tr.name("card", cd), n) for cd, n in sorted(p.hand.known.items())]
@@ -133,14 +139,14 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
     elif pend.kind == "brawl_response":
         vm.title = tr("ui.pending.brawl_response", player=p.name)
     elif pend.kind == "punishment_choice":
-        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=named(pend.by),
-                      target=named(pend.target))
+        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=named(pend.by), target=named(pend.target))
     else:
         vm.title = tr("ui.pending.generic", player=p.name, decision=tr.name("decision", pend.kind))
     if pend.kind != "hand_limit":
         vm.answers = [_answer(state, a, tr, physical_dice) for a in legal]
     if pend.kind == "neutral_move" and physical_dice:  # one tap: the neutral, the face and where it goes
         from .dice import neutral_pads
+
         vm.pads = neutral_pads(state, seat, tr)
         vm.answers = [a for a in vm.answers if a.action.get("type") != "move_neutral"]
     if pend.kind == "combat" and state.team_mode and c is not None and c.neutral is None:
@@ -175,12 +181,19 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
     elif kind == "cooperate":
         tool = a.tool or (state.combat.tool if state.combat is not None else None)
         if state.combat is not None and state.combat.neutral is not None:
-            label = tr("ui.answer.cooperate_neutral", tool=tr.name("card", tool),
-                       neutral=tr.name("neutral", state.combat.neutral))
+            label = tr(
+                "ui.answer.cooperate_neutral",
+                tool=tr.name("card", tool),
+                neutral=tr.name("neutral", state.combat.neutral),
+            )
         else:
-            label = tr("ui.answer.cooperate", tool=tr.name("card", tool),
-                       player=state.players[state.combat.attacker].name
-                       if state.combat is not None and state.combat.attacker is not None else "")
+            label = tr(
+                "ui.answer.cooperate",
+                tool=tr.name("card", tool),
+                player=state.players[state.combat.attacker].name
+                if state.combat is not None and state.combat.attacker is not None
+                else "",
+            )
     elif kind == "fight":
         label, style = tr("ui.answer.fight"), "primary"
     elif kind == "weapon":
@@ -192,8 +205,11 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
     elif kind == "bodybuilding":
         label = tr("ui.answer.bodybuilding")
     elif kind == "move_neutral":
-        label = tr("ui.answer.move_neutral", neutral=tr.name("neutral", a.neutral),
-                   place=tr.name("place", state.neutrals.get(a.neutral)))
+        label = tr(
+            "ui.answer.move_neutral",
+            neutral=tr.name("neutral", a.neutral),
+            place=tr.name("place", state.neutrals.get(a.neutral)),
+        )
         style = "primary"
     elif kind == "skip_neutral":
         label = tr("ui.answer.skip_neutral")

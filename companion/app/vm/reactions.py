@@ -63,10 +63,19 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
     if offence is not None:
         who = offence.offender
         out.offence = OffenceVM(
-            offender=who, offender_name=state.players[who].name, color=seat_color(state, who),
-            action=tr.name("action", offence.action), place=tr.name("place", offence.place), rule=offence.rule,
-            message=tr("ui.offence_message", player=state.players[who].name,
-                       action_label=tr.name("action", offence.action), place=offence.place))
+            offender=who,
+            offender_name=state.players[who].name,
+            color=seat_color(state, who),
+            action=tr.name("action", offence.action),
+            place=tr.name("place", offence.place),
+            rule=offence.rule,
+            message=tr(
+                "ui.offence_message",
+                player=state.players[who].name,
+                action_label=tr.name("action", offence.action),
+                place=offence.place,
+            ),
+        )
     deciding = state.pending.player if state.pending is not None else state.active
     for p in state.players:
         if seats is not None and p.seat not in seats:
@@ -95,8 +104,12 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
                 label = tr("ui.react.background", player=p.name, background=tr.name("background", a.card))
                 out.backgrounds.setdefault(p.seat, []).append(AnswerVM(label, data, p.seat))
         if moves:
-            out.move_warden.append(MoveWardenVM(
-                p.seat, tr("ui.react.move_warden", player=p.name),
-                [(m, tr.name("place", m)) for m in moves if m != state.warden],
-                {"type": "corruption", "player": p.seat, "effect": "move"}))
+            out.move_warden.append(
+                MoveWardenVM(
+                    p.seat,
+                    tr("ui.react.move_warden", player=p.name),
+                    [(m, tr.name("place", m)) for m in moves if m != state.warden],
+                    {"type": "corruption", "player": p.seat, "effect": "move"},
+                )
+            )
     return out

@@ -56,6 +56,7 @@ class ReplayEntry:
 
 def entries_of(log: Sequence[Any]) -> list[ReplayEntry]:
     """The store's log entries (objects or mappings) as plain replay entries, oldest first."""
+
     def get(e: Any, name: str, default: Any = None) -> Any:
         return e.get(name, default) if isinstance(e, dict) else getattr(e, name, default)
 
@@ -63,10 +64,16 @@ def entries_of(log: Sequence[Any]) -> list[ReplayEntry]:
     for e in log:
         action = get(e, "action") or {}
         answer = get(e, "answer") or {}
-        out.append(ReplayEntry(int(get(e, "seq", 0)), str(get(e, "kind", "action")),
-                               json.loads(action) if isinstance(action, str) else dict(action),
-                               json.loads(answer) if isinstance(answer, str) else dict(answer),
-                               get(e, "target"), bool(get(e, "undone", False))))
+        out.append(
+            ReplayEntry(
+                int(get(e, "seq", 0)),
+                str(get(e, "kind", "action")),
+                json.loads(action) if isinstance(action, str) else dict(action),
+                json.loads(answer) if isinstance(answer, str) else dict(answer),
+                get(e, "target"),
+                bool(get(e, "undone", False)),
+            )
+        )
     return sorted(out, key=lambda e: e.seq)
 
 
@@ -129,8 +136,9 @@ class Replay:
         before = self._states[-1]  # the state kept for the entry before: never changed
         answer = game.submit(action)
         if not answer.accepted:
-            raise ReplayProblem(seq, f"entry {seq} is no longer accepted: "
-                                + "; ".join(v.message for v in answer.violations))
+            raise ReplayProblem(
+                seq, f"entry {seq} is no longer accepted: " + "; ".join(v.message for v in answer.violations)
+            )
         if recorded is not None and json.loads(json.dumps(answer.to_json().get("events", []))) != recorded:
             raise ReplayProblem(seq, f"entry {seq} no longer happens as the log recorded it")
         self._stack.append((game.log[-1], before))
@@ -178,8 +186,9 @@ def replay_step(replay: Replay, step: int, tr: Tr, *, hands: bool = False) -> Re
     try:
         state = replay.state(step)
     except ReplayProblem as problem:
-        return ReplayStepVM(step, total, heading, "", problem=tr("ui.replay_problem", problem=problem.message),
-                            hands=hands)
+        return ReplayStepVM(
+            step, total, heading, "", problem=tr("ui.replay_problem", problem=problem.message), hands=hands
+        )
     shown = state if hands else view(state, None)
     table = build_table(shown, tr, viewer=viewer)
     names = [p.name for p in state.players]
@@ -194,8 +203,14 @@ def replay_step(replay: Replay, step: int, tr: Tr, *, hands: bool = False) -> Re
 
 
 def _as_log(e: ReplayEntry) -> dict[str, Any]:
-    return {"seq": e.seq, "kind": e.kind, "action": e.action, "answer": e.answer, "target": e.target,
-            "undone": e.undone}
+    return {
+        "seq": e.seq,
+        "kind": e.kind,
+        "action": e.action,
+        "answer": e.answer,
+        "target": e.target,
+        "undone": e.undone,
+    }
 
 
 class ReplayCache:

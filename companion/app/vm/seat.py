@@ -21,8 +21,9 @@ from .text import Tr
 SPECTATOR = -1  # a viewer that holds no seat (the table view, a spectator's phone)
 
 
-def event_lines(events: Sequence[Event | Mapping[str, Any]], player_names: Sequence[str], tr: Tr,
-                viewer: int | None, limit: int = 8) -> list[str]:
+def event_lines(
+    events: Sequence[Event | Mapping[str, Any]], player_names: Sequence[str], tr: Tr, viewer: int | None, limit: int = 8
+) -> list[str]:
     """The "what just happened" lines for `viewer`: public words for what they did not see."""
     names = Names(player_names, tr)
     lines = []
@@ -36,11 +37,18 @@ def seen_lines(event: Event, names: Names, tr: Tr, viewer: int | None) -> list[s
     """One event already redacted for `viewer`, in words: a hidden card handed over reads as "a
     card", and a Spy's look adds the hand to the spy's own lines."""
     if isinstance(event, ev.Give) and event.card == UNKNOWN:
-        return [tr("join.event_give_hidden", player=names(event.player), receiver=names(event.to),
-                   why=why_suffix(tr, event.why))]
+        return [
+            tr(
+                "join.event_give_hidden",
+                player=names(event.player),
+                receiver=names(event.to),
+                why=why_suffix(tr, event.why),
+            )
+        ]
     lines = [describe_event(event, names, tr)]
     if isinstance(event, ev.Spy) and event.player == viewer and isinstance(event.hand, Mapping):
         cards = hand_words(event.hand.get("known") or {}, event.hand.get("unknown") or 0, tr)
-        lines.append(tr("join.spy_result", player=names(event.target),
-                        cards=tr.join(cards) if cards else tr("ui.hand_empty")))
+        lines.append(
+            tr("join.spy_result", player=names(event.target), cards=tr.join(cards) if cards else tr("ui.hand_empty"))
+        )
     return lines

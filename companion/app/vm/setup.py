@@ -182,8 +182,12 @@ class SetupForm:
         out: dict[str, Any] = {
             "players": players,
             "ruleset": self.ruleset,
-            "modules": {"neutrals": self.neutrals, "team": self.team, "warden": self.warden,
-                        "places": list(self.places)},
+            "modules": {
+                "neutrals": self.neutrals,
+                "team": self.team,
+                "warden": self.warden,
+                "places": list(self.places),
+            },
             "seed": self.seed,
             "first_player": self.first_player,
         }
@@ -240,8 +244,7 @@ def start_places(form: SetupForm) -> list[str]:
     cat = load_catalog()
     try:
         rules = build_ruleset(form.ruleset if form.ruleset in PRESETS else "official")
-        board = build_board(cat, rules, tuple(p for p in cat.dig_in_places if p in form.places), form.warden,
-                            form.team)
+        board = build_board(cat, rules, tuple(p for p in cat.dig_in_places if p in form.places), form.warden, form.team)
     except ConfigError:
         return []
     return list(board.places)
@@ -269,5 +272,10 @@ def hand_total(form: SetupForm, seat: int, tr: Tr) -> HandTotalVM:
     st = form.players[seat].start
     named, unentered = sum(st.known.values()), st.unentered(starting)
     size = named + unentered
-    return HandTotalVM(size, starting, named, unentered,
-                       tr("ui.start_hand_total", count=size, starting=starting, named=named, unentered=unentered))
+    return HandTotalVM(
+        size,
+        starting,
+        named,
+        unentered,
+        tr("ui.start_hand_total", count=size, starting=starting, named=named, unentered=unentered),
+    )

@@ -130,16 +130,25 @@ def place_faces(state: GameState, place: str) -> list[int]:
     return sorted(face for face, named in state.board.faces.items() if place in named)
 
 
-def build_table(state: GameState, tr: Tr, highlight: set[str] | frozenset[str] = frozenset(),
-                viewer: int | None = None) -> TableVM:
+def build_table(
+    state: GameState, tr: Tr, highlight: set[str] | frozenset[str] = frozenset(), viewer: int | None = None
+) -> TableVM:
     board = state.board
     deciding = None if state.winner is not None else (state.pending.player if state.pending else state.active)
     standees: dict[str, list[StandeeVM]] = {pid: [] for pid in board.places}
     for p in state.players:
         color = seat_color(state, p.seat)
-        standees.setdefault(p.place, []).append(StandeeVM(
-            "player", str(p.seat), p.name, _initials(p.name), color,
-            active=p.seat == state.active and state.winner is None, deciding=p.seat == deciding))
+        standees.setdefault(p.place, []).append(
+            StandeeVM(
+                "player",
+                str(p.seat),
+                p.name,
+                _initials(p.name),
+                color,
+                active=p.seat == state.active and state.winner is None,
+                deciding=p.seat == deciding,
+            )
+        )
     for neutral, place in state.neutrals.items():
         label = tr.name("neutral", neutral)
         standees.setdefault(place, []).append(StandeeVM("neutral", neutral, label, _initials(label), "neutral"))
@@ -158,11 +167,20 @@ def build_table(state: GameState, tr: Tr, highlight: set[str] | frozenset[str] =
             notes.append(tr("ui.note_no_extort"))
         if info.team is not None:
             notes.append(tr(f"ui.team_{info.team}"))
-        places.append(PlaceVM(
-            ident=pid, name=tr.name("place", pid), faces=place_faces(state, pid), search=board.search[pid],
-            actions=[tr.name("action", a) for a in sorted(info.actions)], standees=standees.get(pid, []),
-            highlighted=pid in highlight, here=pid == active_place and state.winner is None,
-            warden=state.warden == pid, notes=notes))
+        places.append(
+            PlaceVM(
+                ident=pid,
+                name=tr.name("place", pid),
+                faces=place_faces(state, pid),
+                search=board.search[pid],
+                actions=[tr.name("action", a) for a in sorted(info.actions)],
+                standees=standees.get(pid, []),
+                highlighted=pid in highlight,
+                here=pid == active_place and state.winner is None,
+                warden=state.warden == pid,
+                notes=notes,
+            )
+        )
     target = state.target()
     players = [_player(state, p, tr, target, deciding, viewer) for p in state.players]
     piles = [PileVM(card, tr.name("card", card), n) for card, n in state.piles.items()]
@@ -175,8 +193,15 @@ def build_table(state: GameState, tr: Tr, highlight: set[str] | frozenset[str] =
     teams = []
     if state.team_mode:
         for team in ("a", "b"):
-            teams.append(TeamVM(team, tr(f"ui.team_{team}"), state.team_tunnel(team), target,
-                                [p.name for p in state.players if p.team == team]))
+            teams.append(
+                TeamVM(
+                    team,
+                    tr(f"ui.team_{team}"),
+                    state.team_tunnel(team),
+                    target,
+                    [p.name for p in state.players if p.team == team],
+                )
+            )
     winner = None
     if state.winner is not None:
         winner = tr(f"ui.team_{state.winner}") if isinstance(state.winner, str) else state.players[state.winner].name
@@ -191,10 +216,22 @@ def build_table(state: GameState, tr: Tr, highlight: set[str] | frozenset[str] =
     else:
         headline = tr("ui.headline_turn", player=active.name, count=state.actions_left)
     return TableVM(
-        turn=state.turn, active=state.active, active_name=active.name, active_color=seat_color(state, active.seat),
-        actions_left=state.actions_left, deciding=deciding,
-        deciding_name="" if deciding is None else state.players[deciding].name, decision=decision, target=target,
-        places=places, players=players, piles=piles, teams=teams, winner=winner, headline=headline)
+        turn=state.turn,
+        active=state.active,
+        active_name=active.name,
+        active_color=seat_color(state, active.seat),
+        actions_left=state.actions_left,
+        deciding=deciding,
+        deciding_name="" if deciding is None else state.players[deciding].name,
+        decision=decision,
+        target=target,
+        places=places,
+        players=players,
+        piles=piles,
+        teams=teams,
+        winner=winner,
+        headline=headline,
+    )
 
 
 def _initials(name: str) -> str:
@@ -219,16 +256,32 @@ def _player(state: GameState, p: Any, tr: Tr, target: int, deciding: int | None,
         background = held if not background else tr.join([held, background])
     winner = state.winner == p.seat or (isinstance(state.winner, str) and state.winner == p.team)
     return PlayerVM(
-        seat=p.seat, name=p.name, color=seat_color(state, p.seat), place=tr.name("place", p.place), place_id=p.place,
-        tunnel=p.tunnel, target=target, beatings=p.beatings, max_beatings=state.ruleset.max_beatings,
-        cigarettes=p.cigarettes, hand_size=p.hand.size(), hand_limit=state.hand_limit(p), hand_known=known,
-        hand_unknown=p.hand.unknown, gang=tr.name("gang", p.gang) if p.gang else None,
+        seat=p.seat,
+        name=p.name,
+        color=seat_color(state, p.seat),
+        place=tr.name("place", p.place),
+        place_id=p.place,
+        tunnel=p.tunnel,
+        target=target,
+        beatings=p.beatings,
+        max_beatings=state.ruleset.max_beatings,
+        cigarettes=p.cigarettes,
+        hand_size=p.hand.size(),
+        hand_limit=state.hand_limit(p),
+        hand_known=known,
+        hand_unknown=p.hand.unknown,
+        gang=tr.name("gang", p.gang) if p.gang else None,
         ability=tr.name("ability", p.ability) if p.ability else None,
         tokens=[(tr.name("token", t), n) for t, n in sorted(p.tokens.items()) if n],
-        trauma=tr.name("trauma", p.trauma) if p.trauma else None, team=tr(f"ui.team_{p.team}") if p.team else None,
-        dug=[tr.name("card", t) for t in p.dug], background=background,
-        active=p.seat == state.active and state.winner is None, deciding=p.seat == deciding, winner=winner,
-        hand_hidden=viewer is not None and viewer != p.seat)
+        trauma=tr.name("trauma", p.trauma) if p.trauma else None,
+        team=tr(f"ui.team_{p.team}") if p.team else None,
+        dug=[tr.name("card", t) for t in p.dug],
+        background=background,
+        active=p.seat == state.active and state.winner is None,
+        deciding=p.seat == deciding,
+        winner=winner,
+        hand_hidden=viewer is not None and viewer != p.seat,
+    )
 
 
 @dataclass(frozen=True)
@@ -252,9 +305,25 @@ def score_strip(table: TableVM, tr: Tr) -> list[ScoreVM]:
     out = []
     for p in table.players:
         turn = p.seat == now and table.winner is None
-        label = tr("ui.score_label", player=p.name, tunnel=p.tunnel, target=p.target, beatings=p.beatings,
-                   cigarettes=p.cigarettes)
-        out.append(ScoreVM(p.seat, p.name, p.color, tr("ui.tunnel_short", tunnel=p.tunnel, target=p.target),
-                           tr.num(p.beatings), p.beatings > 0, tr.num(p.cigarettes), turn,
-                           tr("ui.score_label_turn", label=label) if turn else label))
+        label = tr(
+            "ui.score_label",
+            player=p.name,
+            tunnel=p.tunnel,
+            target=p.target,
+            beatings=p.beatings,
+            cigarettes=p.cigarettes,
+        )
+        out.append(
+            ScoreVM(
+                p.seat,
+                p.name,
+                p.color,
+                tr("ui.tunnel_short", tunnel=p.tunnel, target=p.target),
+                tr.num(p.beatings),
+                p.beatings > 0,
+                tr.num(p.cigarettes),
+                turn,
+                tr("ui.score_label_turn", label=label) if turn else label,
+            )
+        )
     return out

@@ -101,7 +101,7 @@ def close_latin_runs(shown: str) -> str:
     """
     if not shown or not any("A" <= ch <= "z" for ch in shown):
         return shown
-    return _LATIN_RUN.sub(lambda m: m.group(0) if shown[m.end():m.end() + 1] == RLM else m.group(0) + RLM, shown)
+    return _LATIN_RUN.sub(lambda m: m.group(0) if shown[m.end() : m.end() + 1] == RLM else m.group(0) + RLM, shown)
 
 
 def plain(shown: str) -> str:

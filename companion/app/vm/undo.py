@@ -52,6 +52,7 @@ def _crossing(entry: Any, state: GameState, tr: Tr) -> tuple[str | None, str]:
     """Why going back or forth over `entry` needs the table's word (None: it does not), and the
     action in words."""
     from .events import Names, describe_action
+
     action = _get(entry, "action") or {}
     names = Names([p.name for p in state.players], tr)
     events = answer_events(_get(entry, "answer"))

@@ -55,7 +55,18 @@ def win_view(state: GameState, tr: Tr) -> WinVM | None:
         if key != previous:
             rank = i + 1
             previous = key
-        standings.append(StandingVM(rank, p.name, seat_color(state, p.seat), p.tunnel, p.beatings, p.cigarettes,
-                                    tr.name("place", p.place), won(p), tr(f"ui.team_{p.team}") if p.team else None))
+        standings.append(
+            StandingVM(
+                rank,
+                p.name,
+                seat_color(state, p.seat),
+                p.tunnel,
+                p.beatings,
+                p.cigarettes,
+                tr.name("place", p.place),
+                won(p),
+                tr(f"ui.team_{p.team}") if p.team else None,
+            )
+        )
     teams = [(tr(f"ui.team_{t}"), state.team_tunnel(t)) for t in ("a", "b")] if state.team_mode else []
     return WinVM(winner, headline, target, standings, teams)

@@ -41,35 +41,85 @@ def paint(color: str) -> tuple[str, str]:
 def tall(content: ft.Control, padding: float) -> ft.Control:
     """`content` at least a touch target high once `padding` is added above and below (it grows
     with the text, at 200% too)."""
-    return ft.Row([ft.Container(width=0, height=TOUCH - 2 * padding), content], spacing=0, tight=True,
-                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    return ft.Row(
+        [ft.Container(width=0, height=TOUCH - 2 * padding), content],
+        spacing=0,
+        tight=True,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
 
 
-def tap(content: ft.Control, on_click: Handler | None, label: str, *, identifier: str | None = None,
-        selected: bool | None = None, padding: Any = 10, bgcolor: Any = None, border: Any = None,
-        radius: float = RADIUS, expand: Any = None, width: float | None = None, height: float | None = None,
-        enabled: bool = True, align: Any = None) -> ft.Control:
+def tap(
+    content: ft.Control,
+    on_click: Handler | None,
+    label: str,
+    *,
+    identifier: str | None = None,
+    selected: bool | None = None,
+    padding: Any = 10,
+    bgcolor: Any = None,
+    border: Any = None,
+    radius: float = RADIUS,
+    expand: Any = None,
+    width: float | None = None,
+    height: float | None = None,
+    enabled: bool = True,
+    align: Any = None,
+) -> ft.Control:
     """A tappable area with exactly one accessible name (`label`) and an id for tests.
 
     The inner texts are excluded from the semantics tree, so the label must say everything a
     screen reader user needs (the reason an action is refused, a chip's state...).
     """
     box = ft.Container(
-        content=content, on_click=on_click, ink=False, padding=padding, bgcolor=bgcolor,
-        border=border, border_radius=ft.BorderRadius.all(radius), expand=expand, width=width, height=height,
+        content=content,
+        on_click=on_click,
+        ink=False,
+        padding=padding,
+        bgcolor=bgcolor,
+        border=border,
+        border_radius=ft.BorderRadius.all(radius),
+        expand=expand,
+        width=width,
+        height=height,
         alignment=align,
     )
-    return ft.Semantics(content=box, label=label, button=True, identifier=identifier, selected=selected,
-                        exclude_semantics=True, expand=expand, hint_text=None if enabled else None)
+    return ft.Semantics(
+        content=box,
+        label=label,
+        button=True,
+        identifier=identifier,
+        selected=selected,
+        exclude_semantics=True,
+        expand=expand,
+        hint_text=None if enabled else None,
+    )
 
 
-def icon_button(icon: Any, label: str, on_click: Handler | None, *, identifier: str | None = None,
-                color: Any = None, size: int = 24, enabled: bool = True) -> ft.Control:
+def icon_button(
+    icon: Any,
+    label: str,
+    on_click: Handler | None,
+    *,
+    identifier: str | None = None,
+    color: Any = None,
+    size: int = 24,
+    enabled: bool = True,
+) -> ft.Control:
     """An icon with a name: the tooltip for mouse users, the semantics label for everyone else."""
     return ft.Semantics(
-        label=label, button=True, identifier=identifier, exclude_semantics=True,
-        content=ft.IconButton(icon=icon, on_click=on_click if enabled else None, tooltip=label,
-                              icon_color=color, icon_size=size, disabled=not enabled),
+        label=label,
+        button=True,
+        identifier=identifier,
+        exclude_semantics=True,
+        content=ft.IconButton(
+            icon=icon,
+            on_click=on_click if enabled else None,
+            tooltip=label,
+            icon_color=color,
+            icon_size=size,
+            disabled=not enabled,
+        ),
     )
 
 
@@ -81,11 +131,25 @@ def muted(text: str, size: int = 13, *, italic: bool = False) -> ft.Text:
     return ft.Text(text, size=size, color=ft.Colors.ON_SURFACE_VARIANT, italic=italic)
 
 
-def card(content: ft.Control, *, padding: Any = 12, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_LOW,
-         border: Any = None, identifier: str | None = None, expand: Any = None, col: Any = None,
-         label: str | None = None) -> ft.Control:
-    box: ft.Control = ft.Container(content=content, padding=padding, bgcolor=bgcolor, border=border,
-                                   border_radius=ft.BorderRadius.all(RADIUS + 2), expand=expand)
+def card(
+    content: ft.Control,
+    *,
+    padding: Any = 12,
+    bgcolor: Any = ft.Colors.SURFACE_CONTAINER_LOW,
+    border: Any = None,
+    identifier: str | None = None,
+    expand: Any = None,
+    col: Any = None,
+    label: str | None = None,
+) -> ft.Control:
+    box: ft.Control = ft.Container(
+        content=content,
+        padding=padding,
+        bgcolor=bgcolor,
+        border=border,
+        border_radius=ft.BorderRadius.all(RADIUS + 2),
+        expand=expand,
+    )
     if identifier is not None or label is not None:
         box = ft.Semantics(content=box, identifier=identifier, label=label, container=True, expand=expand)
     if col is not None:
@@ -109,9 +173,12 @@ class Chip:
         self.icon = ft.Icon(icon, size=size + 2) if icon is not None else None
         self.text = ft.Text(size=size, weight=ft.FontWeight.BOLD if bold else None)
         parts: list[ft.Control] = [self.text] if self.icon is None else [self.icon, self.text]
-        self.control = ft.Container(content=ft.Row(parts, spacing=4, tight=True), tooltip=tooltip,
-                                    padding=ft.Padding.symmetric(horizontal=8, vertical=3),
-                                    border_radius=ft.BorderRadius.all(20))
+        self.control = ft.Container(
+            content=ft.Row(parts, spacing=4, tight=True),
+            tooltip=tooltip,
+            padding=ft.Padding.symmetric(horizontal=8, vertical=3),
+            border_radius=ft.BorderRadius.all(20),
+        )
 
     def set(self, text: str, *, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST, color: Any = None) -> ft.Control:
         self.text.value = text
@@ -122,74 +189,159 @@ class Chip:
         return self.control
 
 
-def pill(text: str, *, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST, color: Any = None, size: int = 12,
-         icon: Any = None, bold: bool = False, tooltip: str | None = None) -> ft.Control:
+def pill(
+    text: str,
+    *,
+    bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST,
+    color: Any = None,
+    size: int = 12,
+    icon: Any = None,
+    bold: bool = False,
+    tooltip: str | None = None,
+) -> ft.Control:
     return Chip(size=size, icon=icon, bold=bold, tooltip=tooltip).set(text, bgcolor=bgcolor, color=color)
 
 
-def standee(short: str, color: str, label: str, *, size: int = 30, active: bool = False,
-            shape: str = "circle", icon: Any = None) -> ft.Control:
+def standee(
+    short: str, color: str, label: str, *, size: int = 30, active: bool = False, shape: str = "circle", icon: Any = None
+) -> ft.Control:
     fill, ink = paint(color)
     ring = ft.Border.all(3, ft.Colors.PRIMARY) if active else ft.Border.all(1, ft.Colors.OUTLINE)
-    mark = ft.Icon(icon, size=size * 0.6, color=ink) if icon is not None else \
-        ft.Text(short, size=size * 0.38, color=ink, weight=ft.FontWeight.BOLD)
+    mark = (
+        ft.Icon(icon, size=size * 0.6, color=ink)
+        if icon is not None
+        else ft.Text(short, size=size * 0.38, color=ink, weight=ft.FontWeight.BOLD)
+    )
     return ft.Semantics(
-        label=label, container=True,
+        label=label,
+        container=True,
         content=ft.Container(
             content=mark,
-            width=size, height=size, bgcolor=fill, border=ring, alignment=ft.Alignment.CENTER,
+            width=size,
+            height=size,
+            bgcolor=fill,
+            border=ring,
+            alignment=ft.Alignment.CENTER,
             border_radius=ft.BorderRadius.all(size / 2 if shape == "circle" else 6),
         ),
         exclude_semantics=True,
     )
 
 
-def choice_chips(options: Sequence[tuple[Any, str]], selected: Any, on_select: Callable[[Any], Any], *,
-                 prefix: str, label_of: Callable[[str], str] | None = None,
-                 disabled: Iterable[Any] = (), spacing: int = 8, multi: bool = False) -> ft.Row:
+def choice_chips(
+    options: Sequence[tuple[Any, str]],
+    selected: Any,
+    on_select: Callable[[Any], Any],
+    *,
+    prefix: str,
+    label_of: Callable[[str], str] | None = None,
+    disabled: Iterable[Any] = (),
+    spacing: int = 8,
+    multi: bool = False,
+) -> ft.Row:
     """A wrap of toggle chips; `selected` is one value (or a collection when `multi`)."""
     blocked = set(disabled)
     chips = []
     for value, text in options:
         on = (value in selected) if multi else value == selected
         off = value in blocked
-        content = tall(ft.Row([ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0),
-                               ft.Text(text, size=14, weight=ft.FontWeight.W_600 if on else None,
-                                       color=ft.Colors.ON_SURFACE_VARIANT if off else None)],
-                              spacing=4, tight=True), 8)
-        chips.append(tap(
-            content, None if off else (lambda e, v=value: on_select(v)),
-            (label_of(text) if label_of else text), identifier=f"{prefix}-{value}", selected=on,
-            padding=ft.Padding.symmetric(horizontal=12, vertical=8), radius=20, enabled=not off,
-            bgcolor=ft.Colors.SECONDARY_CONTAINER if on else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-            border=ft.Border.all(1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE_VARIANT)))
+        content = tall(
+            ft.Row(
+                [
+                    ft.Icon(ft.Icons.CHECK, size=16) if on else ft.Container(width=0),
+                    ft.Text(
+                        text,
+                        size=14,
+                        weight=ft.FontWeight.W_600 if on else None,
+                        color=ft.Colors.ON_SURFACE_VARIANT if off else None,
+                    ),
+                ],
+                spacing=4,
+                tight=True,
+            ),
+            8,
+        )
+        chips.append(
+            tap(
+                content,
+                None if off else (lambda e, v=value: on_select(v)),
+                (label_of(text) if label_of else text),
+                identifier=f"{prefix}-{value}",
+                selected=on,
+                padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+                radius=20,
+                enabled=not off,
+                bgcolor=ft.Colors.SECONDARY_CONTAINER if on else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                border=ft.Border.all(1, ft.Colors.PRIMARY if on else ft.Colors.OUTLINE_VARIANT),
+            )
+        )
     return ft.Row(chips, wrap=True, spacing=spacing, run_spacing=spacing)
 
 
-def stepper(value: int, on_change: Callable[[int], Any], *, low: int = 0, high: int = 99, label: str,
-            prefix: str, fmt: Callable[[int], str] = str) -> ft.Control:
+def stepper(
+    value: int,
+    on_change: Callable[[int], Any],
+    *,
+    low: int = 0,
+    high: int = 99,
+    label: str,
+    prefix: str,
+    fmt: Callable[[int], str] = str,
+) -> ft.Control:
     """− value + with named buttons; the value is read out with its label (`fmt` writes numbers,
     e.g. in Persian digits)."""
-    minus = icon_button(ft.Icons.REMOVE, f"{label}: −{fmt(1)}", (lambda e: on_change(value - 1)) if value > low
-                        else None, identifier=f"{prefix}-minus", enabled=value > low, size=20)
-    plus = icon_button(ft.Icons.ADD, f"{label}: +{fmt(1)}", (lambda e: on_change(value + 1)) if value < high else None,
-                       identifier=f"{prefix}-plus", enabled=value < high, size=20)
-    shown = ft.Semantics(label=f"{label}: {fmt(value)}", identifier=f"{prefix}-value", container=True,
-                         content=ft.Text(fmt(value), size=18, weight=ft.FontWeight.BOLD, width=36,
-                                         text_align=ft.TextAlign.CENTER), exclude_semantics=True)
+    minus = icon_button(
+        ft.Icons.REMOVE,
+        f"{label}: −{fmt(1)}",
+        (lambda e: on_change(value - 1)) if value > low else None,
+        identifier=f"{prefix}-minus",
+        enabled=value > low,
+        size=20,
+    )
+    plus = icon_button(
+        ft.Icons.ADD,
+        f"{label}: +{fmt(1)}",
+        (lambda e: on_change(value + 1)) if value < high else None,
+        identifier=f"{prefix}-plus",
+        enabled=value < high,
+        size=20,
+    )
+    shown = ft.Semantics(
+        label=f"{label}: {fmt(value)}",
+        identifier=f"{prefix}-value",
+        container=True,
+        content=ft.Text(fmt(value), size=18, weight=ft.FontWeight.BOLD, width=36, text_align=ft.TextAlign.CENTER),
+        exclude_semantics=True,
+    )
     return ft.Row([minus, shown, plus], spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
-def button(text: str, on_click: Handler | None, *, identifier: str | None = None, icon: Any = None,
-           style: str = "filled", expand: Any = None, danger: bool = False, tooltip: str | None = None) -> ft.Control:
+def button(
+    text: str,
+    on_click: Handler | None,
+    *,
+    identifier: str | None = None,
+    icon: Any = None,
+    style: str = "filled",
+    expand: Any = None,
+    danger: bool = False,
+    tooltip: str | None = None,
+) -> ft.Control:
     """Material buttons with a visible label (their accessible name) and an optional test id."""
-    kwargs: dict[str, Any] = dict(content=text, icon=icon, on_click=on_click, expand=expand, tooltip=tooltip,
-                                  disabled=on_click is None)
+    kwargs: dict[str, Any] = dict(
+        content=text, icon=icon, on_click=on_click, expand=expand, tooltip=tooltip, disabled=on_click is None
+    )
     if danger:
-        kwargs["style"] = ft.ButtonStyle(bgcolor=DANGER, color=ft.Colors.WHITE) if style == "filled" else \
-            ft.ButtonStyle(color=DANGER)
-    cls = {"filled": ft.FilledButton, "tonal": ft.FilledTonalButton, "outlined": ft.OutlinedButton,
-           "text": ft.TextButton, "plain": ft.Button}[style]
+        kwargs["style"] = (
+            ft.ButtonStyle(bgcolor=DANGER, color=ft.Colors.WHITE) if style == "filled" else ft.ButtonStyle(color=DANGER)
+        )
+    cls = {
+        "filled": ft.FilledButton,
+        "tonal": ft.FilledTonalButton,
+        "outlined": ft.OutlinedButton,
+        "text": ft.TextButton,
+        "plain": ft.Button,
+    }[style]
     control = cls(**kwargs)
     if identifier is None:
         return control
@@ -235,15 +387,24 @@ class Memo:
         self.old, self.new = aged, {}
 
 
-def flat_button(text: str, on_click: Handler | None, *, identifier: str | None = None, icon: Any = None,
-                style: str = "filled", danger: bool = False, expand: Any = None) -> ft.Control:
+def flat_button(
+    text: str,
+    on_click: Handler | None,
+    *,
+    identifier: str | None = None,
+    icon: Any = None,
+    style: str = "filled",
+    danger: bool = False,
+    expand: Any = None,
+) -> ft.Control:
     """A button for the table's hot path: looks like a Material button, no ripple animation.
 
     A ripple is a few dozen repaints; on a phone (or a laptop without a GPU) they delay the
     screen that answers the tap, so the referee's buttons do without.
     """
     fg: ft.ColorValue = {"filled": ft.Colors.ON_PRIMARY, "tonal": ft.Colors.ON_SECONDARY_CONTAINER}.get(
-        style, ft.Colors.PRIMARY)
+        style, ft.Colors.PRIMARY
+    )
     bg: ft.ColorValue | None = {"filled": ft.Colors.PRIMARY, "tonal": ft.Colors.SECONDARY_CONTAINER}.get(style)
     border = ft.Border.all(1, ft.Colors.OUTLINE) if style == "outlined" else None
     if danger:
@@ -256,6 +417,14 @@ def flat_button(text: str, on_click: Handler | None, *, identifier: str | None =
     if icon is not None:
         parts.append(ft.Icon(icon, size=18, color=fg))
     parts.append(ft.Text(text, size=14, weight=ft.FontWeight.W_600, color=fg))
-    return tap(ft.Row(parts, spacing=8, tight=True, alignment=ft.MainAxisAlignment.CENTER), on_click, text,
-               identifier=identifier, padding=ft.Padding.symmetric(horizontal=18, vertical=10), bgcolor=bg,
-               border=border, radius=20, expand=expand)
+    return tap(
+        ft.Row(parts, spacing=8, tight=True, alignment=ft.MainAxisAlignment.CENTER),
+        on_click,
+        text,
+        identifier=identifier,
+        padding=ft.Padding.symmetric(horizontal=18, vertical=10),
+        bgcolor=bg,
+        border=border,
+        radius=20,
+        expand=expand,
+    )

@@ -14,22 +14,34 @@ import flet as ft
 PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]}
 
 
-def die_face(value: int | None, size: int = 56, *, color: Any = ft.Colors.WHITE, pip: Any = ft.Colors.BLACK,
-             border: Any = None) -> ft.Container:
+def die_face(
+    value: int | None, size: int = 56, *, color: Any = ft.Colors.WHITE, pip: Any = ft.Colors.BLACK, border: Any = None
+) -> ft.Container:
     """A die showing `value` (None: a blank die)."""
     dot = size * 0.17
     cells: list[ft.Control] = []
     for i in range(9):
         on = value is not None and i in PIPS.get(value, [])
-        cells.append(ft.Container(width=dot, height=dot, border_radius=ft.BorderRadius.all(dot / 2),
-                                  bgcolor=pip if on else None))
-    grid = ft.Column([ft.Row(cells[r * 3:r * 3 + 3], alignment=ft.MainAxisAlignment.SPACE_BETWEEN, spacing=0)
-                      for r in range(3)], alignment=ft.MainAxisAlignment.SPACE_BETWEEN, spacing=0)
-    return ft.Container(content=grid, width=size, height=size, padding=size * 0.14, bgcolor=color,
-                        border_radius=ft.BorderRadius.all(size * 0.18),
-                        border=border or ft.Border.all(2, ft.Colors.OUTLINE),
-                        rotate=ft.Rotate(0), animate_rotation=ft.Animation(90, ft.AnimationCurve.EASE_OUT),
-                        shadow=ft.BoxShadow(blur_radius=6, color=ft.Colors.with_opacity(0.3, ft.Colors.BLACK)))
+        cells.append(
+            ft.Container(width=dot, height=dot, border_radius=ft.BorderRadius.all(dot / 2), bgcolor=pip if on else None)
+        )
+    grid = ft.Column(
+        [ft.Row(cells[r * 3 : r * 3 + 3], alignment=ft.MainAxisAlignment.SPACE_BETWEEN, spacing=0) for r in range(3)],
+        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+        spacing=0,
+    )
+    return ft.Container(
+        content=grid,
+        width=size,
+        height=size,
+        padding=size * 0.14,
+        bgcolor=color,
+        border_radius=ft.BorderRadius.all(size * 0.18),
+        border=border or ft.Border.all(2, ft.Colors.OUTLINE),
+        rotate=ft.Rotate(0),
+        animate_rotation=ft.Animation(90, ft.AnimationCurve.EASE_OUT),
+        shadow=ft.BoxShadow(blur_radius=6, color=ft.Colors.with_opacity(0.3, ft.Colors.BLACK)),
+    )
 
 
 class RollingDie:
@@ -39,8 +51,9 @@ class RollingDie:
         self.value = value
         self.size = size
         self.face = die_face(random.randint(1, 6), size)
-        self.control = ft.Semantics(label=label, container=True, live_region=True, content=self.face,
-                                    identifier="die-result")
+        self.control = ft.Semantics(
+            label=label, container=True, live_region=True, content=self.face, identifier="die-result"
+        )
 
     async def roll(self, frames: int = 8, delay: float = 0.07, on_done: Callable[[], Any] | None = None) -> None:
         try:

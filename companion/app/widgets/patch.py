@@ -35,9 +35,16 @@ def signature(control: ft.Control) -> tuple[Any, ...]:
 def buttons_key(controls: Sequence[ft.Control]) -> tuple[Any, ...]:
     """What a row of buttons shows and does (a button's handler is the same screen's): equal
     keys, the same buttons, so the ones already sent can stay."""
-    return tuple((type(c), getattr(c, "identifier", None), getattr(c, "label", None),
-                  getattr(getattr(c, "content", None), "icon", None),
-                  getattr(getattr(c, "content", None), "disabled", None)) for c in controls)
+    return tuple(
+        (
+            type(c),
+            getattr(c, "identifier", None),
+            getattr(c, "label", None),
+            getattr(getattr(c, "content", None), "icon", None),
+            getattr(getattr(c, "content", None), "disabled", None),
+        )
+        for c in controls
+    )
 
 
 class Patch:

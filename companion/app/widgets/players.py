@@ -30,15 +30,33 @@ class PlayerCard:
         self.hand = muted("", 12)
         self.dug = muted("", 12)
         self.background = muted("", 12, italic=True)
-        content = ft.Column([
-            ft.Row([self.avatar, ft.Column([self.name, self.place], spacing=0, expand=True, tight=True), self.flags],
-                   vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=8),
-            ft.Row([ft.Icon(ft.Icons.HARDWARE, size=18, color=ft.Colors.PRIMARY), self.tunnel,
-                    ft.Container(self.bar, expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=6),
-            self.stats, self.hand, self.dug, self.background,
-        ], spacing=7, tight=True)
-        self.box = ft.Container(content=content, padding=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
-                                border_radius=ft.BorderRadius.all(12))
+        content = ft.Column(
+            [
+                ft.Row(
+                    [self.avatar, ft.Column([self.name, self.place], spacing=0, expand=True, tight=True), self.flags],
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                    spacing=8,
+                ),
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.HARDWARE, size=18, color=ft.Colors.PRIMARY),
+                        self.tunnel,
+                        ft.Container(self.bar, expand=True),
+                    ],
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                    spacing=6,
+                ),
+                self.stats,
+                self.hand,
+                self.dug,
+                self.background,
+            ],
+            spacing=7,
+            tight=True,
+        )
+        self.box = ft.Container(
+            content=content, padding=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, border_radius=ft.BorderRadius.all(12)
+        )
         self.control = ft.Semantics(content=self.box, container=True)
         self.control.col = col
         self.memo = Memo(keep=3)  # the avatar, flags and chips a turn toggles come back
@@ -52,22 +70,35 @@ class PlayerCard:
         fill, _ink = paint(p.color)
         self.control.identifier = f"player-{p.seat}"
         self.control.key = ft.ScrollKey(f"player-{p.seat}")  # type: ignore[call-arg]  # a dataclass Flet's types miss
-        self.control.label = tr("ui.player_label", player=p.name, place=p.place, tunnel=p.tunnel, target=p.target,
-                                beatings=p.beatings, cigarettes=p.cigarettes, hand=p.hand_size)
+        self.control.label = tr(
+            "ui.player_label",
+            player=p.name,
+            place=p.place,
+            tunnel=p.tunnel,
+            target=p.target,
+            beatings=p.beatings,
+            cigarettes=p.cigarettes,
+            hand=p.hand_size,
+        )
         memo = self.memo
         self.avatar.content = memo.make(standee, p.name[:1].upper(), p.color, p.name, size=34, active=p.active)
         self.name.value = p.name
         self.place.value = tr("ui.player_at", place=p.place)
         row = []
         if p.active:
-            row.append(memo.make(pill, tr("ui.their_turn"), bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY,
-                                 bold=True))
+            row.append(
+                memo.make(pill, tr("ui.their_turn"), bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY, bold=True)
+            )
         elif p.deciding:
-            row.append(memo.make(pill, tr("ui.deciding"), bgcolor=ft.Colors.TERTIARY, color=ft.Colors.ON_TERTIARY,
-                                 bold=True))
+            row.append(
+                memo.make(pill, tr("ui.deciding"), bgcolor=ft.Colors.TERTIARY, color=ft.Colors.ON_TERTIARY, bold=True)
+            )
         if p.winner:
-            row.append(memo.make(pill, tr("ui.winner"), icon=ft.Icons.EMOJI_EVENTS, bgcolor=ft.Colors.AMBER,
-                                 color=ft.Colors.BLACK))
+            row.append(
+                memo.make(
+                    pill, tr("ui.winner"), icon=ft.Icons.EMOJI_EVENTS, bgcolor=ft.Colors.AMBER, color=ft.Colors.BLACK
+                )
+            )
         self.flags.controls = row
         self.tunnel.value = tr("ui.tunnel_short", tunnel=p.tunnel, target=p.target)
         self.bar.value = p.progress
@@ -92,21 +123,40 @@ def _stats(p: PlayerVM, tr: Tr, memo: Memo) -> list[ft.Control]:
     """The chips under the Tunnel bar; an unchanged chip keeps its control (see `Memo`)."""
     chip = functools.partial(memo.make, pill)
     stats = [
-        chip(tr("ui.stat_beatings", count=p.beatings, most=p.max_beatings), icon=ft.Icons.PERSONAL_INJURY,
-             color=ft.Colors.WHITE if p.beatings else None, bgcolor=DANGER if p.beatings else None,
-             bold=bool(p.beatings)),
+        chip(
+            tr("ui.stat_beatings", count=p.beatings, most=p.max_beatings),
+            icon=ft.Icons.PERSONAL_INJURY,
+            color=ft.Colors.WHITE if p.beatings else None,
+            bgcolor=DANGER if p.beatings else None,
+            bold=bool(p.beatings),
+        ),
         chip(tr("ui.stat_cigarettes", count=p.cigarettes), icon=ft.Icons.SMOKING_ROOMS),
-        chip(tr("ui.stat_hand", count=p.hand_size, limit=p.hand_limit), icon=ft.Icons.STYLE,
-             bgcolor=ft.Colors.ERROR_CONTAINER if p.hand_size > p.hand_limit else None),
+        chip(
+            tr("ui.stat_hand", count=p.hand_size, limit=p.hand_limit),
+            icon=ft.Icons.STYLE,
+            bgcolor=ft.Colors.ERROR_CONTAINER if p.hand_size > p.hand_limit else None,
+        ),
     ]
     if p.gang:
-        stats.append(chip(tr("ui.stat_gang", gang=p.gang, ability=p.ability or ""), icon=ft.Icons.GROUPS,
-                          bgcolor=ft.Colors.TERTIARY_CONTAINER, color=ft.Colors.ON_TERTIARY_CONTAINER))
+        stats.append(
+            chip(
+                tr("ui.stat_gang", gang=p.gang, ability=p.ability or ""),
+                icon=ft.Icons.GROUPS,
+                bgcolor=ft.Colors.TERTIARY_CONTAINER,
+                color=ft.Colors.ON_TERTIARY_CONTAINER,
+            )
+        )
     for token, n in p.tokens:
         stats.append(chip(tr("ui.stat_token", token=token, count=n), icon=ft.Icons.TOLL))
     if p.trauma:
-        stats.append(chip(tr("ui.stat_trauma", trauma=p.trauma), icon=ft.Icons.PSYCHOLOGY,
-                          bgcolor=ft.Colors.ERROR_CONTAINER, color=ft.Colors.ON_ERROR_CONTAINER))
+        stats.append(
+            chip(
+                tr("ui.stat_trauma", trauma=p.trauma),
+                icon=ft.Icons.PSYCHOLOGY,
+                bgcolor=ft.Colors.ERROR_CONTAINER,
+                color=ft.Colors.ON_ERROR_CONTAINER,
+            )
+        )
     if p.team:
         stats.append(chip(p.team, icon=ft.Icons.FLAG))
     return stats
@@ -120,9 +170,20 @@ class TeamBar:
         self.members = muted("")
         self.score = ft.Text(weight=ft.FontWeight.BOLD)
         self.bar = ft.ProgressBar(value=0, bar_height=10, border_radius=ft.BorderRadius.all(5))
-        control = card(ft.Column([ft.Row([self.title, self.members, self.score],
-                                         alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True), self.bar],
-                                 spacing=6, tight=True), identifier="team", label="")
+        control = card(
+            ft.Column(
+                [
+                    ft.Row(
+                        [self.title, self.members, self.score], alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True
+                    ),
+                    self.bar,
+                ],
+                spacing=6,
+                tight=True,
+            ),
+            identifier="team",
+            label="",
+        )
         assert isinstance(control, ft.Semantics)  # card() gives a card it names a Semantics
         self.control = control
         self.control.col = {"xs": 12}
@@ -159,23 +220,27 @@ class PlayersPanel:
             bar.set(team, self.tr)
         for player_card, p in zip(self.cards, vm.players, strict=False):
             player_card.set(p)
-        wanted: list[ft.Control] = [b.control for b in self.teams[:len(vm.teams)]]
-        wanted += [c.control for c in self.cards[:len(vm.players)]]
+        wanted: list[ft.Control] = [b.control for b in self.teams[: len(vm.teams)]]
+        wanted += [c.control for c in self.cards[: len(vm.players)]]
         if list(map(id, self.row.controls)) != list(map(id, wanted)):
             self.row.controls = wanted
             return [self.row]
-        changed: list[ft.Control] = [b.control for b in self.teams[:len(vm.teams)]]
-        changed += [c.control for c, old in zip(self.cards, before + [None] * len(self.cards), strict=False)
-                    if c.vm != old]
+        changed: list[ft.Control] = [b.control for b in self.teams[: len(vm.teams)]]
+        changed += [
+            c.control for c, old in zip(self.cards, before + [None] * len(self.cards), strict=False) if c.vm != old
+        ]
         return changed
 
 
 def piles_row(vm: TableVM, tr: Tr, memo: Memo) -> ft.Control:
     """The piles' counts; a pile whose count did not change keeps its chip."""
     items = [memo.make(pill, tr("ui.pile_count", pile=p.label, count=p.count), size=12) for p in vm.piles]
-    return ft.Semantics(identifier="piles", container=True, label=tr("ui.piles_label"),
-                        content=ft.Row([memo.make(muted, tr("ui.piles_title"), 12), *items], wrap=True, spacing=5,
-                                       run_spacing=5))
+    return ft.Semantics(
+        identifier="piles",
+        container=True,
+        label=tr("ui.piles_label"),
+        content=ft.Row([memo.make(muted, tr("ui.piles_title"), 12), *items], wrap=True, spacing=5, run_spacing=5),
+    )
 
 
 def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft.Control]:
@@ -189,14 +254,25 @@ def _score_chip(s: ScoreVM, on_tap: Any) -> ft.Control:
     fill = paint(s.color)[0]
     parts: list[ft.Control] = [
         standee(s.name[:1].upper(), s.color, s.name, size=26, active=s.turn),
-        ft.Icon(ft.Icons.HARDWARE, size=16), ft.Text(s.tunnel, size=14, weight=ft.FontWeight.BOLD),
+        ft.Icon(ft.Icons.HARDWARE, size=16),
+        ft.Text(s.tunnel, size=14, weight=ft.FontWeight.BOLD),
         ft.Icon(ft.Icons.PERSONAL_INJURY, size=16, color=DANGER if s.hurt else None),
-        ft.Text(s.beatings, size=14), ft.Icon(ft.Icons.SMOKING_ROOMS, size=16), ft.Text(s.cigarettes, size=14)]
+        ft.Text(s.beatings, size=14),
+        ft.Icon(ft.Icons.SMOKING_ROOMS, size=16),
+        ft.Text(s.cigarettes, size=14),
+    ]
     border = ft.Border.all(3 if s.turn else 1, ft.Colors.PRIMARY if s.turn else fill)
-    return tap(ft.Row(parts, spacing=4, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-               lambda e, seat=s.seat: on_tap(seat), s.label, identifier=f"score-{s.seat}", selected=s.turn,
-               padding=ft.Padding.symmetric(horizontal=10, vertical=6), border=border, height=TOUCH + 4,
-               bgcolor=ft.Colors.with_opacity(0.12, fill) if s.turn else ft.Colors.SURFACE_CONTAINER_LOW)
+    return tap(
+        ft.Row(parts, spacing=4, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        lambda e, seat=s.seat: on_tap(seat),
+        s.label,
+        identifier=f"score-{s.seat}",
+        selected=s.turn,
+        padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+        border=border,
+        height=TOUCH + 4,
+        bgcolor=ft.Colors.with_opacity(0.12, fill) if s.turn else ft.Colors.SURFACE_CONTAINER_LOW,
+    )
 
 
 class ScoreStrip:
@@ -207,8 +283,9 @@ class ScoreStrip:
         self.on_tap = on_tap
         self.memo = Memo(keep=2)
         self.row = ft.Row(spacing=6, scroll=ft.ScrollMode.AUTO)
-        self.control = ft.Semantics(identifier="score-strip", container=True, label=tr("ui.score_strip"),
-                                    content=self.row)
+        self.control = ft.Semantics(
+            identifier="score-strip", container=True, label=tr("ui.score_strip"), content=self.row
+        )
 
     def set(self, scores: list[ScoreVM]) -> bool:
         """Show `scores`; True when the row changed."""
@@ -228,10 +305,15 @@ class StatusBanner:
         self.title = ft.Text(size=19, weight=ft.FontWeight.BOLD)
         self.turn, self.target = Chip(), Chip(icon=ft.Icons.FLAG)
         self.actions = Chip(icon=ft.Icons.BOLT, bold=True, size=14)
-        chips = ft.Row([self.turn.control, self.actions.control, self.target.control], wrap=True, spacing=6,
-                       run_spacing=6)
-        self.box = ft.Container(ft.Column([self.title, chips], spacing=6, tight=True), padding=12,
-                                width=float("inf"), border_radius=ft.BorderRadius.all(12))
+        chips = ft.Row(
+            [self.turn.control, self.actions.control, self.target.control], wrap=True, spacing=6, run_spacing=6
+        )
+        self.box = ft.Container(
+            ft.Column([self.title, chips], spacing=6, tight=True),
+            padding=12,
+            width=float("inf"),
+            border_radius=ft.BorderRadius.all(12),
+        )
         self.control = ft.Semantics(identifier="status", container=True, live_region=True, content=self.box)
         self._key: Any = None
 

@@ -63,6 +63,7 @@ def apply_play_action(s: GameState, a: PlayAction, ctx: Ctx) -> None:
         place_standee(s, ctx, checked(a.target), s.board.solitary, "action_card")
         if a.target == s.active:
             from .turns import end_turn_now
+
             end_turn_now(s, ctx, "action_card")
     elif effect == "take_spoon":
         take_from_pile(s, ctx, a.player, "spoon", 1, "action_card")

@@ -26,8 +26,16 @@ PLAYER_NUMBERS = ("cigarettes", "beatings", "tunnel")
 
 
 # The rule an impossible value breaks, by the field it edits.
-FIELD_RULES = {"cigarettes": "SUP-5", "beatings": "BEAT-1", "tunnel": "DIG-1", "piles": "SUP-2", "tokens": "SUP-6",
-               "supplies": "SUP-6", "deck": "SUP-1", "actions_left": "TURN-1"}
+FIELD_RULES = {
+    "cigarettes": "SUP-5",
+    "beatings": "BEAT-1",
+    "tunnel": "DIG-1",
+    "piles": "SUP-2",
+    "tokens": "SUP-6",
+    "supplies": "SUP-6",
+    "deck": "SUP-1",
+    "actions_left": "TURN-1",
+}
 
 
 class _Refused(Exception):

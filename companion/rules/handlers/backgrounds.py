@@ -64,8 +64,9 @@ def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
         if p.seat != s.active:
             out.append(hard("TURN-2", "v.free_action_own_turn", player=s.players[s.active].name))
         elif s.pending is not None:
-            out.append(hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name,
-                            decision=s.pending.kind))
+            out.append(
+                hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name, decision=s.pending.kind)
+            )
         return
     if timing == "combat_lost" and defeat_of(s, p.seat) is not None:
         return
@@ -222,8 +223,9 @@ def _card_back(s: GameState, ctx: Ctx, d: dict[str, Any]) -> None:
     """The winner takes no card: a choice still open is dropped, a card already taken comes back."""
     seat, card, why = d["loser"], d["card"], "is_that_everything_youve_got"
     pend = s.pending
-    if pend is not None and (pend.kind == "kings_choice" and pend.from_seat == seat
-                             or pend.kind == "michel_tool" and pend.player == seat):
+    if pend is not None and (
+        pend.kind == "kings_choice" and pend.from_seat == seat or pend.kind == "michel_tool" and pend.player == seat
+    ):
         s.pending = None
     elif card is None:
         return
@@ -243,8 +245,9 @@ def _cut_you(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool
     if bonus:
         c.knife_bonus.append(p.seat)
     attacker = s.players[c.attacker]
-    weapons = sorted({card for card in attacker.hand.known if is_weapon(s, card)}
-                     | ({"blade"} if attacker.hand.unknown else set()))
+    weapons = sorted(
+        {card for card in attacker.hand.known if is_weapon(s, card)} | ({"blade"} if attacker.hand.unknown else set())
+    )
     if not weapons:
         s.pending = None
         end_combat(s, ctx, loser=c.attacker)

@@ -99,8 +99,9 @@ def apply_extort(s: GameState, a: Extort, ctx: Ctx) -> None:
         cooperate_with_player(s, ctx)
     elif target.hand.count(a.tool):
         spied = a.player if target.ability == "spying" else None
-        s.pending = Pending("extortion_answer", a.target, ["cooperate", "fight"], attacker=a.player, tool=a.tool,
-                            show_hand_of=spied)
+        s.pending = Pending(
+            "extortion_answer", a.target, ["cooperate", "fight"], attacker=a.player, tool=a.tool, show_hand_of=spied
+        )
     else:
         start_combat(s, ctx)
 
@@ -121,8 +122,15 @@ def ask_weapon(s: GameState) -> None:
     options = ["weapon", "give_up"]
     if p.tokens.get("bodybuilding", 0):
         options.append("bodybuilding")
-    s.pending = Pending("combat", c.to_play, options, attacker=c.attacker, defender=c.defender, neutral=c.neutral,
-                        weapons_played=len(c.laid))
+    s.pending = Pending(
+        "combat",
+        c.to_play,
+        options,
+        attacker=c.attacker,
+        defender=c.defender,
+        neutral=c.neutral,
+        weapons_played=len(c.laid),
+    )
 
 
 def combat_fresh(c: Combat) -> bool:
@@ -318,8 +326,9 @@ def end_combat(s: GameState, ctx: Ctx, loser: int) -> None:
     open_defeat(s, loser, winner, None, beatings, card)
 
 
-def open_defeat(s: GameState, loser: int, winner: int | None, neutral: str | None, beatings: int,
-                card: str | None) -> None:
+def open_defeat(
+    s: GameState, loser: int, winner: int | None, neutral: str | None, beatings: int, card: str | None
+) -> None:
     """Keep a lost combat open to a Background revealed after the loss, until the next action starts.
 
     Its consequences are applied at once, so play never waits on a card few players hold; the
@@ -362,6 +371,7 @@ def choose_kings_card(s: GameState, a: Choose, ctx: Ctx) -> None:
 
 # --- Michel & Michelle -----------------------------------------------------------------------
 
+
 def reveal_michel(s: GameState, ctx: Ctx, neutral: str, seat: int) -> str:
     card, source = ctx.next_michel_card()
     ctx.emit(ev.MichelCard(neutral=neutral, player=seat, card=card, source=source))
@@ -388,8 +398,7 @@ def neutral_extort(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
     s.combat = Combat(attacker=None, defender=seat, tool=None, neutral=neutral, first_card=card)
     held = [t for t in info.tools if p.hand.count(t)]
     if held:
-        s.pending = Pending("michel_answer", seat, ["cooperate", "fight"], neutral=neutral, card=card,
-                            tools=held)
+        s.pending = Pending("michel_answer", seat, ["cooperate", "fight"], neutral=neutral, card=card, tools=held)
     else:
         start_combat(s, ctx)
 
@@ -401,8 +410,9 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
     seat = c.defender
     p = s.players[seat]
     discard_laid(s, ctx)
-    ctx.emit(ev.CombatEnd(winner=None if not player_won else seat, loser=seat if not player_won else None,
-             neutral=c.neutral))
+    ctx.emit(
+        ev.CombatEnd(winner=None if not player_won else seat, loser=seat if not player_won else None, neutral=c.neutral)
+    )
     s.combat = None
     if player_won:
         draw_search(s, ctx, seat, 1, why="michel_win")

@@ -43,8 +43,9 @@ BRAWL_SOLITARY_AT_MOST = 2
 
 
 @checker(*TOKEN_ACTIONS)
-def check_token_action(s: GameState, a: Study | DevelopSkills | Plan | Workout | StealBandage,
-                       out: list[Violation]) -> None:
+def check_token_action(
+    s: GameState, a: Study | DevelopSkills | Plan | Workout | StealBandage, out: list[Violation]
+) -> None:
     token, rule = TOKEN_ACTIONS[a.TYPE]
     place_action(s, s.players[a.player], a.TYPE, rule, out)
     spend(s, out)
@@ -97,6 +98,7 @@ def check_spy(s: GameState, a: Spy, out: list[Violation]) -> None:
 @applier("spy")
 def apply_spy(s: GameState, a: Spy, ctx: Ctx) -> None:
     from ..ops import return_token
+
     return_token(s, ctx, a.player, "spy", "spy")
     ctx.emit(ev.Spy(player=a.player, target=a.target, hand=s.players[a.target].hand.to_json()))  # seen by the spy
 
@@ -161,8 +163,9 @@ def apply_brawl(s: GameState, a: Brawl, ctx: Ctx) -> None:
     discard_cards(s, ctx, a.player, [as_played(a.weapon)], "brawl")
     place = s.players[a.player].place
     n = len(s.players)
-    others = sorted((q.seat for q in s.players if q.place == place and q.seat != a.player),
-                    key=lambda seat: (seat - a.player) % n)
+    others = sorted(
+        (q.seat for q in s.players if q.place == place and q.seat != a.player), key=lambda seat: (seat - a.player) % n
+    )
     ctx.emit(ev.Brawl(player=a.player, place=place, players=tuple(others)))
     s.agenda[0:0] = [{"do": "brawl_ask", "seat": seat} for seat in others] + [{"do": "brawl_rolls", "seats": []}]
 

@@ -36,8 +36,9 @@ def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation]) ->
     required = accessories_required(s, a.TYPE, a.gang)
     wrong = [c for c in a.cards if c not in gang.accessories]
     if wrong:
-        out.append(violation("GANG-1", "v.gang_wrong_accessory", card=wrong[0], gang=a.gang,
-                             cards=sorted(gang.accessories)))
+        out.append(
+            violation("GANG-1", "v.gang_wrong_accessory", card=wrong[0], gang=a.gang, cards=sorted(gang.accessories))
+        )
     elif len(set(a.cards)) != len(a.cards):
         out.append(violation("GANG-1", "v.gang_duplicate_accessory"))
     elif len(a.cards) != required:
@@ -99,12 +100,14 @@ def check_gang_ability(s: GameState, a: GangAbility, out: list[Violation]) -> No
     if a.ability in ("master_key", "not_so_free_pass"):
         if a.to is None:
             out.append(hard("GA", "v.destination_needed"))
-        elif check_destination(s, a.player, a.to, out, "GA") and a.ability == "master_key" \
-                and a.to not in s.board.adjacent[p.place]:
+        elif (
+            check_destination(s, a.player, a.to, out, "GA")
+            and a.ability == "master_key"
+            and a.to not in s.board.adjacent[p.place]
+        ):
             out.append(violation("ADJ-1", "v.not_adjacent", place=p.place, to=a.to))
         if a.ability == "not_so_free_pass" and p.cigarettes < value:
-            out.append(hard("GA", "v.not_enough_cigarettes", price=value, have=p.cigarettes,
-                            item="not_so_free_pass"))
+            out.append(hard("GA", "v.not_enough_cigarettes", price=value, have=p.cigarettes, item="not_so_free_pass"))
     elif a.ability == "group_deal":
         if a.cards is not None:
             if len(a.cards) > value:

@@ -12,8 +12,13 @@ from .common import checked, spend, use_action
 
 REROLL = "reroll"
 # The rule a wrong answer to each kind of choice breaks.
-CHOICE_RULES = {"destination": "MOVE-1", "kings_choice": "CMB-2", "michel_tool": "MICH-5",
-                "neutral_destination": "MICH-2", "give_weapon": "BG"}
+CHOICE_RULES = {
+    "destination": "MOVE-1",
+    "kings_choice": "CMB-2",
+    "michel_tool": "MICH-5",
+    "neutral_destination": "MICH-2",
+    "give_weapon": "BG",
+}
 
 
 def destinations_for(s: GameState, seat: int, face: int) -> tuple[str, ...]:
@@ -107,6 +112,7 @@ def roll_effects(s: GameState, ctx: Ctx, seat: int, face: int) -> None:
 def finish_move(s: GameState, ctx: Ctx, seat: int, to: str, why: str = "move") -> None:
     place_standee(s, ctx, seat, to, why)
     from .warden import move_occasion
+
     move_occasion(s, ctx, seat)
 
 

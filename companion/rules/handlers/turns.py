@@ -25,8 +25,7 @@ def start_turn(s: GameState, ctx: Ctx, seat: int) -> None:
 def finish_turn(s: GameState, ctx: Ctx, seat: int, hand_checked: bool) -> None:
     """What happens after a turn's last action, in order (TURN-3, Collect, MICH-2)."""
     steps = [] if hand_checked else [{"do": "hand_limit", "seat": seat}]
-    steps += [{"do": "turn_end_abilities", "seat": seat}, {"do": "neutral_phase", "seat": seat},
-              {"do": "next_turn"}]
+    steps += [{"do": "turn_end_abilities", "seat": seat}, {"do": "neutral_phase", "seat": seat}, {"do": "next_turn"}]
     s.agenda.extend(steps)
 
 

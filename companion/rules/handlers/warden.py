@@ -79,8 +79,9 @@ def check_report(s: GameState, a: Report, out: list[Violation]) -> None:
     elif s.offence.offender == a.player:
         out.append(hard("WARD-3", "v.report_self"))
     elif s.pending is not None:
-        out.append(hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name,
-                        decision=s.pending.kind))
+        out.append(
+            hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name, decision=s.pending.kind)
+        )
 
 
 @applier("report")
@@ -94,6 +95,7 @@ def apply_report(s: GameState, a: Report, ctx: Ctx) -> None:
     place_standee(s, ctx, offender, s.board.solitary, "report")
     if offender == s.active:
         from .turns import end_turn_now
+
         end_turn_now(s, ctx, "report")
 
 
@@ -113,8 +115,9 @@ def check_corruption(s: GameState, a: Corruption, out: list[Violation]) -> None:
         if s.offence is None or s.offence.offender != a.player:
             out.append(hard("OFF-3", "v.freepass_no_offence"))
     elif s.pending is not None:
-        out.append(hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name,
-                        decision=s.pending.kind))
+        out.append(
+            hard("TURN-5", "v.decision_pending", player=s.players[s.pending.player].name, decision=s.pending.kind)
+        )
     elif a.effect == "punishment":
         if occasion is None or s.players[occasion.player].place != s.warden and occasion.place != s.warden:
             out.append(hard("OFF-3", "v.punish_no_occasion"))
