@@ -18,6 +18,19 @@ from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 GAME_PREFIX = "game:"
+DEVICES_PREFIX = "join:"
+
+
+def game_topic(game_id: str) -> str:
+    """Where a game's accepted actions are told (every screen of that game listens)."""
+    return f"{GAME_PREFIX}{game_id}"
+
+
+def devices_topic(game_id: str) -> str:
+    """Where a game's devices joining, leaving and being freed are told."""
+    return f"{DEVICES_PREFIX}{game_id}"
+
+
 PRESENCE = frozenset({"online", "offline"})
 
 

@@ -1,4 +1,5 @@
-"""The table's settings: theme, dice, neutral destinations, Michel's cards, sound; kept in a small JSON file.
+"""The table's settings: theme, dice, neutral destinations, Michel's cards, sound, whose eyes the
+referee's screen is for; kept in a small JSON file.
 
 The file lives beside the database in the user's data folder (or where `COMPANION_SETTINGS`
 points); a missing or damaged file just means the defaults. The language is not here: it is
@@ -18,6 +19,9 @@ DIE_MODES = ("app", "physical")
 NEUTRAL_MODES = ("ask", "automatic")
 MICHEL_MODES = ("app", "physical")
 SOUND_MODES = ("on", "off")
+# The referee's screen: shared by the table (hands hidden) until a phone holds a seat, always
+# shared, or the referee's own (every hand shown).
+SCREEN_MODES = ("auto", "shared", "private")
 
 
 @dataclass
@@ -27,6 +31,7 @@ class Settings:
     neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
     michel_mode: str = "app"  # the app draws Michel's cards, or the table draws the real ones and says which
     sound: str = "on"  # the console's whistle and die roll (sound.py)
+    screen: str = "auto"  # SCREEN_MODES: whether the referee's screen hides the hands
 
     def valid(self) -> Settings:
         return Settings(
@@ -35,6 +40,7 @@ class Settings:
             neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
             michel_mode=self.michel_mode if self.michel_mode in MICHEL_MODES else "app",
             sound=self.sound if self.sound in SOUND_MODES else "on",
+            screen=self.screen if self.screen in SCREEN_MODES else "auto",
         )
 
     @property

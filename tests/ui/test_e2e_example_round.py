@@ -13,6 +13,7 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
+from .conftest import write_settings
 from .harness import ARTIFACTS, LAPTOP, click_id, ident, launch_browser, open_page, shot, wait_text
 
 
@@ -80,7 +81,9 @@ async def play_example_round(page, tag: str) -> None:
     await shot(page, f"{tag}-after-combat")
 
 
-def test_example_round_through_the_ui(server, store) -> None:
+def test_example_round_through_the_ui(server, store, settings_path) -> None:
+    write_settings(settings_path, screen="private")  # the referee's own screen: every card named
+
     async def run() -> None:
         async with async_playwright() as p:
             browser = await launch_browser(p)

@@ -3,7 +3,8 @@
 The Italian guide's tutorial round with the table's own die, its starting hands entered in
 setup, played in at most 14 taps (counted); a Warden warning before an offence; the winning
 Dig asked first, then undone from the win screen; the score strip on a phone; a finished game
-replayed step by step from Home and from the win screen.
+replayed step by step from Home and from the win screen; a shared screen that shows no hand
+until its player asks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import json
 from pathlib import Path
 
 from playwright.async_api import async_playwright
+
+from companion.app.browser import SCREEN_TEXT_JS
 
 from .harness import (
     LAPTOP,
@@ -218,6 +221,53 @@ def test_replaying_a_finished_game(server, store) -> None:
                 await wait_text(win, "The table as set up: 4 entries to replay")
                 await click_id(win, "replay-next")
                 await wait_text(win, "Carmen draws 1 Search card")
+            await browser.close()
+
+    asyncio.run(run())
+
+
+def test_a_shared_screen_shows_no_hand_until_show_my_hand(server, store) -> None:
+    """No phone has joined: the console is the table's shared screen (the default). No card of
+    any hand is on it until its player asks, and the hand hides again after the next action or
+    after ten seconds."""
+    game = store.create_game(
+        {"players": [{"name": "Carmen", "hand": ["ring", "pike"]}, {"name": "Nicholas", "hand": ["bandana"]}]}
+    )
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await open_page(browser, server.url + f"/game/{game}", LAPTOP)
+            async with pictured_on_failure(page, "real-box-shared"):
+                await wait_text(page, "Carmen's turn", 30000)
+                await ident(page, "show-hand-0").wait_for(state="attached", timeout=10000)
+                text = await screen_text(page)
+                assert "Ring" not in text and "Pike" not in text and "Bandana" not in text
+                assert "Hand:" not in text
+                await click_id(page, "show-hand-0")
+                await wait_text(page, "Hand: Pike, Ring")
+                await shot(page, "real-box-shared-hand")
+                assert "Bandana" not in await screen_text(page)  # only the hand asked for
+                await click_id(page, "action-search")  # the next action hides it, and names no card
+                await wait_text(page, "Carmen draws 1 Search card")
+                drawn = set(store.load(game).game.state.players[0].hand.known) - {"ring", "pike"}
+                text = await screen_text(page)
+                assert "Pike" not in text and "Hand:" not in text
+                assert not [card for card in drawn if card.replace("_", " ").title() in text], drawn
+                await click_id(page, "action-end_turn")
+                await wait_text(page, "Nicholas's turn")
+                await click_id(page, "show-hand-1")
+                await wait_text(page, "Hand: Bandana")
+                await page.wait_for_function(  # ten seconds later it is gone by itself
+                    "(needle) => { const f = " + SCREEN_TEXT_JS + "; return !f().includes(needle); }",
+                    arg="Bandana",
+                    timeout=20000,
+                )
+                text = await screen_text(page)
+                assert "Bandana" not in text and "Hand:" not in text
+                await click_id(page, "nav-log")  # the log of a shared screen names no card either
+                await wait_text(page, "Carmen draws 1 Search card (Search).")
+                assert not [card for card in drawn if card.replace("_", " ").title() in await screen_text(page)]
             await browser.close()
 
     asyncio.run(run())

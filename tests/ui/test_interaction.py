@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from companion.app.session import Outcome, TableSession
-from companion.app.vm.interaction import Referee, TableControl
+from companion.app.vm.interaction import REVEAL_SECONDS, Referee, TableControl
 from companion.app.vm.log import recent_lines
-from companion.app.vm.table import names_of
+from companion.app.vm.seat import SPECTATOR
+from companion.app.vm.table import build_table, names_of
 from companion.app.vm.text import Tr
-from companion.rules import Event, GameState
+from companion.rules import Event, Game, GameState, view
 from storage import Store
 
 TR = Tr("en")
@@ -31,6 +32,7 @@ class FakeScreen:
         self.said: list[tuple[str, Any]] = []
         self.confirming: list[Callable[[], Any]] = []
         self.dice = physical
+        self.timers: list[tuple[float, Callable[[], Any]]] = []
 
     def show(self) -> None:
         self.said.append(("show", None))
@@ -62,6 +64,10 @@ class FakeScreen:
 
     def physical(self) -> tuple[bool, bool]:
         return self.dice
+
+    def after(self, seconds: float, fn: Callable[[], Any]) -> None:
+        """A timer, kept to be fired by the test (a real screen waits `seconds` on its loop)."""
+        self.timers.append((seconds, fn))
 
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool:
         """A step awaiting the store, run to its end (a real screen runs it on the session's loop)."""
@@ -179,3 +185,55 @@ def test_escape_cancels_what_is_being_composed(store) -> None:
     assert ctl.asking
     ctl.cancel_action()
     assert not ctl.asking and ctl.draft == {}
+
+
+def test_show_my_hand_lasts_until_the_next_action_or_its_time(store) -> None:
+    gid = game(store)
+    ctl, screen = control(store, gid)
+    assert ctl.revealed_seat() is None
+    ctl.reveal(0)
+    assert ctl.revealed_seat() == 0 and screen.kinds()[-1] == "refresh"
+    assert [seconds for seconds, _ in screen.timers] == [REVEAL_SECONDS]
+    ctl.reveal(1)  # another player asks meanwhile: the first timer must not hide this hand
+    screen.timers[0][1]()
+    assert ctl.revealed_seat() == 1
+    screen.timers[1][1]()
+    assert ctl.revealed_seat() is None
+    ctl.reveal(0)
+    ctl.submit({"type": "end_turn", "player": 0})
+    assert store.load(gid).version == 1 and ctl.revealed_seat() is None  # the next action hides it
+    ctl.reveal(1)
+    ctl.hide()
+    assert ctl.revealed_seat() is None
+
+
+def test_a_shared_table_shows_hand_sizes_and_only_the_hand_asked_for() -> None:
+    full = Game({"players": [{"name": "Carmen", "hand": ["spoon", "ring"]}, {"name": "Nicholas", "hand": ["cap"]}]})
+    state = full.state
+    public = build_table(view(state, SPECTATOR), TR, viewer=SPECTATOR, shared=True)
+    for p in public.players:
+        assert p.hand_hidden and p.hand_known == [] and p.reveal == "show"
+    assert [p.hand_size for p in public.players] == [2, 1]
+    carmen = build_table(view(state, 0), TR, viewer=0, shared=True)
+    assert carmen.players[0].hand_known == [("Ring", 1), ("Spoon", 1)] and carmen.players[0].reveal == "hide"
+    assert carmen.players[1].hand_hidden and carmen.players[1].hand_known == [] and carmen.players[1].reveal == "show"
+    referee = build_table(state, TR)
+    assert all(p.reveal is None and not p.hand_hidden for p in referee.players)
+
+
+def test_the_referee_screen_is_shared_until_a_phone_holds_a_seat() -> None:
+    from types import SimpleNamespace
+
+    from companion.app.screens.viewer import shared_screen
+    from companion.app.settings import Settings
+
+    def app(mode: str, seats: list[int | None]) -> Any:
+        devices = [SimpleNamespace(seat=seat) for seat in seats]
+        join = SimpleNamespace(listing=lambda game_id: devices)
+        return SimpleNamespace(settings=Settings(screen=mode), services=SimpleNamespace(join=join))
+
+    assert shared_screen(app("auto", []), "g") and shared_screen(app("auto", [None]), "g")  # a spectator only
+    assert not shared_screen(app("auto", [None, 1]), "g")
+    assert shared_screen(app("shared", [0, 1]), "g")
+    assert not shared_screen(app("private", []), "g")
+    assert Settings(screen="mirror").valid().screen == "auto"

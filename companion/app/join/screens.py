@@ -18,6 +18,7 @@ import flet as ft
 
 from storage import LinkRefused, SeatTaken
 
+from ..news import devices_topic
 from ..screens.base import Screen
 from ..vm.table import COLORS
 from ..widgets.common import button, card, heading, muted, standee, tap
@@ -256,8 +257,6 @@ class PlayScreen(DeviceScreen):
 
 def announce(app: Any, game_id: str, kind: str, devices: list[str] | None = None) -> None:
     """Tell every screen of this game that its devices changed (joined, freed, online...)."""
-    from .sync import devices_topic
-
     try:
         app.services.news.publish(
             app.page, devices_topic(game_id), {"kind": kind, "devices": list(devices or [])}, others=False

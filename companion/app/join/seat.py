@@ -32,7 +32,7 @@ from ..vm.table import names_of
 from ..vm.text import Tr
 from ..widgets.common import card, heading, icon_button, muted, pill
 from .screens import TOKEN_PREF, DeviceScreen, announce, seated
-from .sync import NotYourSeat, SeatLost, SeatSession, devices_topic
+from .sync import NotYourSeat, SeatLost, SeatSession
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +48,17 @@ class DevicePolicy(Console):
     stale_text = "join.stale"
 
     def __init__(self, device: Any) -> None:
+        super().__init__()
         self.device = device
-        self.screen: TableScreen | None = None
 
     def open_session(self, app: Any, game_id: str) -> SeatSession:
         return SeatSession(app.store, game_id, self.device, app.services.join)
+
+    def shares(self, screen: TableScreen) -> bool:
+        return False  # a device's session holds only what its viewer may know already
+
+    def seen(self, screen: TableScreen) -> tuple[GameState, int | None]:
+        return screen.session.state, self.viewer
 
     def lines_for(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
         """What just happened, told for this screen's viewer (a seat, or SPECTATOR)."""
@@ -61,28 +67,12 @@ class DevicePolicy(Console):
     def news_lines(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
         return self.lines_for(screen, events) or [screen.tr("join.updated")]
 
-    def opened(self, screen: TableScreen) -> None:
-        self.screen = screen
-        try:
-            screen.app.services.news.subscribe(screen.app.page, devices_topic(screen.game_id), self._devices_changed)
-        except Exception:
-            log.debug("no news for this page", exc_info=True)
-
-    def left(self, screen: TableScreen) -> None:
-        try:
-            screen.app.services.news.unsubscribe(screen.app.page, devices_topic(screen.game_id))
-        except Exception:
-            pass
-
     async def _devices_changed(self, topic: str, message: Any) -> None:
-        screen = self.screen
-        if screen is None or screen.app.screen is not screen or not isinstance(message, dict):
-            return
-        device = self.device
-        if device is not None and message.get("kind") == "freed" and device.id in (message.get("devices") or []):
+        freed = message.get("devices") or [] if isinstance(message, dict) and message.get("kind") == "freed" else []
+        if self.device is not None and self.device.id in freed:
             self.lost()
             return
-        self.devices_changed(screen, message)
+        await super()._devices_changed(topic, message)
 
     def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
         """A device joined, left or was freed (the host's panel redraws)."""

@@ -9,10 +9,10 @@ answers it with the first result instead of applying it twice. A device acts onl
 own seat, never forces a refused action, never undoes, never says what the app's chance
 decided (`outcomes`): those are the referee's.
 
-Every accepted write is announced on the game's topic (`topic(game_id)`, the one the host's
+Every accepted write is announced on the game's topic (`news.game_topic(game_id)`, the one the host's
 screens already use) with its events; each receiving screen reloads and shows what its own
 viewer may read. Seats freed, links rotated and devices coming and going are announced on
-`devices_topic(game_id)`.
+`news.devices_topic(game_id)`.
 """
 
 from __future__ import annotations
@@ -27,14 +27,6 @@ from storage import Device
 from ..session import TableSession
 
 HOST_ONLY = frozenset({"adjust"})  # corrections are the referee's
-
-
-def topic(game_id: str) -> str:
-    return f"game:{game_id}"
-
-
-def devices_topic(game_id: str) -> str:
-    return f"join:{game_id}"
 
 
 class NotYourSeat(Exception):

@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.bench import percentile, rss_mb
 
+from ..news import game_topic
 from ..wire import INVOKE, REGISTER, WireClient, frame
 from .screens import TOKEN_PREF
 
@@ -139,7 +140,7 @@ class Load:
         for screen in table["screens"]:
             screen.waiting_since = started
         self.driver.services.news.publish(
-            self.anchor.page, f"game:{table['game']}", {"version": loaded.version + 1, "events": []}
+            self.anchor.page, game_topic(table["game"]), {"version": loaded.version + 1, "events": []}
         )
         self.writes += 1
 

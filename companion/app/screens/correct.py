@@ -11,6 +11,7 @@ from typing import Any
 
 import flet as ft
 
+from ..news import game_topic
 from ..vm import correct as vm
 from ..widgets.common import DANGER, button, card, choice_chips, heading, muted, pill, stepper
 from .base import GameScreen
@@ -198,7 +199,7 @@ class CorrectScreen(GameScreen):
         else:
             try:  # the other screens of this game reload (screens/table.py listens on this topic)
                 self.app.services.news.publish(
-                    self.app.page, f"game:{self.game_id}", {"version": self.session.version, "events": outcome.events}
+                    self.app.page, game_topic(self.game_id), {"version": self.session.version, "events": outcome.events}
                 )
             except Exception:
                 pass

@@ -1,4 +1,5 @@
-"""The log: every recorded action and its events in plain language, newest first."""
+"""The log: every recorded action and its events in plain language, newest first; on a screen
+the table shares, in the public words (no card a hand took or gave is named)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any
 import flet as ft
 
 from ..vm.log import log_view
+from ..vm.seat import SPECTATOR
 from ..vm.table import names_of
 from ..widgets.common import card, icon_button, muted, pill
 from .base import GameScreen
+from .viewer import shared_screen
 
 
 class LogScreen(GameScreen):
@@ -18,6 +21,7 @@ class LogScreen(GameScreen):
     def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
         super().__init__(app, game_id, query)
         self.entries: list[Any] | None = None  # read off the loop, then drawn (a long log takes a while)
+        self.viewer = SPECTATOR if not self.problem and shared_screen(app, game_id) else None
         if not self.problem:
             self.later(self._read)
 
@@ -49,7 +53,7 @@ class LogScreen(GameScreen):
             return muted(self.problem)
         if self.entries is None:
             return muted(tr("ui.log_reading"))
-        lines = log_view(self.entries, names_of(self.session.state), tr)
+        lines = log_view(self.entries, names_of(self.session.state), tr, viewer=self.viewer)
         if not lines:
             return muted(tr("ui.log_empty"))
         rows: list[ft.Control] = [muted(tr("ui.log_hint", count=len(lines)), 13)]

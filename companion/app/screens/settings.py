@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from ..locale import choose_language
-from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SOUND_MODES, THEMES
+from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SCREEN_MODES, SOUND_MODES, THEMES
 from ..vm.text import Tr, available_languages
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
@@ -32,6 +32,7 @@ class SettingsScreen(Screen):
             return ft.Column([language], spacing=12)
         rows = [
             language,
+            screen_choice(self),
             self._section(
                 tr("ui.setting_theme"),
                 tr("ui.setting_theme_hint"),
@@ -129,6 +130,31 @@ class SettingsScreen(Screen):
         self.app.save_settings(replace(self.app.settings, **changes))
         self.tr = self.app.tr
         self.app.render()
+
+
+def screen_choice(screen: Any) -> ft.Control:
+    """ "This screen": shared by the table until a phone joins, shared, or the referee's own (the
+    setup offers it too)."""
+    tr, app = screen.tr, screen.app
+
+    def choose(value: str) -> None:
+        app.save_settings(replace(app.settings, screen=value))
+        screen.tr = app.tr
+        app.render()
+
+    return card(
+        ft.Column(
+            [
+                heading(tr("ui.setting_screen"), 17),
+                muted(tr("ui.setting_screen_hint"), 13),
+                choice_chips(
+                    [(m, tr(f"ui.screen_{m}")) for m in SCREEN_MODES], app.settings.screen, choose, prefix="screen"
+                ),
+            ],
+            spacing=8,
+            tight=True,
+        )
+    )
 
 
 def _native_name(lang: str) -> str:

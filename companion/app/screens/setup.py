@@ -1,5 +1,6 @@
 """Setup: 2–6 players with names and colours, ruleset and house rules, Michel & Michelle,
-the Warden and the Dig In Places, Team mode, and an optional starting state.
+the Warden and the Dig In Places, Team mode, an optional starting state, and whether this
+screen is shared by the table.
 
 The engine validates the form on every change (`SetupForm.problems`); the reason a game cannot
 start is shown inline, with its rule id, and Start stays off until it is fixed. Name fields
@@ -29,6 +30,7 @@ from ..vm.setup import (
 from ..vm.table import COLORS
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
 from .base import Screen
+from .settings import screen_choice
 
 
 class SetupScreen(Screen):
@@ -77,6 +79,7 @@ class SetupScreen(Screen):
     def content(self) -> ft.Control:
         f = self.form
         sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress()]
+        sections.append(screen_choice(self))  # whether this screen will hide the hands
         self._refresh_problems(update=False)
         sections.append(
             card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True), identifier="setup-start")

@@ -19,11 +19,12 @@ import flet as ft
 from companion.rules import Event, action_options
 
 from .. import sound
+from ..news import game_topic
 from ..session import Outcome
 from ..vm.actions import action_menu, end_turn_vm
 from ..vm.dice import michel_ask
 from ..vm.interaction import TableControl
-from ..vm.table import build_table, names_of, score_strip
+from ..vm.table import TableVM, build_table, names_of, score_strip
 from ..widgets import panels
 from ..widgets.board import BoardMap
 from ..widgets.common import Memo, button, card, heading, muted
@@ -69,7 +70,7 @@ class TableScreen(Screen):
         self.patch = Patch(app)
         self._news_waiting = False  # a headline was sent, the rest of the table not yet
         self._extra_key: Any = None
-        self.topic = f"game:{game_id}"
+        self.topic = game_topic(game_id)
         try:
             app.services.news.subscribe(app.page, self.topic, self._remote_change)
         except Exception:  # news is a convenience for a second screen on the same game
@@ -155,7 +156,7 @@ class TableScreen(Screen):
         pend = policy.pending_for(s, tr, physical)
         # Only an open destination decision lights Places up: a finished move leaves the map plain.
         highlight = set(pend.highlight if pend is not None else [])
-        table = build_table(s, tr, highlight, viewer=self.viewer)
+        table = self._table(highlight)
         reactions = policy.reactions_for(s, tr)
         self._fill_status(table)
         if self._strip.set(score_strip(table, tr)):
@@ -236,6 +237,19 @@ class TableScreen(Screen):
             self.app.run_later(roller.roll)
         return out
 
+    def _table(self, highlight: set[str] | frozenset[str] = frozenset()) -> TableVM:
+        """The table through this screen's eyes (the policy's: a shared console's are the public's,
+        or one seat's while its hand is shown)."""
+        state, eyes = self.policy.seen(self)
+        return build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
+
+    def _reveal(self, seat: int | None) -> None:
+        """A board's "show my hand" (a seat) or "hide" (None) on a shared screen."""
+        if seat is None:
+            self.control.hide()
+        else:
+            self.control.reveal(seat)
+
     def _fill_result(self) -> None:
         """What just happened, with the die rolled (tumbling when it was rolled just now)."""
         tr = self.tr
@@ -269,7 +283,7 @@ class TableScreen(Screen):
         self._offset = 0.0
         self._map = BoardMap(self.tr, 2 if narrow else 3)
         self._board, self._board_row = self._map.control, self._map.row
-        self._players = PlayersPanel(self.tr, {"xs": 12} if narrow else {"xs": 6})
+        self._players = PlayersPanel(self.tr, {"xs": 12} if narrow else {"xs": 6}, self._reveal)
         self._players_row = self._players.row
         self._menu_col = ft.Column(spacing=6, tight=True)
         self._menu = card(self._menu_col, identifier="actions", padding=10)
@@ -447,6 +461,14 @@ class TableScreen(Screen):
     def lines_for(self, events: Sequence[Event]) -> list[str]:
         return self.policy.lines_for(self, events)
 
+    def after(self, seconds: float, fn: Callable[[], Any]) -> None:
+        async def wait() -> None:
+            await asyncio.sleep(seconds)
+            if self.app.screen is self:
+                fn()
+
+        self.app.run_later(wait)
+
     def recorded(self, outcome: Outcome) -> None:
         """An action went in: tell the other screens, sound it, and show the table (or the win)."""
         self._notify(outcome.events)
@@ -505,7 +527,7 @@ class TableScreen(Screen):
         if not self._frame_on_page():
             self._show()
             return
-        table = build_table(self.session.state, self.tr, set(), viewer=self.viewer)
+        table = self._table()
         self._fill_status(table)
         self._strip.set(score_strip(table, self.tr))
         self._fill_result()

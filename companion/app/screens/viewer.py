@@ -4,49 +4,95 @@ The referee's console (`Console`, here), a seat's phone and the table view (join
 same screen (`screens/table.py`) with a different policy: which session it opens, whose menu
 and decisions it offers, what its title, buttons and own panel are, how what happened is told,
 and what it does on arriving and leaving. A policy only answers; the screen draws.
+
+The console may be the referee's own screen or the one screen the whole table shares (the
+"This screen" setting; by default shared until a phone holds a seat). A shared console is
+drawn through the public eyes the engine projects (`view`, SPECTATOR): hands show only their
+size, and "what just happened" is told in public words, until a player taps "show my hand",
+which draws it through that seat's eyes until the next action or `REVEAL_SECONDS`.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.rules import Event, GameState
+from companion.rules import Event, GameState, view
 
+from ..news import PRESENCE, devices_topic
 from ..session import TableSession
 from ..vm.interaction import Referee
 from ..vm.log import recent_lines
 from ..vm.pending import PendingVM, pending_view
 from ..vm.reactions import ReactionsVM, reactions_view
+from ..vm.seat import SPECTATOR, event_lines
 from ..vm.table import names_of
 from ..vm.text import Tr
 from ..widgets.common import icon_button
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .table import TableScreen
 
 
+def phones_seated(app: Any, game_id: str) -> bool:
+    """Whether a phone holds a seat at this table (so each hand has a private screen)."""
+    try:
+        return any(d.seat is not None for d in app.services.join.listing(game_id))
+    except Exception:  # no join service (a packaged app): no phones
+        return False
+
+
+def shared_screen(app: Any, game_id: str) -> bool:
+    """Whether the referee's screens of this game are shared by the table (the setting)."""
+    mode = app.settings.screen
+    return mode == "shared" or (mode == "auto" and not phones_seated(app, game_id))
+
+
 class Console(Referee):
-    """The referee's console: every hand and entry, force, undo and redo, and a link to the
-    table view where phones can reach this server."""
+    """The referee's console: every entry, force, undo and redo, every hand unless the table
+    shares the screen, and a link to the table view where phones can reach this server."""
 
     viewer: int | None = None  # None: the referee's eyes, which see every entry
     won_route = True  # a won game opens the win screen (a device's screen keeps the table)
 
+    def __init__(self) -> None:
+        self.screen: TableScreen | None = None
+        self.shared = False  # decided when the screen opens, again when its phones change
+
     def open_session(self, app: Any, game_id: str) -> TableSession:
         return TableSession(app.store, game_id)
 
+    def seen(self, screen: TableScreen) -> tuple[GameState, int | None]:
+        """The state the table is drawn from and whose eyes: everything for the referee; on a
+        shared screen the engine's public projection, or one seat's while its hand is shown."""
+        state = screen.session.state
+        if not self.shared:
+            return state, None
+        eyes = screen.control.revealed_seat()
+        eyes = SPECTATOR if eyes is None else eyes
+        return view(state, eyes), eyes
+
     def pending_for(self, state: GameState, tr: Tr, physical: bool) -> PendingVM | None:
-        return pending_view(state, tr, physical)
+        pend = pending_view(state, tr, physical)
+        screen = self.screen
+        if pend is not None and self.shared and screen is not None and screen.control.revealed_seat() != pend.seat:
+            pend.show_hand = None  # a Spy's look at a hand waits for the spy's "show my hand"
+        return pend
 
     def reactions_for(self, state: GameState, tr: Tr) -> ReactionsVM:
         return reactions_view(state, tr)
 
     def lines_for(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
-        """What just happened, in words, for this screen's viewer."""
-        return recent_lines(events, names_of(screen.session.state), screen.tr)
+        """What just happened, in words, for this screen's viewer (public words when shared)."""
+        names = names_of(screen.session.state)
+        if self.shared:
+            return event_lines(events, names, screen.tr, SPECTATOR)
+        return recent_lines(events, names, screen.tr)
 
     def news_lines(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
         """What another screen's action did, as this screen words it."""
@@ -120,7 +166,37 @@ class Console(Referee):
         return False
 
     def opened(self, screen: TableScreen) -> None:
-        """The screen is open (subscriptions, presence)."""
+        """The screen is open: follow its devices (a phone taking a seat ends an automatic
+        shared screen)."""
+        self.screen = screen
+        self.shared = self.shares(screen)
+        try:
+            screen.app.services.news.subscribe(screen.app.page, devices_topic(screen.game_id), self._devices_changed)
+        except Exception:
+            log.debug("no news for this page", exc_info=True)
 
     def left(self, screen: TableScreen) -> None:
         """The screen is closing."""
+        try:
+            screen.app.services.news.unsubscribe(screen.app.page, devices_topic(screen.game_id))
+        except Exception:
+            pass
+
+    async def _devices_changed(self, topic: str, message: Any) -> None:
+        screen = self.screen
+        if screen is None or screen.app.screen is not screen or not isinstance(message, dict):
+            return
+        self.devices_changed(screen, message)
+
+    def shares(self, screen: TableScreen) -> bool:
+        """Whether this screen is the table's shared one (the setting, and the seated phones)."""
+        return shared_screen(screen.app, screen.game_id)
+
+    def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
+        """A device joined or was freed: a shared screen may become the referee's own."""
+        if message.get("kind") in PRESENCE:  # only online or away: the seats did not change
+            return
+        shared = self.shares(screen)
+        if shared != self.shared:
+            self.shared = shared
+            screen.refresh()

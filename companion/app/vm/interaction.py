@@ -27,6 +27,7 @@ from .text import Tr
 from .undo import redo_view, undo_view
 
 DESTINATIONS = ("destination", "neutral_destination")  # decisions a tap on the map answers
+REVEAL_SECONDS = 10.0  # how long "show my hand" shows a hand on a shared screen, at most
 
 
 class Viewer(Protocol):
@@ -80,6 +81,7 @@ class TablePort(Protocol):
     def lines_for(self, events: Sequence[Event]) -> list[str]: ...
     def physical(self) -> tuple[bool, bool]: ...  # (the table rolls its die, the table draws Michel cards)
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
+    def after(self, seconds: float, fn: Callable[[], Any]) -> None: ...  # call `fn` then, if still open
 
 
 class TableControl:
@@ -105,6 +107,9 @@ class TableControl:
         self.refused_open = False  # the actions not possible now are folded away
         self.michel_for: tuple[dict[str, Any], int] | None = None  # an action waiting for the real Michel cards
         self.michel_drawn: list[str] = []
+        # A shared screen showing one hand: (the seat, the version it was asked on, which ask).
+        self._revealed: tuple[int, int, int] | None = None
+        self._reveals = 0
 
     @property
     def state(self) -> GameState:
@@ -130,6 +135,33 @@ class TableControl:
         rolls = [e for e in events if isinstance(e, ev.Roll)]
         self.result_die = rolls[-1].die if rolls else None
         self.result_die_rolls = rolled_here and bool(rolls) and rolls[-1].source != "table"
+
+    # --- "show my hand" on a shared screen ---------------------------------------------------
+
+    def revealed_seat(self) -> int | None:
+        """The seat whose hand a shared screen shows now: until the next action, or until
+        `REVEAL_SECONDS` have passed (then `hide` forgets it)."""
+        if self._revealed is None or self._revealed[1] != self.session.version:
+            return None
+        return self._revealed[0]
+
+    def reveal(self, seat: int) -> None:
+        """A player asked to see their own hand on the shared screen."""
+        self._reveals += 1
+        ask = self._reveals
+        self._revealed = (seat, self.session.version, ask)
+        self.port.refresh()
+        self.port.after(REVEAL_SECONDS, lambda: self._expire(ask))
+
+    def hide(self) -> None:
+        """Hide the hand shown (its player tapped "hide", or its time ran out)."""
+        if self._revealed is not None:
+            self._revealed = None
+            self.port.refresh()
+
+    def _expire(self, ask: int) -> None:
+        if self._revealed is not None and self._revealed[2] == ask:  # not a later "show my hand"
+            self.hide()
 
     def clear_result(self) -> None:
         self.result = []

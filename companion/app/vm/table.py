@@ -1,8 +1,9 @@
 """The table at a glance: the map of Places with every standee, the players, the piles.
 
 Built from a `GameState` in one pass after every change; the views render it as they are told.
-Seat-aware: `viewer` (a seat or None for the shared screen) decides what private details show,
-so per-seat phone views later reuse the same model.
+Seat-aware: `viewer` (None for the referee, a seat, or SPECTATOR) decides what private details
+show; the state itself is the engine's projection for that viewer wherever hands are private.
+On a `shared` screen each board offers "show my hand" (or "hide" for the hand shown).
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class PlayerVM:
     deciding: bool
     winner: bool
     hand_hidden: bool = False  # a phone's view of another seat: the hand's size, never its cards
+    reveal: str | None = None  # a shared screen: "show" (this player may show their hand) or "hide"
 
     @property
     def progress(self) -> float:
@@ -131,7 +133,11 @@ def place_faces(state: GameState, place: str) -> list[int]:
 
 
 def build_table(
-    state: GameState, tr: Tr, highlight: set[str] | frozenset[str] = frozenset(), viewer: int | None = None
+    state: GameState,
+    tr: Tr,
+    highlight: set[str] | frozenset[str] = frozenset(),
+    viewer: int | None = None,
+    shared: bool = False,
 ) -> TableVM:
     board = state.board
     deciding = None if state.winner is not None else (state.pending.player if state.pending else state.active)
@@ -182,7 +188,7 @@ def build_table(
             )
         )
     target = state.target()
-    players = [_player(state, p, tr, target, deciding, viewer) for p in state.players]
+    players = [_player(state, p, tr, target, deciding, viewer, shared) for p in state.players]
     piles = [PileVM(card, tr.name("card", card), n) for card, n in state.piles.items()]
     piles.append(PileVM("deck", tr("ui.pile_deck"), state.deck))
     piles.append(PileVM("discard", tr("ui.pile_discard"), len(state.discard)))
@@ -243,7 +249,9 @@ def _initials(name: str) -> str:
     return (parts[0][0] + parts[1][0]).upper()
 
 
-def _player(state: GameState, p: Any, tr: Tr, target: int, deciding: int | None, viewer: int | None) -> PlayerVM:
+def _player(
+    state: GameState, p: Any, tr: Tr, target: int, deciding: int | None, viewer: int | None, shared: bool
+) -> PlayerVM:
     known = [(tr.name("card", c), n) for c, n in sorted(p.hand.known.items())]
     if p.revealed:
         background = tr("ui.background_revealed", background=tr.names("background", p.revealed))
@@ -281,6 +289,7 @@ def _player(state: GameState, p: Any, tr: Tr, target: int, deciding: int | None,
         deciding=p.seat == deciding,
         winner=winner,
         hand_hidden=viewer is not None and viewer != p.seat,
+        reveal=None if not shared else "hide" if viewer == p.seat else "show",
     )
 
 

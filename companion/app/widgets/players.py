@@ -1,24 +1,29 @@
 """A player's board at a glance: Tunnel progress, Beatings, cigarettes, hand, Gang, tokens, Trauma.
 
 A `PlayerCard` is built once per seat and then updated in place: after a tap only the values
-that changed travel to the browser (a new hand count, a Beating), which keeps taps fast.
+that changed travel to the browser (a new hand count, a Beating), which keeps taps fast. On a
+shared screen each card carries "show my hand" (`on_reveal(seat)`; `on_reveal(None)` hides).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
 
 from ..vm.table import PlayerVM, ScoreVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, TOUCH, Chip, Memo, card, muted, paint, pill, standee, start_border, tap
+from .common import DANGER, TOUCH, Chip, Memo, card, flat_button, muted, paint, pill, standee, start_border, tap
+
+Reveal = Callable[[int | None], None]  # show a seat's hand on a shared screen (None: hide it)
 
 
 class PlayerCard:
-    def __init__(self, tr: Tr, col: dict) -> None:
+    def __init__(self, tr: Tr, col: dict, on_reveal: Reveal | None = None) -> None:
         self.tr = tr
+        self.on_reveal = on_reveal
         self.vm: PlayerVM | None = None
         self.avatar = ft.Container()
         self.name = ft.Text(size=16, weight=ft.FontWeight.BOLD)
@@ -30,6 +35,7 @@ class PlayerCard:
         self.hand = muted("", 12)
         self.dug = muted("", 12)
         self.background = muted("", 12, italic=True)
+        self.reveal = ft.Container()
         content = ft.Column(
             [
                 ft.Row(
@@ -48,6 +54,7 @@ class PlayerCard:
                 ),
                 self.stats,
                 self.hand,
+                self.reveal,
                 self.dug,
                 self.background,
             ],
@@ -110,6 +117,9 @@ class PlayerCard:
             hand.append(tr("ui.unknown_cards", count=p.hand_unknown))
         self.hand.value = tr("ui.hand_line", cards=tr.join(hand) if hand else tr("ui.hand_empty"))
         self.hand.visible = not p.hand_hidden  # its size is in the stats; its cards are its owner's
+        if old is None or (old.reveal, old.seat, old.name) != (p.reveal, p.seat, p.name):
+            self.reveal.content = self._reveal_button(p)
+        self.reveal.visible = p.reveal is not None and self.on_reveal is not None
         self.dug.value = tr("ui.dug_line", tools=tr.join(p.dug)) if p.dug else ""
         self.dug.visible = bool(p.dug)
         self.background.value = p.background
@@ -117,6 +127,26 @@ class PlayerCard:
         # The colour stripe sits where reading starts (the right edge in Persian).
         ring = ft.BorderSide(2, ft.Colors.PRIMARY) if p.active else None
         self.box.border = start_border(ft.BorderSide(6, fill), tr.rtl, ring)
+
+    def _reveal_button(self, p: PlayerVM) -> ft.Control | None:
+        on_reveal = self.on_reveal
+        if p.reveal is None or on_reveal is None:
+            return None
+        if p.reveal == "hide":
+            return flat_button(
+                self.tr("ui.hide_my_hand", player=p.name),
+                lambda e: on_reveal(None),
+                icon=ft.Icons.VISIBILITY_OFF,
+                style="tonal",
+                identifier=f"hide-hand-{p.seat}",
+            )
+        return flat_button(
+            self.tr("ui.show_my_hand", player=p.name),
+            lambda e: on_reveal(p.seat),
+            icon=ft.Icons.VISIBILITY,
+            style="outlined",
+            identifier=f"show-hand-{p.seat}",
+        )
 
 
 def _stats(p: PlayerVM, tr: Tr, memo: Memo) -> list[ft.Control]:
@@ -202,9 +232,10 @@ class TeamBar:
 class PlayersPanel:
     """The team bars and the players' cards, kept and updated in place."""
 
-    def __init__(self, tr: Tr, col: dict) -> None:
+    def __init__(self, tr: Tr, col: dict, on_reveal: Reveal | None = None) -> None:
         self.tr = tr
         self.col = col
+        self.on_reveal = on_reveal
         self.row = ft.ResponsiveRow(spacing=8, run_spacing=8)
         self.cards: list[PlayerCard] = []
         self.teams: list[TeamBar] = []
@@ -215,7 +246,7 @@ class PlayersPanel:
         while len(self.teams) < len(vm.teams):
             self.teams.append(TeamBar())
         while len(self.cards) < len(vm.players):
-            self.cards.append(PlayerCard(self.tr, self.col))
+            self.cards.append(PlayerCard(self.tr, self.col, self.on_reveal))
         for bar, team in zip(self.teams, vm.teams, strict=False):
             bar.set(team, self.tr)
         for player_card, p in zip(self.cards, vm.players, strict=False):
