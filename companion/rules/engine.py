@@ -7,8 +7,9 @@ game over, seat, whose decision it is (TURN-4, TURN-5), then the action's own ru
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from . import events as ev
 from . import handlers  # noqa: F401  (registers every rule)
@@ -104,19 +105,60 @@ def _gate(s: GameState, a: Action) -> list[Violation]:
 
 def check(s: GameState, a: Action) -> list[Violation]:
     """Every rule this action breaks now, in order; an empty list means legal."""
-    if a.TYPE == "adjust":
-        out: list[Violation] = []
-        CHECKS["adjust"](s, a, out)
-        return out
-    if s.winner is not None:
-        return [hard("WIN-1", "v.game_over", winner=_winner_name(s))]
-    if not 0 <= a.player < len(s.players):
-        return [hard("SET-1", "v.no_such_seat", seat=a.player, count=len(s.players))]
-    out = _gate(s, a)
-    if out:
-        return out
-    CHECKS[a.TYPE](s, a, out)
+    out: list[Violation] = []
+    _judge(s, a, out)
     return out
+
+
+class _Refused(Exception):
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(violation)
+        self.violation = violation
+
+
+class _FirstOnly(list[Violation]):
+    """A violation list that stops the judgement at its first entry (rules only ever add to it)."""
+
+    def append(self, v: Violation) -> None:
+        raise _Refused(v)
+
+    def extend(self, vs: Iterable[Violation]) -> None:
+        for v in vs:
+            raise _Refused(v)
+
+    def __iadd__(self, vs: Iterable[Violation]) -> Self:  # type: ignore[override,misc]
+        self.extend(vs)
+        return self
+
+
+def first_violation(s: GameState, a: Action) -> Violation | None:
+    """The first violation `check` would list, or None when it lists none (the action is legal).
+
+    The same judgement, stopped at its first refusal: a listing that only needs to know whether
+    a shape passes does not pay for the rules it breaks after that one.
+    """
+    try:
+        _judge(s, a, _FirstOnly())
+    except _Refused as refused:
+        return refused.violation
+    return None
+
+
+def _judge(s: GameState, a: Action, out: list[Violation]) -> None:
+    if a.TYPE == "adjust":
+        CHECKS["adjust"](s, a, out)
+        return
+    if s.winner is not None:
+        out.append(hard("WIN-1", "v.game_over", winner=_winner_name(s)))
+        return
+    if not 0 <= a.player < len(s.players):
+        out.append(hard("SET-1", "v.no_such_seat", seat=a.player, count=len(s.players)))
+        return
+    gate = _gate(s, a)
+    if gate:
+        out += gate
+        return
+    CHECKS[a.TYPE](s, a, out)
 
 
 def _winner_name(s: GameState) -> str:

@@ -1,0 +1,403 @@
+"""The candidate shapes a listing judges, built lazily so refused groups cost nothing more.
+
+`options.legal_actions` judges these one by one; when `check` refuses a shape for the moment
+alone (`options.MOMENT_KEYS`), every other shape of its group would be refused the same way,
+so the generator here stops building them: it reads the refusals (`shut`) as it goes. Nothing
+here decides legality; it only leaves out shapes no `check` could accept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator
+from itertools import combinations
+from typing import Any, TypedDict, cast
+
+from . import actions as A
+from .catalog import Catalog
+from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
+from .handlers.gangs import accessories_required
+from .inputs import WEAPON_SEARCH_CARD, weapon_types
+from .state import GameState, Player
+
+Group = tuple[object, ...]
+# A candidate with its group (`group`) and its group aimed at one seat or Place: what a refusal shuts.
+Listed = tuple[A.Action, Group, Group]
+
+# A full menu (`every_type`) shows the base game's Place actions and those of this game's Places
+# wherever the player is.
+ALWAYS_SHOWN = frozenset({"dig", "steal_spoon", "sell", "heal", "bribe"})
+SIMPLE_PLACE_ACTIONS = {
+    "study": A.Study,
+    "develop_skills": A.DevelopSkills,
+    "plan": A.Plan,
+    "workout": A.Workout,
+    "steal_bandage": A.StealBandage,
+    "rehabilitate": A.Rehabilitate,
+}
+
+
+def group_of(a: A.Action) -> Group:
+    """The fields a moment refusal may depend on besides the moment itself (and the target)."""
+    return (a.TYPE, a.player, getattr(a, "planning", False), getattr(a, "bandage", None), getattr(a, "trauma", False))
+
+
+def aim_of(group: Group, a: A.Action) -> Group:
+    return (group, getattr(a, "target", None), getattr(a, "to", None))  # `to`: an Exchange's teammate too
+
+
+_MEMO: dict[tuple[object, ...], Any] = {}
+_MAX_MEMO = 50_000  # a bound no game reaches: the keys are catalog values, seats and Places
+
+
+def _memo(key: tuple[object, ...], build: Callable[[], Any]) -> Any:
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= _MAX_MEMO:
+            _MEMO.clear()
+        found = _MEMO[key] = build()
+    return found
+
+
+def _listed(a: A.Action) -> Listed:
+    group = group_of(a)
+    return (a, group, aim_of(group, a))
+
+
+class Shapes:
+    """Builds candidates, skipping the groups a listing has refused already (`shut`).
+
+    Actions are frozen values, and listings build the same few hundred shapes on every step
+    (building one costs microseconds): each shape, and each run of shapes (a `family`), is
+    built once per process, keyed by everything it is built from. A group is known from its
+    first built shape: shapes of one class with the same player and the same `planning`,
+    `bandage` and `trauma` fields share it, whatever their other fields.
+    """
+
+    __slots__ = ("shut", "groups")
+
+    def __init__(self, shut: Container[Group] = ()) -> None:
+        self.shut = shut
+        self.groups: dict[Group, Group] = {}
+
+    def __call__(self, make: type[A.Action], **fields: Any) -> tuple[Listed, ...]:
+        """One shape (an empty tuple when its group or aim is shut)."""
+        tag = (make, fields["player"], fields.get("planning"), fields.get("bandage"), fields.get("trauma"))
+        group = self.groups.get(tag)
+        if group is not None and (group in self.shut or (group, fields.get("target"), fields.get("to")) in self.shut):
+            return ()
+        # 1 and True are one key: no field takes both (and the actions would compare equal anyway).
+        listed: Listed = _memo((make, *fields.items()), lambda: _listed(make(**fields)))
+        if group is None:
+            self.groups[tag] = listed[1]
+        return (listed,)
+
+    def family(self, build: Callable[..., Iterable[A.Action]], *args: Hashable) -> tuple[Listed, ...]:
+        """The run of shapes `build(*args)` makes, in order; none when every group among them is shut.
+
+        `build` must make its shapes from its arguments alone: they are its memo's key.
+        """
+        members, groups = _memo((build, *args), lambda: _family(build(*args)))
+        if all(g in self.shut for g in groups):
+            return ()
+        return cast(tuple[Listed, ...], members)
+
+    def open(self, make: type[A.Action], seat: int) -> bool:
+        """Whether a group of plain shapes (no flags) may still pass: the costly ones are built only then."""
+        group = self.groups.get((make, seat, None, None, None))
+        return group is None or group not in self.shut
+
+
+def _family(actions: Iterable[A.Action]) -> tuple[tuple[Listed, ...], tuple[Group, ...]]:
+    members = tuple(_listed(a) for a in actions)
+    return members, tuple(dict.fromkeys(group for _, group, _ in members))
+
+
+def deciding_seat(s: GameState) -> int | None:
+    if s.winner is not None:
+        return None
+    return s.pending.player if s.pending is not None else s.active
+
+
+def _hand_types(p: Player) -> list[str]:
+    return sorted(p.hand.known) + (["unknown"] if p.hand.unknown else [])
+
+
+def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
+    pool: list[str] = []
+    for card in sorted(p.hand.known):
+        if card in s.catalog.weapons:
+            pool += [card] * p.hand.known[card]
+    pool += [WEAPON_SEARCH_CARD] * p.hand.unknown
+    return tuple(pool[:n]) if len(pool) >= n else tuple(pool + ["knife"] * (n - len(pool)))
+
+
+def _accessories_for(s: GameState, p: Player, allowed: Collection[str], count: int) -> tuple[str, ...]:
+    known = [c for c in sorted(allowed) if p.hand.count(c)]
+    rest = [c for c in sorted(allowed) if c not in known]
+    return tuple((known + rest[: max(0, min(p.hand.unknown, count - len(known)))])[:count])
+
+
+def answers(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Listed]:
+    """The shapes that answer the pending decision."""
+    pending = s.pending
+    assert pending is not None
+    make = make or Shapes()
+    kind = pending.kind
+    p = s.players[seat]
+    if kind in ("destination", "give_weapon", "kings_choice", "michel_tool", "neutral_destination"):
+        for o in pending.options:
+            yield from make(A.Choose, player=seat, option=o)
+    elif kind in ("extortion_answer", "michel_answer"):
+        yield from make(A.Fight, player=seat)
+        if kind == "michel_answer":
+            for t in pending.tools or ():
+                yield from make(A.Cooperate, player=seat, tool=t)
+        else:
+            yield from make(A.Cooperate, player=seat)
+    elif kind == "combat":
+        cards = weapon_types(s, p)
+        if p.ability == "improvisation":
+            cards = sorted(set(cards) | set(_hand_types(p)))
+        for c in cards:
+            yield from make(A.Weapon, player=seat, card=c)
+        yield from make(A.GiveUp, player=seat)
+        yield from make(A.Bodybuilding, player=seat)
+    elif kind == "neutral_move":
+        for n in s.neutral_names:
+            yield from make(A.MoveNeutral, player=seat, neutral=n)
+        yield from make(A.SkipNeutral, player=seat)
+    elif kind == "hand_limit":
+        yield from make(A.EndTurn, player=seat, discard=tuple(p.hand.entries()[: (pending.discard or 0)]))
+    elif kind == "brawl_response":
+        for c in weapon_types(s, p):
+            yield from make(A.BrawlResponse, player=seat, discard=c)
+        yield from make(A.BrawlResponse, player=seat, discard=None)
+    elif kind == "punishment_choice":
+        for choice in A.CHOICES:
+            yield from make(A.PunishmentChoice, player=seat, choice=choice)
+
+
+def _every_place_action(s: GameState) -> set[str]:
+    """The Place actions a full menu shows: those of this game's Places, and the base game's always."""
+    return {kind for info in s.board.places.values() for kind in info.actions} | ALWAYS_SHOWN
+
+
+def _may_hold(s: GameState, p: Player, card: str, every_type: bool = False) -> bool:
+    """Whether the hand can provide the card at all: entered, or a Search card among the unknown ones."""
+    return every_type or bool(p.hand.known.get(card)) or (p.hand.unknown > 0 and s.catalog.is_search_card(card))
+
+
+def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Shapes | None = None) -> Iterator[Listed]:
+    """The active player's possible turn actions: every shape `check` could accept, each built once.
+
+    A Place action (Dig, Sell, Bet, a plain Heal...) is listed only where the Place offers it: its
+    check always asks the Place (`place_action`), so elsewhere no shape of it can pass. Buy is
+    listed everywhere: a flag lets it happen away from its Place. Cards the hand cannot hold are
+    left out too; `check` still judges every shape that is listed. With `every_type` the Place
+    actions of the whole game are kept, so a menu can say why they are not possible here.
+    """
+    make = make or Shapes()
+    p = s.players[seat]
+    cat = s.catalog
+    here = _every_place_action(s) if every_type else s.board.places[p.place].actions
+    others = [q for q in s.players if q.seat != seat]
+    planning = bool(p.tokens.get("planning"))
+    bandage = bool(p.tokens.get("bandage"))
+    yield from make(A.Search, player=seat)
+    yield from make(A.Move, player=seat)
+    yield from make.family(_cautious_moves, seat, p.place, planning, tuple(s.board.places))
+    yield from make.family(_crafts, cat, seat, bandage)
+    style = "change_style" in here
+    for gid, gang in cat.gangs.items():
+        for kind in (A.JoinGang, A.ChangeStyle):
+            if (kind is A.ChangeStyle and not style) or not make.open(kind, seat):
+                continue
+            count = accessories_required(s, kind.TYPE, gid)
+            cards = _accessories_for(s, p, gang.accessories, count)
+            if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
+                yield from make(kind, player=seat, gang=gid, cards=cards)
+    seats = len(s.players)
+    for card, info in cat.action_cards.items():
+        if not (p.hand.count(card) or p.hand.unknown):
+            continue
+        if info.get("target"):
+            yield from make.family(_targeted_plays, seat, card, seats)
+        else:
+            yield from make(A.PlayAction, player=seat, card=card)
+    intimidation: dict[int, tuple[str, ...]] = {}
+    for q in others:
+        if make.open(A.Extort, seat):
+            n = 2 if q.ability == "sturdiness" else 1
+            if n not in intimidation:
+                intimidation[n] = _pick_weapons(s, p, n)
+            yield from make.family(_extorts, cat, seat, q.seat, intimidation[n])
+        if p.tokens.get("spy"):
+            yield from make(A.Spy, player=seat, target=q.seat)
+    yield from _place_candidates(s, p, here, every_type, make)
+    over = p.hand.size() - s.hand_limit(p)
+    yield from make(A.EndTurn, player=seat, discard=tuple(p.hand.entries()[:over]) if over > 0 else None)
+
+
+def _cautious_moves(seat: int, here: str, planning: bool, places: tuple[str, ...]) -> Iterator[A.Action]:
+    for place in places:
+        if place != here:
+            yield A.CautiousMove(player=seat, to=place)
+            if planning:
+                yield A.CautiousMove(player=seat, to=place, planning=True)
+
+
+def _crafts(cat: Catalog, seat: int, bandage: bool) -> Iterator[A.Action]:
+    for recipe in cat.recipes:
+        yield A.Craft(player=seat, recipe=recipe)
+        if bandage:
+            yield A.Craft(player=seat, recipe=recipe, bandage=1)
+
+
+def _targeted_plays(seat: int, card: str, seats: int) -> Iterator[A.Action]:
+    return (A.PlayAction(player=seat, card=card, target=q) for q in range(seats))
+
+
+def _extorts(cat: Catalog, seat: int, target: int, weapons: tuple[str, ...]) -> Iterator[A.Action]:
+    return (A.Extort(player=seat, target=target, tool=t, weapons=weapons) for t in cat.tools)
+
+
+def _buys(seat: int, items: tuple[str, ...]) -> Iterator[A.Action]:
+    return (A.Buy(player=seat, item=item) for item in items)
+
+
+def _bets(seat: int) -> Iterator[A.Action]:
+    return (A.Bet(player=seat, amount=n, number=k) for n in BET_AMOUNTS for k in BET_NUMBERS)
+
+
+def _place_candidates(
+    s: GameState, p: Player, here: Collection[str], every_type: bool, make: Shapes
+) -> Iterator[Listed]:
+    """The turn's shapes after the Extortions: Place actions, Buy, Heal, Background and Gang cards."""
+    seat = p.seat
+    cat = s.catalog
+    bandage = bool(p.tokens.get("bandage"))
+    if "dig" in here:
+        for t in cat.tools:
+            if _may_hold(s, p, t, every_type):
+                yield from make(A.Dig, player=seat, tool=t)
+    if "steal_spoon" in here:
+        yield from make(A.StealSpoon, player=seat)
+    if "sell" in here:
+        printed = None if s.ruleset.sell is not None else 1
+        for c in _hand_types(p):
+            yield from make(A.Sell, player=seat, cards=(c,), cigarettes=printed)
+    yield from make.family(_buys, seat, tuple(s.ruleset.buy))
+    if "heal" in here:
+        yield from make(A.Heal, player=seat)
+    if bandage:
+        yield from make(A.Heal, player=seat, bandage=True)
+    if p.trauma is not None:
+        yield from make(A.Heal, player=seat, trauma=True)
+    yield from _background_candidates(s, p, make)
+    yield from _ability_candidates(s, p, make)
+    if s.warden_module:
+        yield from make(A.AttractWarden, player=seat)
+        if "bribe" in here:
+            yield from make(A.Bribe, player=seat)
+    for kind, simple in SIMPLE_PLACE_ACTIONS.items():
+        if kind in here:
+            yield from make(simple, player=seat)
+    if "improve_tool" in here:
+        for t in IMPROVE:
+            if _may_hold(s, p, t, every_type):
+                yield from make(A.ImproveTool, player=seat, tool=t)
+    if "bet" in here:
+        yield from make.family(_bets, seat)
+    if "brawl" in here:
+        for w in weapon_types(s, p):
+            yield from make(A.Brawl, player=seat, weapon=w)
+    for q in s.players:
+        if q.seat != seat and q.team == p.team and p.team is not None:
+            for c in _hand_types(p):
+                yield from make(A.Exchange, player=seat, to=q.seat, cards=(c,))
+            if p.cigarettes:
+                yield from make(A.Exchange, player=seat, to=q.seat, cigarettes=1)
+
+
+class _Reveal(TypedDict):
+    player: int
+    card: str
+
+
+def _background_candidates(s: GameState, p: Player, make: Shapes) -> Iterator[Listed]:
+    if not p.has_background:
+        return
+    cards = [p.background] if p.background is not None else list(s.catalog.backgrounds)
+    others = [q.seat for q in s.players if q.seat != p.seat]
+    here = p.place
+    elsewhere = next((pid for pid in s.board.places if pid != here and not s.board.places[pid].solitary), here)
+    for card in cards:
+        base: _Reveal = {"player": p.seat, "card": card}
+        if card == "get_out_of_here":
+            yield from make(A.RevealBackground, **base, to=elsewhere)
+        elif card in ("nobody_walks_away_from_me", "protection_doesnt_come_cheap"):
+            for t in others:
+                yield from make(A.RevealBackground, **base, target=t)
+        elif card == "every_cent_is_good_to_take":
+            if s.discard:
+                yield from make(A.RevealBackground, **base, cards=(s.discard[-1],))
+        elif card == "you_shouldnt_look_away":
+            n = s.catalog.backgrounds[card]["bonus" if p.gang == "queers" else "amount"]
+            yield from make(A.RevealBackground, **base, targets=tuple((others * n)[:n]))
+        else:
+            yield from make(A.RevealBackground, **base)
+
+
+def _ability_candidates(s: GameState, p: Player, make: Shapes) -> Iterator[Listed]:
+    ability = p.ability
+    if ability not in s.catalog.abilities_as_action:
+        return
+    if ability in ("master_key", "not_so_free_pass"):
+        for t in s.board.places:
+            if t != p.place:
+                yield from make(A.GangAbility, player=p.seat, ability=ability, to=t)
+    elif ability == "group_deal":
+        printed = None if s.ruleset.sell is not None else 3
+        yield from make(A.GangAbility, player=p.seat, ability=ability, cigarettes=printed)
+    else:
+        entries = p.hand.entries()
+        shapes = [c for n in (1, 2) for c in sorted(set(combinations(entries, n)))]
+        for c in shapes[:8]:
+            yield from make(A.GangAbility, player=p.seat, ability=ability, cards=tuple(c))
+
+
+def reactions(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Listed]:
+    """Out-of-turn actions a seat may have now (Background reveals in or after a combat, Warden reactions)."""
+    make = make or Shapes()
+    p = s.players[seat]
+    own_menu = seat == s.active and s.pending is None  # its turn candidates list every Background already
+    after_loss = not own_menu and any(d["loser"] == seat for d in s.defeats)
+    if p.has_background and (s.combat is not None or after_loss):
+        cards = (
+            [p.background]
+            if p.background is not None
+            else [c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
+        )
+        for c in cards:
+            yield from make(A.RevealBackground, player=seat, card=c)
+    if s.offence is not None:
+        yield from make(A.Report, player=seat)
+    if p.tokens.get("corruption"):
+        yield from make(A.Corruption, player=seat, effect="freepass")
+        yield from make(A.Corruption, player=seat, effect="punishment", target=s.active)
+        for t in s.board.places:
+            yield from make(A.Corruption, player=seat, effect="move", to=t)
+
+
+def listed(
+    s: GameState, seat: int | None = None, every_type: bool = False, shut: Container[Group] = ()
+) -> Iterator[Listed]:
+    """The shapes worth judging for `seat` now, in a fixed order, leaving out the groups in `shut`."""
+    decider = deciding_seat(s)
+    if decider is None:
+        return
+    seat = decider if seat is None else seat
+    make = Shapes(shut)
+    if seat == decider:
+        yield from answers(s, seat, make) if s.pending is not None else turn_candidates(s, seat, every_type, make)
+    yield from reactions(s, seat, make)
