@@ -38,6 +38,13 @@ def paint(color: str) -> tuple[str, str]:
     return STANDEE.get(color, STANDEE["neutral"])
 
 
+def ident(value: Any) -> str:
+    """A value as part of a stable `identifier` (a list or tuple of values joined by "+")."""
+    if isinstance(value, (list, tuple)):
+        return "+".join(str(v) for v in value) or "none"
+    return str(value).lower().replace(" ", "_")
+
+
 def tall(content: ft.Control, padding: float) -> ft.Control:
     """`content` at least a touch target high once `padding` is added above and below (it grows
     with the text, at 200% too)."""
