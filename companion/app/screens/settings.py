@@ -26,64 +26,21 @@ class SettingsScreen(Screen):
 
     def content(self) -> ft.Control:
         tr = self.tr
-        s = self.app.settings
-        language = self._section(tr("ui.setting_language"), tr("ui.setting_language_hint"), self._languages())
+        language = section(tr("ui.setting_language"), tr("ui.setting_language_hint"), self._languages())
         if not getattr(self.app, "host", True):  # a joined phone: its language; the rest is the table's
             return ft.Column([language], spacing=12)
         rows = [
             language,
             screen_choice(self),
-            self._section(
-                tr("ui.setting_theme"),
-                tr("ui.setting_theme_hint"),
-                choice_chips(
-                    [(t, tr(f"ui.theme_{t}")) for t in THEMES], s.theme, lambda v: self._set(theme=v), prefix="theme"
-                ),
-            ),
-            self._section(
-                tr("ui.setting_dice"),
-                tr("ui.setting_dice_hint"),
-                choice_chips(
-                    [(m, tr(f"ui.dice_{m}")) for m in DIE_MODES],
-                    s.die_mode,
-                    lambda v: self._set(die_mode=v),
-                    prefix="dice",
-                ),
-            ),
-            self._section(
-                tr("ui.setting_michel"),
-                tr("ui.setting_michel_hint"),
-                choice_chips(
-                    [(m, tr(f"ui.michel_{m}")) for m in MICHEL_MODES],
-                    s.michel_mode,
-                    lambda v: self._set(michel_mode=v),
-                    prefix="michel",
-                ),
-            ),
-            self._section(
-                tr("ui.setting_neutrals"),
-                tr("ui.setting_neutrals_hint"),
-                choice_chips(
-                    [(m, tr(f"ui.neutrals_mode_{m}")) for m in NEUTRAL_MODES],
-                    s.neutral_destinations,
-                    lambda v: self._set(neutral_destinations=v),
-                    prefix="neutral-dest",
-                ),
-            ),
-            self._section(
-                tr("ui.setting_sound"),
-                tr("ui.setting_sound_hint"),
-                choice_chips(
-                    [(m, tr(f"ui.sound_{m}")) for m in SOUND_MODES],
-                    s.sound,
-                    lambda v: self._set(sound=v),
-                    prefix="sound",
-                ),
-            ),
+            setting_choice(self, "theme", THEMES, "theme", "theme", "theme"),
+            setting_choice(self, "die_mode", DIE_MODES, "dice", "dice", "dice"),
+            setting_choice(self, "michel_mode", MICHEL_MODES, "michel", "michel", "michel"),
+            setting_choice(self, "neutral_destinations", NEUTRAL_MODES, "neutrals", "neutrals_mode", "neutral-dest"),
+            setting_choice(self, "sound", SOUND_MODES, "sound", "sound", "sound"),
         ]
         if self.app.services.lan_url:
             rows.append(
-                self._section(
+                section(
                     tr("ui.setting_lan"),
                     tr("ui.setting_lan_hint"),
                     ft.Text(self.app.services.lan_url, selectable=True, size=15),
@@ -123,38 +80,31 @@ class SettingsScreen(Screen):
     def _set_language(self, value: str) -> None:
         choose_language(self.app, None if value == FOLLOW_DEVICE else value)
 
-    def _section(self, title: str, hint: str, control: ft.Control) -> ft.Control:
-        return card(ft.Column([heading(title, 17), muted(hint, 13), control], spacing=8, tight=True))
 
-    def _set(self, **changes: Any) -> None:
-        self.app.save_settings(replace(self.app.settings, **changes))
-        self.tr = self.app.tr
-        self.app.render()
+def section(title: str, hint: str, control: ft.Control) -> ft.Control:
+    return card(ft.Column([heading(title, 17), muted(hint, 13), control], spacing=8, tight=True))
+
+
+def setting_choice(screen: Any, field: str, modes: tuple[str, ...], key: str, label: str, prefix: str) -> ft.Control:
+    """One of the table's settings as a row of chips (`ui.setting_<key>`, each mode `ui.<label>_<mode>`);
+    a tap saves it and redraws the screen showing it."""
+    tr, app = screen.tr, screen.app
+
+    def choose(value: str) -> None:
+        app.save_settings(replace(app.settings, **{field: value}))
+        screen.tr = app.tr
+        app.render()
+
+    chips = choice_chips(
+        [(m, tr(f"ui.{label}_{m}")) for m in modes], getattr(app.settings, field), choose, prefix=prefix
+    )
+    return section(tr(f"ui.setting_{key}"), tr(f"ui.setting_{key}_hint"), chips)
 
 
 def screen_choice(screen: Any) -> ft.Control:
     """ "This screen": shared by the table until a phone joins, shared, or the referee's own (the
     setup offers it too)."""
-    tr, app = screen.tr, screen.app
-
-    def choose(value: str) -> None:
-        app.save_settings(replace(app.settings, screen=value))
-        screen.tr = app.tr
-        app.render()
-
-    return card(
-        ft.Column(
-            [
-                heading(tr("ui.setting_screen"), 17),
-                muted(tr("ui.setting_screen_hint"), 13),
-                choice_chips(
-                    [(m, tr(f"ui.screen_{m}")) for m in SCREEN_MODES], app.settings.screen, choose, prefix="screen"
-                ),
-            ],
-            spacing=8,
-            tight=True,
-        )
-    )
+    return setting_choice(screen, "screen", SCREEN_MODES, "screen", "screen", "screen")
 
 
 def _native_name(lang: str) -> str:
