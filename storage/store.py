@@ -24,7 +24,8 @@ outcome back and the seed decides only what has not happened yet. So:
   it reads back its recorded outcomes; the store checks the events match before writing.
 
 Modules: `records` (what the store hands back), `rows` (a game's rows inside a transaction),
-`replays` (replaying a log, and the cache of recently replayed games).
+`replays` (replaying a log, and the cache of recently replayed games), `reports` (statistics
+and the whole-log check, read-only).
 """
 
 from __future__ import annotations
@@ -43,16 +44,16 @@ from sqlmodel import col, select
 
 from companion.rules import Action, Answer, ConfigError, Game, MalformedAction, is_clean_text, is_int, parse_action
 
-from .consistency import check_log
 from .consistency import dump as _dump
 from .consistency import outcome as _outcome
 from .database import Database
 from .devices import Devices
 from .errors import BadGameFile, InvalidArgument, KeyReused, LogDiverged, NothingToRedo, NothingToUndo, StaleState
 from .migrations import Prepared, prepare
-from .models import EventRow, GameRow, LogProblemRow, SeatRow, SnapshotRow
+from .models import EventRow, GameRow, SeatRow
 from .records import GameInfo, LogEntry, Seat, Submission, Table, answer_from_json
 from .replays import ReplayCache, Replayed, replay, table_of
+from .reports import read_statistics, verify_game
 from .rows import (
     BY_KEY,
     ENTRY,
@@ -69,7 +70,7 @@ from .rows import (
     settle,
     utc_now,
 )
-from .statistics import GameStats, SeatStats, Statistics, summarise
+from .statistics import Statistics
 
 __all__ = ["GameInfo", "LogEntry", "Seat", "Store", "Submission", "Table", "answer_from_json"]
 
@@ -412,81 +413,12 @@ class Store:
     # --- statistics and checks -----------------------------------------------------------------
 
     def statistics(self) -> Statistics:
-        """Per player across finished games, and per finished game its seats (for charts).
-
-        Reads only the games and seats tables (the figures were kept when each game finished),
-        in one read transaction: two plain queries, rows unpacked as tuples.
-        """
-        finished = col(GameRow.status) == "finished"
-        games = (
-            select(GameRow.id, GameRow.finished, GameRow.ruleset, GameRow.winner)
-            .where(finished)
-            .order_by(col(GameRow.finished), col(GameRow.id))
-        )
-        seats = (
-            select_many(
-                col(SeatRow.game_id),
-                col(SeatRow.seat),
-                col(SeatRow.name),
-                col(SeatRow.colour),
-                col(SeatRow.team),
-                col(SeatRow.won),
-                col(SeatRow.tunnel),
-                col(SeatRow.beatings_taken),
-                col(SeatRow.beatings_given),
-                col(SeatRow.extortions_won),
-                col(SeatRow.extortions_lost),
-            )
-            .join(GameRow, col(GameRow.id) == SeatRow.game_id)
-            .where(finished)
-            .order_by(col(SeatRow.game_id), col(SeatRow.seat))
-        )
-        with self.db.transaction() as conn:
-            game_rows = conn.execute(games).all()
-            seat_rows = conn.execute(seats).all()
-        by_game: dict[str, list[SeatStats]] = {}
-        for game_id, seat, name, colour, team, won, tunnel, taken, given, won_x, lost_x in seat_rows:
-            by_game.setdefault(game_id, []).append(
-                SeatStats(
-                    seat, name, colour, team, bool(won), tunnel or 0, taken or 0, given or 0, won_x or 0, lost_x or 0
-                )
-            )
-        return summarise(
-            [
-                GameStats(game_id, at, ruleset, winner, tuple(by_game.get(game_id, ())))
-                for game_id, at, ruleset, winner in game_rows
-            ]
-        )
+        """Per player across finished games, and per finished game its seats (for charts)."""
+        return read_statistics(self.db)
 
     def verify(self, game_id: str) -> list[str]:
-        """Problems found by replaying the whole log (an empty list: the stored game is consistent).
-
-        The check of `consistency.check_log` (numbering, undo/redo bookkeeping, every recorded
-        answer and snapshot), plus what the log should keep and does not (an outcome left to the
-        seed) and what an upgrade reported and left as it was.
-        """
-        with self.db.transaction() as conn:
-            head = read_head(conn, game_id)
-            rows = conn.execute(select(EventRow).where(EventRow.game_id == game_id).order_by(col(EventRow.seq))).all()
-            snapshots = dict(
-                conn.execute(select(SnapshotRow.version, SnapshotRow.state).where(SnapshotRow.game_id == game_id)).all()
-            )
-            reported = conn.execute(
-                select(LogProblemRow.schema_version, LogProblemRow.problem).where(LogProblemRow.game_id == game_id)
-            ).all()
-        problems = [
-            f"the upgrade to schema version {schema} left this game's log as it was: {problem}"
-            for schema, problem in reported
-        ]
-        checked = check_log(head.version, head.config, rows, snapshots)
-        problems += checked.problems
-        if checked.config is not None:
-            problems.append("the configuration does not keep the setup's draws (the seed decides them on replay)")
-        if checked.resolved:
-            problems.append(
-                f"entries {sorted(checked.resolved)} do not keep their outcomes (the seed decides them on replay)"
-            )
-        return problems
+        """Problems found by replaying the whole log (an empty list: the stored game is consistent)."""
+        return verify_game(self.db, game_id)
 
     # --- internals -----------------------------------------------------------------------------
 

@@ -124,7 +124,7 @@ def open_in_device_language(app: Any, route: str) -> None:
 
     async def first_screen() -> None:
         lang = await device.lookup()
-        if app.screen is None:
+        if not app.route:  # nothing asked for meanwhile
             if lang != app.language:
                 app.language = lang
                 app.apply_settings()

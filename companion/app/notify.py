@@ -1,7 +1,8 @@
 """PostgreSQL LISTEN/NOTIFY between the instances serving one database (news.py says what travels).
 
 Each instance keeps one listening connection, on a thread of its own that waits on the
-connection's socket, and one connection to send on. The channel is named after the schema the
+connection's socket, and one connection to send on, used by a sending thread in the order the
+news was queued. The channel is named after the schema the
 store uses, so two companions sharing a server but not a schema never hear each other. Each
 notification names the instance that sent it; an instance ignores its own (its screens heard the
 news from Flet's pubsub already). A lost listening connection is opened again, with a growing
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import re
 import select
 import threading
@@ -53,6 +55,9 @@ class PostgresCarrier:
         self.channel = ""
         self.listener_pid = 0  # the listening connection's server process (a test cuts it)
         self._open_sender()  # the first connection fails loudly: a wrong address is the operator's to fix
+        self._outbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._sending = threading.Thread(target=self._send_all, name="news-sender", daemon=True)
+        self._sending.start()
         self._thread = threading.Thread(target=self._listen, name="news-listener", daemon=True)
         self._thread.start()
 
@@ -75,11 +80,23 @@ class PostgresCarrier:
     # --- sending -------------------------------------------------------------------------------
 
     def send(self, topic: str, message: dict[str, Any]) -> None:
+        """Queue the news for the sending thread: a NOTIFY is a round trip to the database, which
+        the event loop every screen shares never waits for. One thread keeps the order sent."""
         payload = json.dumps({"o": self.origin, "t": topic, "m": message}, separators=(",", ":"))
         if len(payload.encode("utf-8")) > PAYLOAD_MAX:
             payload = json.dumps(
                 {"o": self.origin, "t": topic, "m": {k: v for k, v in message.items() if k != "devices"}}
             )
+        self._outbox.put(payload)
+
+    def _send_all(self) -> None:
+        while (payload := self._outbox.get()) is not None:
+            try:
+                self._notify(payload)
+            except Exception:  # their screens catch up on their next read
+                log.warning("cannot tell the other instances the news", exc_info=True)
+
+    def _notify(self, payload: str) -> None:
         with self._send_lock:
             for attempt in (1, 2):  # a connection the server closed is opened again, once
                 try:
@@ -158,6 +175,8 @@ class PostgresCarrier:
                 log.warning("cannot hand on the news of %s", topic, exc_info=True)
 
     def close(self) -> None:
+        self._outbox.put(None)  # what was queued before is still sent
+        self._sending.join(timeout=3)
         self._stop.set()
         self._thread.join(timeout=3)
         with self._send_lock:

@@ -69,11 +69,12 @@ def _answer_parts(answer: Any) -> tuple[bool, list[Any], list[Event], Offence | 
 
 
 class TableSession:
-    def __init__(self, store: Any, game_id: str, *, by: str | None = None) -> None:
+    def __init__(self, store: Any, game_id: str, *, by: str | None = None, table: Any = None) -> None:
+        """`table`: the game as already read off the loop (opening.py); None reads it here."""
         self.store = store
         self.game_id = game_id
         self.by = by
-        self.table = store.load(game_id)
+        self.table = store.load(game_id) if table is None else table
         self.listeners: list[Callable[[], None]] = []
         self.last: Outcome | None = None
 

@@ -18,9 +18,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
-from . import memory
+from . import memory, offloop
 from .join.access import Access, admit
 from .locale import apply_language, open_in_device_language
+from .opening import Opening, read_opening
 from .settings import Settings, SettingsFile
 from .vm.actions import ReasonVM
 from .vm.text import FONT_FILES, Tr
@@ -109,6 +110,7 @@ class App:
         self.link_ok = False  # this session presented a game's valid join secret
         self._short_lived = False
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
+        self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -185,19 +187,45 @@ class App:
             self.show(e.route)
 
     def show(self, route: str) -> None:
+        """Show the screen of `route`. A screen about a stored game is drawn once the game has
+        been read, off the loop (`opening`); meanwhile the page keeps what it showed."""
+        from .routes import game_read_by
+
+        parts = urlsplit(route or "/")
+        if self.screen is not None and hasattr(self.screen, "leave"):
+            self.screen.leave()
+        self.screen = None
+        self.route = route
+        reads = game_read_by(self, parts.path or "/")
+        if reads is None:
+            self._present(route, None)
+            return
+        try:
+            self.opening = self.page.run_task(self._open, route, *reads)
+        except Exception:  # the session is closing: nothing to show it on
+            self.opening = None
+
+    async def shown(self) -> None:
+        """Until the screen the last route asked for is drawn (a game's is read off the loop first)."""
+        if self.opening is not None:
+            await asyncio.wrap_future(self.opening)
+
+    async def _open(self, route: str, game_id: str, link: bool) -> None:
+        opening = await offloop.run(game_id, read_opening, self.services, game_id, link)
+        if self.route == route:  # unless another screen was asked for meanwhile
+            self._present(route, opening)
+
+    def _present(self, route: str, opening: Opening | None) -> None:
+        """Build the route's screen (from the game read, if it reads one) and draw it."""
         from .routes import screen_for
 
         parts = urlsplit(route or "/")
-        query = dict(parse_qsl(parts.query))
-        if self.screen is not None and hasattr(self.screen, "leave"):
-            self.screen.leave()
-        self.route = route
         try:
-            self.screen = screen_for(self, parts.path or "/", query)
+            self.screen = screen_for(self, parts.path or "/", dict(parse_qsl(parts.query)), opening)
             redirect = getattr(self.screen, "redirect", None)
-            if redirect:  # e.g. a finished game's table shows its final standings
+            if redirect:  # e.g. a finished game's table shows its final standings (the same game)
                 self.route = redirect
-                self.screen = screen_for(self, redirect, {})
+                self.screen = screen_for(self, redirect, {}, opening)
                 self._echoes.append(redirect)
                 self.page.navigate(redirect)
         except Exception:  # a broken screen must not leave a blank page

@@ -38,6 +38,12 @@ def server(store: Any, settings_path: Path):
         yield srv
 
 
+async def show(app: Any, route: str) -> None:
+    """Show `route` and wait until its screen is drawn (a game's screen reads it off the loop first)."""
+    app.show(route)
+    await app.shown()
+
+
 async def settled(screen: Any) -> None:
     """Wait until the screen's taps that went to the store (off the loop, offloop.py) are taken in."""
     import asyncio

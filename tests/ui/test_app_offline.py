@@ -23,7 +23,7 @@ from companion.app.session import TableSession
 from companion.app.settings import Settings, SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import make_store, settled
+from .conftest import make_store, settled, show
 
 
 def pack(obj):
@@ -77,7 +77,7 @@ def test_every_screen_renders(tmp_path: Path) -> None:
                 (f"/game/{won}", "WinScreen"),
                 ("/game/nope", "TableScreen"),
             ]:
-                app.show(route)
+                await show(app, route)
                 assert type(app.screen).__name__ == screen, route
                 assert app.page.controls, route
 
@@ -94,7 +94,7 @@ def test_table_taps_record_actions_and_flags(tmp_path: Path) -> None:
         app = await new_app(store, tmp_path)
         flags = []
         app.flag = lambda title, reasons, **kw: flags.append((title, [r.rule for r in reasons]))
-        app.show(f"/game/{game}")
+        await show(app, f"/game/{game}")
         table = app.screen
         table.control.start_action("craft")  # refused: one Beating
         assert flags == [("Not allowed: Craft", ["BEAT-2"])]
@@ -139,7 +139,7 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
     async def run() -> None:
         here, there = await new_app(store, tmp_path), await new_app(store, tmp_path)
         for app in (here, there):
-            app.show(f"/game/{game}")
+            await show(app, f"/game/{game}")
         there.screen.control.submit({"type": "search", "player": 0})
         await settled(there.screen)
         version = store.load(game).version
@@ -198,7 +198,7 @@ def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
 
     async def run() -> None:
         app = await new_app(store, tmp_path, 1280)
-        app.show(f"/game/{game}")
+        await show(app, f"/game/{game}")
         table = app.screen
         app.confirm = lambda title, text, yes, on_yes, **kw: on_yes()  # "Warden here: WARD-2": dig anyway
         table.control.start_action("dig")
@@ -239,7 +239,7 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
         app = await new_app(store, tmp_path, rng.choice([390, 1280]))
         app.flag = lambda *a, **k: None
         app.confirm = lambda title, text, yes, on_yes, **k: on_yes()
-        app.show(f"/game/{game}")
+        await show(app, f"/game/{game}")
         table = app.screen
         for _ in range(160):
             await settled(table)

@@ -224,16 +224,16 @@ def test_a_shared_table_shows_hand_sizes_and_only_the_hand_asked_for() -> None:
 def test_the_referee_screen_is_shared_until_a_phone_holds_a_seat() -> None:
     from types import SimpleNamespace
 
+    from companion.app.opening import Seating
     from companion.app.screens.viewer import shared_screen
     from companion.app.settings import Settings
 
-    def app(mode: str, seats: list[int | None]) -> Any:
-        devices = [SimpleNamespace(seat=seat) for seat in seats]
-        join = SimpleNamespace(listing=lambda game_id: devices)
-        return SimpleNamespace(settings=Settings(screen=mode), services=SimpleNamespace(join=join))
+    def shared(mode: str, seats: list[int | None]) -> bool:
+        devices = tuple(SimpleNamespace(id=f"d{i}", seat=seat) for i, seat in enumerate(seats))
+        return shared_screen(SimpleNamespace(settings=Settings(screen=mode)), Seating(devices))
 
-    assert shared_screen(app("auto", []), "g") and shared_screen(app("auto", [None]), "g")  # a spectator only
-    assert not shared_screen(app("auto", [None, 1]), "g")
-    assert shared_screen(app("shared", [0, 1]), "g")
-    assert not shared_screen(app("private", []), "g")
+    assert shared("auto", []) and shared("auto", [None])  # a spectator only
+    assert not shared("auto", [None, 1])
+    assert shared("shared", [0, 1])
+    assert not shared("private", [])
     assert Settings(screen="mirror").valid().screen == "auto"

@@ -17,7 +17,7 @@ from companion.app.session import TableSession
 from companion.app.settings import SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import make_store, settled
+from .conftest import make_store, settled, show
 from .test_app_offline import FakeConnection, pack
 
 SLOW = 1.0  # seconds each store call of the slow game takes
@@ -148,7 +148,7 @@ def test_a_slow_game_does_not_delay_another_games_screens(tmp_path: Path) -> Non
     async def run() -> None:
         apps = await _apps(store, tmp_path, 3)
         for app, game in zip(apps, (a, b, b), strict=True):
-            app.show(f"/game/{game}")
+            await show(app, f"/game/{game}")
         slow_screen, here, there = (app.screen for app in apps)
         slow_screen.session.store = store  # opening the screen was slow too; its writes are what counts
         started = time.perf_counter()
@@ -173,10 +173,38 @@ def test_the_log_is_read_off_the_loop_and_drawn_when_it_arrives(tmp_path: Path) 
 
     async def run() -> None:
         (app,) = await _apps(real, tmp_path, 1)
-        app.show(f"/game/{game}/log")
+        await show(app, f"/game/{game}/log")
         log = app.screen
         assert log.entries is None  # nothing read on the loop: the screen says it is reading
         await settled(log)
         assert [e.action["type"] for e in log.entries] == ["search"]
+
+    asyncio.run(run())
+
+
+def test_opening_a_slow_games_screen_delays_neither_the_loop_nor_another_game(tmp_path: Path) -> None:
+    """A table is drawn once its game was read off the loop: while game A's read takes its time,
+    game B's screens go on hearing of B's changes."""
+    real = make_store(tmp_path)
+    a = real.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+    b = real.create_game({"players": [{"name": "Dana"}, {"name": "Eli"}]})
+    store = SlowFor(real, a)
+
+    async def run() -> None:
+        opener, here, there = await _apps(store, tmp_path, 3)
+        await show(here, f"/game/{b}")
+        await show(there, f"/game/{b}")
+        started = time.perf_counter()
+        opener.show(f"/game/{a}")
+        assert opener.screen is None  # nothing built, nothing read on the loop
+        there.screen.control.submit({"type": "search", "player": 0})
+        await settled(there.screen)
+        while here.screen.session.version < 1 and time.perf_counter() - started < 5:
+            await asyncio.sleep(0.01)
+        assert here.screen.session.version == 1 and time.perf_counter() - started < PROMPT
+        assert opener.opening is not None and not opener.opening.done()
+        await opener.shown()
+        assert type(opener.screen).__name__ == "TableScreen" and opener.screen.game_id == a
+        assert time.perf_counter() - started >= SLOW
 
     asyncio.run(run())

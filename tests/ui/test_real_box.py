@@ -21,7 +21,7 @@ from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
 from companion.rules import new_game, parse_action, step
 
-from .conftest import make_store, settled, write_settings
+from .conftest import make_store, settled, show, write_settings
 from .test_app_offline import new_app
 
 TR = Tr("en")
@@ -46,7 +46,7 @@ class TestBugs:
 
         async def run() -> None:
             app = await host_app(store, tmp_path)
-            app.show(f"/game/{game}")
+            await show(app, f"/game/{game}")
             table = app.screen
             table.control.submit({"type": "move", "player": 0, "die": [1]})  # 1: Cell Block or Cafeteria
             await settled(table)
@@ -193,7 +193,7 @@ class TestBugs:
 
         async def run() -> None:
             app = await host_app(store, tmp_path)
-            app.show(f"/game/{game}")
+            await show(app, f"/game/{game}")
             title = app.screen.appbar().title
             texts = title.content.controls
             assert title.label == "Turn 1 · Maximiliana Alessandra"
@@ -242,7 +242,7 @@ class TestScoreStrip:
         async def run() -> None:
             for width in (390, 1280):
                 app = await host_app(store, tmp_path, width)
-                app.show(f"/game/{game}")
+                await show(app, f"/game/{game}")
                 table = app.screen
                 chips = table._strip.row.controls
                 assert [c.identifier for c in chips] == ["score-0", "score-1"] and chips[0].selected
@@ -292,7 +292,7 @@ class TestWinning:
             app = await host_app(store, tmp_path)
             asked = []
             app.confirm = lambda title, text, yes, on_yes, **kw: asked.append((title, yes, on_yes))
-            app.show(f"/game/{won}")
+            await show(app, f"/game/{won}")
             app.screen.control.submit_checked({"type": "dig", "player": 0, "tool": "spoon"})
             assert store.load(won).game.state.winner is None  # asked first
             ((title, yes, record),) = asked
@@ -300,14 +300,15 @@ class TestWinning:
             record()
             await settled(app.screen)
             assert store.load(won).game.state.winner == 0
-            app.show("/")
+            await show(app, "/")
             assert f"finished-{won}" in _identifiers(app.page)
-            app.show(f"/game/{won}/win")
+            await show(app, f"/game/{won}/win")
             await settled(app.screen)  # the log, read off the loop, says what an undo takes back
             assert "win-undo" in _identifiers(app.page)
             win = app.screen
             win._undo()
             await settled(win)
+            await app.shown()  # the table it goes back to
             assert store.load(won).game.state.winner is None and type(app.screen).__name__ == "TableScreen"
 
         asyncio.run(run())
@@ -391,7 +392,7 @@ class TestRealDie:
 
         async def run() -> None:
             app = await host_app(store, tmp_path)
-            app.show(f"/game/{game}")
+            await show(app, f"/game/{game}")
             assert "nav-settings" in [c.identifier for c in app.screen.actions()]
 
         asyncio.run(run())
@@ -418,7 +419,7 @@ class TestRealMichelCards:
         async def run() -> None:
             app = await host_app(store, tmp_path)
             assert app.settings.physical_michel
-            app.show(f"/game/{game}")
+            await show(app, f"/game/{game}")
             table = app.screen
             table.control.submit_checked(move)
             assert table.control.michel_for == (move, 1) and store.load(game).version == 1  # nothing recorded yet

@@ -246,6 +246,7 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
         if device is not None:
             app.join_devices = {device.game_id: device}
         app.show(route)
+        await app.shown()
         await asyncio.sleep(0)
         return app
 

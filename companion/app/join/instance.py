@@ -63,6 +63,7 @@ class Instance:
         if device is not None:
             app.join_devices = {device.game_id: device}
         app.show(route)
+        await app.shown()
         await asyncio.sleep(0)
         return app
 

@@ -18,7 +18,9 @@ import flet as ft
 
 from storage import LinkRefused, SeatTaken
 
+from .. import offloop
 from ..news import devices_topic
+from ..opening import Opening
 from ..screens.base import Screen
 from ..vm.table import COLORS
 from ..widgets.common import button, card, heading, muted, standee, tap
@@ -29,13 +31,14 @@ log = logging.getLogger(__name__)
 TOKEN_PREF = "dyo.device.{game}"
 
 
-def device_screen(app: Any, head: str, rest: list[str], query: dict[str, str]) -> Screen:
+def device_screen(app: Any, head: str, rest: list[str], query: dict[str, str], opening: Opening | None) -> Screen:
+    """`opening`: the game read off the loop, when this tab already holds a place at it."""
     game_id = rest[0] if rest else ""
     if head == "join":
         return JoinScreen(app, game_id, query)
     known = seated(app).get(game_id)
-    if known is not None and app.services.join.still_bound(known):
-        return enter(app, known, query)
+    if known is not None and opening is not None and opening.problem is None and opening.seating.holds(known):
+        return enter(app, known, query, opening)
     return PlayScreen(app, game_id, query)
 
 
@@ -47,15 +50,15 @@ def seated(app: Any) -> dict[str, Any]:
     return found
 
 
-def enter(app: Any, device: Any, query: dict[str, str]) -> Screen:
+def enter(app: Any, device: Any, query: dict[str, str], opening: Opening) -> Screen:
     seated(app)[device.game_id] = device
     if device.seat is None:
         from .table_view import table_view_screen
 
-        return table_view_screen(app, device.game_id, query, device=device)
+        return table_view_screen(app, opening, query, device=device)
     from .seat import seat_screen
 
-    return seat_screen(app, device, query)
+    return seat_screen(app, device, query, opening)
 
 
 def client(app: Any) -> str:
@@ -102,39 +105,45 @@ class JoinScreen(DeviceScreen):
         self.key = query.get("key")
         self.seats: list[Any] = []
         self.wait = 0.0
-        join = app.services.join
         if self.key is None:
             self.step = "refused"  # no secret at all: nothing to count, nothing to show
             return
-        gate = join.check_link(game_id, self.key, client(app))
-        if not gate.ok:
-            self.step, self.wait = ("locked" if gate.wait > 0 else "refused"), gate.wait
-            return
-        app.link_ok = True
         self.step = "connecting"
         app.run_later(self._look_for_seat)
 
     def title(self) -> str:
         return self.tr("join.title") if self.step == "pick" else self.tr("ui.app_title")
 
+    async def _store(self, fn: Any, *args: Any) -> Any:
+        """A join call, which reads the store: off the loop, in this game's lane (offloop.py)."""
+        return await offloop.run(self.game_id, fn, *args)
+
     async def _look_for_seat(self) -> None:
-        """This browser already sits at this game: back to its seat, the link is not needed."""
+        """The secret opens the seats; a browser already seated here goes back to its seat."""
         app, join = self.app, self.app.services.join
+        gate = await self._store(join.check_link, self.game_id, self.key, client(app))
+        if not gate.ok:
+            self.step, self.wait = ("locked" if gate.wait > 0 else "refused"), gate.wait
+            if app.screen is self:
+                app.render()
+            return
+        app.link_ok = True
         token = None
         try:
             token = await app.prefs.get(TOKEN_PREF.format(game=self.game_id))
         except Exception:  # no storage on this browser: it picks a seat as if new
             log.info("cannot read this browser's storage")
-        device = join.resume(self.game_id, token, client(app)) if token is not None else None
+        device = None if token is None else await self._store(join.resume, self.game_id, token, client(app))
         if app.screen is not self:
             return
         if device is not None and device.seat is not None:
             seated(app)[self.game_id] = device
             app.go(f"/play/{self.game_id}")
             return
-        self.seats = join.seats(self.game_id)
+        self.seats = await self._store(join.seats, self.game_id)
         self.step = "pick"
-        app.render()
+        if app.screen is self:
+            app.render()
 
     def content(self) -> ft.Control:
         tr = self.tr
@@ -194,12 +203,19 @@ class JoinScreen(DeviceScreen):
         return ft.Column(rows, spacing=10)
 
     def pick(self, seat: int | None) -> None:
+        self.app.run_later(self._take, seat)
+
+    async def _take(self, seat: int | None) -> None:
+        """Take the seat (None: watch), keep the token in this browser (so reopening returns
+        here), then go to the seat."""
         app, join = self.app, self.app.services.join
         try:
-            device, token = join.join(self.game_id, str(self.key), client(app), seat, peer_of(app.page).user_agent)
+            device, token = await self._store(
+                join.join, self.game_id, str(self.key), client(app), seat, peer_of(app.page).user_agent
+            )
         except SeatTaken:
             app.toast(self.tr("join.seat_just_taken"))
-            self.seats = join.seats(self.game_id)
+            self.seats = await self._store(join.seats, self.game_id)
             app.render()
             return
         except LinkRefused:
@@ -207,10 +223,6 @@ class JoinScreen(DeviceScreen):
             app.render()
             return
         seated(app)[self.game_id] = device
-        app.run_later(self._keep_and_go, token, device)
-
-    async def _keep_and_go(self, token: str, device: Any) -> None:
-        """Keep the token in this browser (so reopening returns here), then go to the seat."""
         try:
             await self.app.prefs.set(TOKEN_PREF.format(game=self.game_id), token)
         except Exception:  # private browsing: the seat holds for this tab only
@@ -238,15 +250,18 @@ class PlayScreen(DeviceScreen):
             token = await app.prefs.get(TOKEN_PREF.format(game=self.game_id))
         except Exception:
             log.info("cannot read this browser's storage")
-        device = app.services.join.resume(self.game_id, token, client(app)) if token is not None else None
+        join = app.services.join
+        device = (
+            None if token is None else await offloop.run(self.game_id, join.resume, self.game_id, token, client(app))
+        )
         if app.screen is not self:
             return
         if device is None:
             self.step = "none"
             app.render()
             return
-        app.screen = enter(app, device, self.query)
-        app.render()
+        seated(app)[self.game_id] = device
+        app.show(app.route)  # now this tab holds a place: its seat opens (its game read off the loop)
 
     def content(self) -> ft.Control:
         tr = self.tr

@@ -23,6 +23,8 @@ import flet as ft
 
 from companion.rules import Event, GameState
 
+from .. import offloop
+from ..opening import Opening, Seating, read_seating
 from ..screens.table import TableScreen
 from ..screens.viewer import Console
 from ..vm.pending import PendingVM, pending_view
@@ -45,14 +47,15 @@ class DevicePolicy(Console):
     may_force = False  # a refusal names its rules; recording it anyway is the referee's call
     may_rewind = False
     won_route = False
+    follows_seating = False
     stale_text = "join.stale"
 
     def __init__(self, device: Any) -> None:
         super().__init__()
         self.device = device
 
-    def open_session(self, app: Any, game_id: str) -> SeatSession:
-        return SeatSession(app.store, game_id, self.device, app.services.join)
+    def open_session(self, app: Any, opening: Opening) -> SeatSession:
+        return SeatSession(app.store, opening.game_id, self.device, app.services.join, table=opening.table)
 
     def shares(self, screen: TableScreen) -> bool:
         return False  # a device's session holds only what its viewer may know already
@@ -198,8 +201,8 @@ class SeatPolicy(DevicePolicy):
 
     # --- coming and going --------------------------------------------------------------------------
 
-    def opened(self, screen: TableScreen) -> None:
-        super().opened(screen)
+    def opened(self, screen: TableScreen, seating: Seating) -> None:
+        super().opened(screen, seating)
         app, device = screen.app, self.device
         page = app.page
         self._session_id = str(getattr(page.session, "id", id(screen)))
@@ -211,19 +214,17 @@ class SeatPolicy(DevicePolicy):
     def _reconnected(self, e: Any = None) -> None:
         """Back from sleep: the session followed the game meanwhile; reload once more and say so."""
         screen = self.screen
-        if screen is None:
-            return
-        app, device = screen.app, self.device
-        join = app.services.join
-        if not join.still_bound(device):
-            self.lost()
-            return
-        join.arrive(device.id, self._session_id)
-        announce(app, screen.game_id, "online", [device.id])
-        if app.screen is screen:
+        if screen is not None:
             screen.later(self._catch_up, screen)
 
     async def _catch_up(self, screen: TableScreen) -> None:
+        app, device = screen.app, self.device
+        seating = await offloop.run(screen.game_id, read_seating, app.services, screen.game_id)
+        if not seating.holds(device):  # the host freed this seat while the phone slept
+            self.lost()
+            return
+        app.services.join.arrive(device.id, self._session_id)
+        announce(app, screen.game_id, "online", [device.id])
         await screen.session.reread()  # off the loop (offloop.py)
         if screen.app.screen is screen:
             screen.control.reset()
@@ -244,9 +245,9 @@ class SeatPolicy(DevicePolicy):
         announce(app, screen.game_id, "offline", [self.device.id])
 
 
-def seat_screen(app: Any, device: Any, query: dict[str, str]) -> TableScreen:
+def seat_screen(app: Any, device: Any, query: dict[str, str], opening: Opening) -> TableScreen:
     """A phone's seat: the table screen through that seat's eyes."""
-    return TableScreen(app, device.game_id, query, SeatPolicy(device))
+    return TableScreen(app, opening, query, SeatPolicy(device))
 
 
 class FreedScreen(DeviceScreen):

@@ -62,10 +62,14 @@ class JoinService:
 
     # --- the link ----------------------------------------------------------------------------
 
-    def join_url(self, game_id: str, base: str) -> str:
-        """The address in the QR code: this server, the game, its current secret."""
-        secret = self.devices.secret(game_id)
-        return f"{base.rstrip('/')}/join/{game_id}?{urlencode({'key': secret})}"
+    def secret(self, game_id: str) -> str:
+        """The game's current join secret (made the first time a link is asked for)."""
+        return self.devices.secret(game_id)
+
+    def join_url(self, game_id: str, base: str, secret: str | None = None) -> str:
+        """The address in the QR code: this server, the game, its secret (read if not given)."""
+        key = self.secret(game_id) if secret is None else secret
+        return f"{base.rstrip('/')}/join/{game_id}?{urlencode({'key': key})}"
 
     def rotate(self, game_id: str) -> str:
         return self.devices.rotate(game_id)

@@ -43,14 +43,14 @@ class SeatSession(TableSession):
     `device` None is the host's own table view: the public view, and no writes at all.
     """
 
-    def __init__(self, store: Any, game_id: str, device: Device | None, join: Any) -> None:
+    def __init__(self, store: Any, game_id: str, device: Device | None, join: Any, table: Any = None) -> None:
         self.device = device
         self.seat = None if device is None else device.seat
         self.join = join
         self._view: Any = None
         self._view_of: Any = None
         who = "table view" if device is None else f"device {device.id} seat {device.seat}"
-        super().__init__(store, game_id, by=who)
+        super().__init__(store, game_id, by=who, table=table)
 
     @property
     def state(self) -> Any:

@@ -21,6 +21,8 @@ import flet as ft
 
 from companion.rules import GameState
 
+from .. import offloop
+from ..opening import Opening
 from ..screens.table import TableScreen
 from ..vm.pending import PendingVM, pending_view
 from ..vm.reactions import ReactionsVM, reactions_view
@@ -71,6 +73,14 @@ class TableViewPolicy(DevicePolicy):
     def has_extra(self) -> bool:  # the join panel is the host's
         return self.device is None
 
+    @property
+    def follows_seating(self) -> bool:  # type: ignore[override]
+        return self.has_extra
+
+    @property
+    def shows_link(self) -> bool:  # type: ignore[override]
+        return self.has_extra
+
     def menu_seat(self, state: GameState) -> int | None:
         return None
 
@@ -114,8 +124,10 @@ class TableViewPolicy(DevicePolicy):
     def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
         tr, app, game = screen.tr, screen.app, screen.game_id
         join = app.services.join
-        url = join.join_url(game, base_url(app))
-        devices = join.listing(game)
+        secret, devices = self.seating.secret, self.seating.devices  # read off the loop (opening.py)
+        if secret is None:  # the link could not be read: no panel rather than a wrong code
+            return None, None
+        url = join.join_url(game, base_url(app), secret)
         s = screen.session.state
         key = (
             url,
@@ -229,9 +241,11 @@ class TableViewPolicy(DevicePolicy):
         )
 
     def _free(self, screen: TableScreen, seat: int) -> None:
-        gone = screen.app.services.join.free_seat(screen.game_id, seat)
-        announce(screen.app, screen.game_id, "freed", gone)
-        screen.refresh()
+        screen.later(self._freed, screen, seat)
+
+    async def _freed(self, screen: TableScreen, seat: int) -> None:
+        gone = await offloop.run(screen.game_id, screen.app.services.join.free_seat, screen.game_id, seat)
+        announce(screen.app, screen.game_id, "freed", gone)  # this screen hears it too, and redraws
 
     def _ask_rotate(self, screen: TableScreen) -> None:
         tr = screen.tr
@@ -240,16 +254,18 @@ class TableViewPolicy(DevicePolicy):
         )
 
     def _rotate(self, screen: TableScreen) -> None:
-        screen.app.services.join.rotate(screen.game_id)
-        announce(screen.app, screen.game_id, "link")
+        screen.later(self._rotated, screen)
+
+    async def _rotated(self, screen: TableScreen) -> None:
+        await offloop.run(screen.game_id, screen.app.services.join.rotate, screen.game_id)
+        announce(screen.app, screen.game_id, "link")  # this screen hears it too, and reads the new link
         screen.toast(screen.tr("join.rotated"))
-        screen.refresh()
 
     def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
         if self.has_extra:
             screen.refresh()  # who is here, who is away, the link
 
 
-def table_view_screen(app: Any, game_id: str, query: dict[str, str], device: Any = None) -> TableScreen:
+def table_view_screen(app: Any, opening: Opening, query: dict[str, str], device: Any = None) -> TableScreen:
     """The table view: the table screen through nobody's eyes (the host's, or a spectator's phone)."""
-    return TableScreen(app, game_id, query, TableViewPolicy(device))
+    return TableScreen(app, opening, query, TableViewPolicy(device))

@@ -9,6 +9,7 @@ it came from (`RateLimiter`), which is locked out for a while after a few.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -56,16 +57,20 @@ class RateLimiter:
         self.clock = clock
         self.most_clients = most_clients
         self._clients: dict[str, _Client] = {}
+        self._lock = threading.Lock()  # the store's calls, which check secrets, run on worker threads
 
     def wait(self, client: str) -> float:
         """Seconds left of this address's lock-out (0: it may try)."""
-        found = self._clients.get(client)
-        if found is None:
-            return 0.0
-        return max(0.0, found.locked_until - self.clock())
+        with self._lock:
+            found = self._clients.get(client)
+            return 0.0 if found is None else max(0.0, found.locked_until - self.clock())
 
     def failed(self, client: str) -> float:
         """Count one wrong value from `client`; the lock-out it is now under (0: none)."""
+        with self._lock:
+            return self._count(client)
+
+    def _count(self, client: str) -> float:
         now = self.clock()
         found = self._clients.get(client)
         if found is None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import flet as ft
 
+from ..opening import Opening
 from ..session import TableSession
 from ..widgets.common import icon_button
 
@@ -105,17 +106,15 @@ class Screen:
 
 
 class GameScreen(Screen):
-    """A screen about one stored game (log, corrections, final standings): it opens the game, or
-    keeps the store's words for why it cannot (`problem`) to show instead."""
+    """A screen about one stored game (log, corrections, final standings), built from the game
+    as read off the loop (opening.py), or showing the store's words for why it cannot (`problem`)."""
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
+    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
         super().__init__(app, query)
-        self.game_id = game_id
-        self.problem: str | None = None
-        try:
-            self.session = TableSession(app.store, game_id)
-        except Exception as error:  # unknown id or an unreadable database: say which
-            self.problem = getattr(error, "message", str(error))
+        self.game_id = opening.game_id
+        self.problem: str | None = opening.problem
+        if self.problem is None:
+            self.session = TableSession(app.store, self.game_id, table=opening.table)
 
     def back_route(self) -> str | None:
         return self.query.get("back") or f"/game/{self.game_id}"

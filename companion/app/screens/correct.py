@@ -12,6 +12,7 @@ from typing import Any
 import flet as ft
 
 from ..news import game_topic
+from ..opening import Opening
 from ..vm import correct as vm
 from ..widgets.common import DANGER, button, card, choice_chips, heading, muted, pill, stepper
 from .base import GameScreen
@@ -22,8 +23,8 @@ TOTAL_HIGH = 200  # steppers for piles and the deck: far above anything in the b
 class CorrectScreen(GameScreen):
     title_key = "correct.title"
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
-        super().__init__(app, game_id, query)
+    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+        super().__init__(app, opening, query)
         self.draft = vm.Draft(seat=0 if self.problem else self.session.state.active)
 
     # --- building ------------------------------------------------------------------------------

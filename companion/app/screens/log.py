@@ -7,6 +7,7 @@ from typing import Any
 
 import flet as ft
 
+from ..opening import Opening
 from ..vm.log import log_view
 from ..vm.seat import SPECTATOR
 from ..vm.table import names_of
@@ -18,10 +19,10 @@ from .viewer import shared_screen
 class LogScreen(GameScreen):
     title_key = "ui.log_title"
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
-        super().__init__(app, game_id, query)
+    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+        super().__init__(app, opening, query)
         self.entries: list[Any] | None = None  # read off the loop, then drawn (a long log takes a while)
-        self.viewer = SPECTATOR if not self.problem and shared_screen(app, game_id) else None
+        self.viewer = SPECTATOR if not self.problem and shared_screen(app, opening.seating) else None
         if not self.problem:
             self.later(self._read)
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import flet as ft
 
+from .. import offloop
+from ..opening import Opening
 from ..vm.replay import REPLAYS, ReplayStepVM, clamp_step, replay_step
 from ..widgets.board import BoardMap
 from ..widgets.common import Memo, card, choice_chips, heading, icon_button, muted, pill
@@ -25,18 +27,31 @@ VIEWS = ("public", "hands")
 class ReplayScreen(GameScreen):
     title_key = "ui.replay_title"
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
-        super().__init__(app, game_id, query)
+    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+        super().__init__(app, opening, query)
         self.hands = query.get("hands") == "1"
         self.vm: ReplayStepVM | None = None
+        self.step = 0
         if self.problem:
             return
+        # Stepping opens this screen again: the log read for the first step is kept (REPLAYS).
+        self.replay = REPLAYS.cached(app.store, self.game_id, self.session.version)
+        if self.replay is None:
+            self.later(self._read)
+        else:
+            self.step = clamp_step(query.get("step"), self.replay.total)
+
+    async def _read(self) -> None:
+        """The whole log, read off the loop (a long game's log takes a while)."""
         try:
-            self.replay = REPLAYS.get(app.store, game_id, self.session.version)
+            self.replay = await offloop.run(
+                self.game_id, REPLAYS.get, self.app.store, self.game_id, self.session.version
+            )
+            self.step = clamp_step(self.query.get("step"), self.replay.total)
         except Exception as error:  # the log cannot be read: say why
             self.problem = getattr(error, "message", str(error))
-            return
-        self.step = clamp_step(query.get("step"), self.replay.total)
+        if self.app.screen is self:
+            self.app.render()
 
     def back_route(self) -> str | None:
         return self.query.get("back") or "/"
@@ -67,6 +82,8 @@ class ReplayScreen(GameScreen):
         tr = self.tr
         if self.problem:
             return muted(self.problem)
+        if self.replay is None:
+            return muted(tr("ui.log_reading"))
         vm = self.vm = replay_step(self.replay, self.step, tr, hands=self.hands)
         narrow = self.app.narrow
         head: list[ft.Control] = []

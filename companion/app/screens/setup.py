@@ -14,7 +14,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules import PRESETS, PUNISHMENT_CHOOSERS, load_catalog
+from companion.rules import PRESETS, PUNISHMENT_CHOOSERS
 
 from .. import offloop
 from ..vm.setup import (
@@ -23,17 +23,15 @@ from ..vm.setup import (
     MIN_PLAYERS,
     SetupForm,
     dig_in_places,
-    hand_cards,
-    hand_total,
-    start_places,
 )
 from ..vm.table import COLORS
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
 from .base import Screen
 from .settings import screen_choice
+from .setup_start import StartingStateEditors
 
 
-class SetupScreen(Screen):
+class SetupScreen(StartingStateEditors, Screen):
     title_key = "ui.setup_title"
 
     def __init__(self, app: Any, query: dict[str, str]) -> None:
@@ -77,14 +75,12 @@ class SetupScreen(Screen):
         return self.fields[seat]
 
     def content(self) -> ft.Control:
-        f = self.form
         sections = [self._players(), self._hands(), self._rules(), self._modules(), self._progress()]
         sections.append(screen_choice(self))  # whether this screen will hide the hands
         self._refresh_problems(update=False)
         sections.append(
             card(ft.Column([self.problem_box, self.start_box], spacing=10, tight=True), identifier="setup-start")
         )
-        _ = f
         return ft.Column(sections, spacing=12)
 
     def _players(self) -> ft.Control:
@@ -246,166 +242,6 @@ class SetupScreen(Screen):
         sw = ft.Switch(value=value, label=label, on_change=lambda e: on_change(e.control.value))
         return ft.Column([ft.Semantics(identifier=ident, content=sw), muted(hint, 12)], spacing=0, tight=True)
 
-    def _progress(self) -> ft.Control:
-        tr = self.tr
-        f = self.form
-        rows: list[ft.Control] = [
-            self._switch(
-                tr("ui.in_progress"),
-                tr("ui.in_progress_hint"),
-                f.in_progress,
-                self._set_in_progress,
-                "switch-in-progress",
-            )
-        ]
-        if f.in_progress:
-            places = start_places(f)
-            for seat, _p in enumerate(f.players):
-                rows.append(self._start_editor(seat, places))
-        return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-progress")
-
-    def _start_editor(self, seat: int, places: list[str]) -> ft.Control:
-        tr = self.tr
-        f = self.form
-        p = f.players[seat]
-        st = p.start
-        name = p.name.strip() or tr("ui.player_default_name", number=seat + 1)
-        home = places[0] if places else None
-        rows: list[ft.Control] = [
-            ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
-            muted(tr("ui.start_place"), 12),
-            choice_chips(
-                [(pl, tr.name("place", pl)) for pl in places],
-                st.place or home,
-                lambda v: self._start(seat, "place", v),
-                prefix=f"start-place-{seat}",
-                label_of=lambda t: tr("ui.start_place_choice", player=name, place=t),
-            ),
-        ]
-        for field_name, high in (("cigarettes", 200), ("beatings", 2), ("tunnel", 99)):
-            label = tr(f"ui.start_{field_name}")
-            rows.append(
-                ft.Row(
-                    [
-                        ft.Text(label, size=14, expand=True),
-                        stepper(
-                            getattr(st, field_name),
-                            functools.partial(self._start, seat, field_name),
-                            low=0,
-                            high=high,
-                            label=tr("ui.start_field_of", field=label, player=name),
-                            fmt=tr.num,
-                            prefix=f"start-{field_name}-{seat}",
-                        ),
-                    ]
-                )
-            )
-        gangs = [(None, tr("ui.no_gang"))] + [(g, tr.name("gang", g)) for g in sorted(load_catalog().gangs)]
-        rows.append(muted(tr("ui.start_gang"), 12))
-        rows.append(
-            choice_chips(
-                gangs,
-                st.gang,
-                lambda v: self._start(seat, "gang", v),
-                prefix=f"start-gang-{seat}",
-                label_of=lambda t: tr("ui.start_gang_choice", player=name, gang=t),
-            )
-        )
-        return card(
-            ft.Column(rows, spacing=6, tight=True), identifier=f"start-{seat}", bgcolor=ft.Colors.SURFACE_CONTAINER
-        )
-
-    def _hands(self) -> ft.Control:
-        """Every seat's starting hand, in every setup: named Search cards or unentered ones,
-        with the running total against the starting hand size."""
-        tr = self.tr
-        rows: list[ft.Control] = [heading(tr("ui.hands_title"), 17), muted(tr("ui.hands_hint"), 12)]
-        rows += [self._hand_editor(seat) for seat in range(len(self.form.players))]
-        return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-hands")
-
-    def _hand_editor(self, seat: int) -> ft.Control:
-        tr = self.tr
-        f = self.form
-        st = f.players[seat].start
-        name = f.players[seat].name.strip() or tr("ui.player_default_name", number=seat + 1)
-        total = hand_total(f, seat, tr)
-        cards = hand_cards(f.in_progress)
-        rows: list[ft.Control] = [
-            ft.Row(
-                [
-                    ft.Text(name, size=15, weight=ft.FontWeight.BOLD, expand=True),
-                    ft.Semantics(
-                        identifier=f"start-total-{seat}",
-                        container=True,
-                        content=pill(
-                            total.line,
-                            size=12,
-                            bold=True,
-                            bgcolor=None if total.size == total.starting else ft.Colors.TERTIARY_CONTAINER,
-                        ),
-                    ),
-                ],
-                wrap=True,
-            )
-        ]
-        for cardid, n in ((c, st.known[c]) for c in cards if st.known.get(c)):
-            label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
-            rows.append(
-                ft.Row(
-                    [
-                        ft.Text(tr.name("card", cardid), size=14, expand=True),
-                        stepper(
-                            n,
-                            functools.partial(self._start_card, seat, cardid),
-                            low=0,
-                            high=20,
-                            label=label,
-                            fmt=tr.num,
-                            prefix=f"start-card-{seat}-{cardid}",
-                        ),
-                    ]
-                )
-            )
-        rows.append(
-            ft.Row(
-                [
-                    ft.Text(tr("ui.start_unknown"), size=14, expand=True),
-                    stepper(
-                        total.unentered,
-                        lambda v: self._start(seat, "unknown", v),
-                        low=0,
-                        high=20,
-                        label=tr("ui.start_unknown_of", player=name),
-                        fmt=tr.num,
-                        prefix=f"start-unknown-{seat}",
-                    ),
-                ]
-            )
-        )
-        if self.adding.get(seat):
-            rows.append(
-                choice_chips(
-                    [(c, tr.name("card", c)) for c in cards],
-                    None,
-                    lambda v: self._add_card(seat, v),
-                    prefix=f"start-add-{seat}",
-                    label_of=lambda t: tr("ui.start_add_card", player=name, card=t),
-                )
-            )
-        else:
-            rows.append(
-                button(
-                    tr("ui.start_add_cards"),
-                    lambda e, s=seat: self._open_adding(s),
-                    style="text",
-                    icon=ft.Icons.ADD,
-                    identifier=f"start-open-add-{seat}",
-                )
-            )
-        return card(
-            ft.Column(rows, spacing=6, tight=True), identifier=f"start-hand-{seat}", bgcolor=ft.Colors.SURFACE_CONTAINER
-        )
-
     def _refresh_problems(self, update: bool = True) -> None:
         tr = self.tr
         problems = self.form.problems(tr)
@@ -538,28 +374,6 @@ class SetupScreen(Screen):
 
     def _set_team_mode(self, on: bool) -> None:
         self.form.team = bool(on)
-        self._rerender()
-
-    def _set_in_progress(self, on: bool) -> None:
-        self.form.in_progress = bool(on)
-        self._rerender()
-
-    def _start(self, seat: int, name: str, value: Any) -> None:
-        setattr(self.form.players[seat].start, name, value)
-        self._rerender()
-
-    def _start_card(self, seat: int, card_id: str, n: int) -> None:
-        self.form.players[seat].start.set_card(card_id, n, self.form.value("starting_hand"))
-        self._rerender()
-
-    def _open_adding(self, seat: int) -> None:
-        self.adding[seat] = True
-        self._rerender()
-
-    def _add_card(self, seat: int, card_id: str) -> None:
-        st = self.form.players[seat].start
-        st.set_card(card_id, st.known.get(card_id, 0) + 1, self.form.value("starting_hand"))
-        self.adding[seat] = False
         self._rerender()
 
     def _start_game(self, e: Any = None) -> None:

@@ -20,6 +20,7 @@ from companion.rules import Event, action_options
 
 from .. import sound
 from ..news import game_topic
+from ..opening import Opening
 from ..session import Outcome
 from ..vm.actions import action_menu, end_turn_vm
 from ..vm.dice import michel_ask
@@ -50,18 +51,16 @@ class TableScreen(Screen):
     _right: ft.Column
     _extra: ft.Container  # the policy's own panel (a phone's hand, the join panel)
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str], policy: Console | None = None) -> None:
+    def __init__(self, app: Any, opening: Opening, query: dict[str, str], policy: Console | None = None) -> None:
         super().__init__(app, query)
         self.policy = policy = policy or Console()
         self.viewer = policy.viewer
-        self.game_id = game_id
-        self.missing: str | None = None
+        self.game_id = game_id = opening.game_id
+        self.missing: str | None = opening.problem  # unknown id or an unreadable database: say which
         self.redirect: str | None = None
-        try:
-            self.session = policy.open_session(app, game_id)
-        except Exception as error:  # unknown id or an unreadable database: say which
-            self.missing = getattr(error, "message", str(error))
+        if self.missing is not None:
             return
+        self.session = policy.open_session(app, opening)
         if self.session.state.winner is not None and policy.won_route:
             self.redirect = f"/game/{game_id}/win"
         self.control = TableControl(self.session, self.tr, self, policy)
@@ -75,7 +74,7 @@ class TableScreen(Screen):
             app.services.news.subscribe(app.page, self.topic, self._remote_change)
         except Exception:  # news is a convenience for a second screen on the same game
             pass
-        policy.opened(self)
+        policy.opened(self, opening.seating)
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
 
     # --- frame ---------------------------------------------------------------------------------

@@ -22,7 +22,9 @@ import flet as ft
 
 from companion.rules import Event, GameState, view
 
+from .. import offloop
 from ..news import PRESENCE, devices_topic
+from ..opening import Opening, Seating, read_seating
 from ..session import TableSession
 from ..vm.interaction import Referee
 from ..vm.log import recent_lines
@@ -39,18 +41,11 @@ if TYPE_CHECKING:
     from .table import TableScreen
 
 
-def phones_seated(app: Any, game_id: str) -> bool:
-    """Whether a phone holds a seat at this table (so each hand has a private screen)."""
-    try:
-        return any(d.seat is not None for d in app.services.join.listing(game_id))
-    except Exception:  # no join service (a packaged app): no phones
-        return False
-
-
-def shared_screen(app: Any, game_id: str) -> bool:
-    """Whether the referee's screens of this game are shared by the table (the setting)."""
+def shared_screen(app: Any, seating: Seating) -> bool:
+    """Whether the referee's screens of this game are shared by the table (the setting, and
+    whether a phone holds a seat)."""
     mode = app.settings.screen
-    return mode == "shared" or (mode == "auto" and not phones_seated(app, game_id))
+    return mode == "shared" or (mode == "auto" and not seating.phones_seated)
 
 
 class Console(Referee):
@@ -59,13 +54,16 @@ class Console(Referee):
 
     viewer: int | None = None  # None: the referee's eyes, which see every entry
     won_route = True  # a won game opens the win screen (a device's screen keeps the table)
+    follows_seating = True  # what it shows depends on who holds a seat (read again when that changes)
+    shows_link = False  # it shows the join link (its secret is read with the seating)
 
     def __init__(self) -> None:
         self.screen: TableScreen | None = None
+        self.seating = Seating()  # who holds a seat, read when the screen opens and on each change
         self.shared = False  # decided when the screen opens, again when its phones change
 
-    def open_session(self, app: Any, game_id: str) -> TableSession:
-        return TableSession(app.store, game_id)
+    def open_session(self, app: Any, opening: Opening) -> TableSession:
+        return TableSession(app.store, opening.game_id, table=opening.table)
 
     def seen(self, screen: TableScreen) -> tuple[GameState, int | None]:
         """The state the table is drawn from and whose eyes: everything for the referee; on a
@@ -165,10 +163,11 @@ class Console(Referee):
     def has_extra(self) -> bool:
         return False
 
-    def opened(self, screen: TableScreen) -> None:
+    def opened(self, screen: TableScreen, seating: Seating) -> None:
         """The screen is open: follow its devices (a phone taking a seat ends an automatic
         shared screen)."""
         self.screen = screen
+        self.seating = seating
         self.shared = self.shares(screen)
         try:
             screen.app.services.news.subscribe(screen.app.page, devices_topic(screen.game_id), self._devices_changed)
@@ -183,19 +182,26 @@ class Console(Referee):
             pass
 
     async def _devices_changed(self, topic: str, message: Any) -> None:
+        """A device joined, left or was freed: read the table's seating again, off the loop."""
         screen = self.screen
         if screen is None or screen.app.screen is not screen or not isinstance(message, dict):
             return
-        self.devices_changed(screen, message)
+        if self.follows_seating and message.get("kind") not in PRESENCE:  # online, away: same seats
+            try:
+                self.seating = await offloop.run(
+                    screen.game_id, read_seating, screen.app.services, screen.game_id, self.shows_link
+                )
+            except Exception:  # a storage problem: keep what was read last
+                log.info("cannot read the devices of %s", screen.game_id, exc_info=True)
+        if screen.app.screen is screen:
+            self.devices_changed(screen, message)
 
     def shares(self, screen: TableScreen) -> bool:
         """Whether this screen is the table's shared one (the setting, and the seated phones)."""
-        return shared_screen(screen.app, screen.game_id)
+        return shared_screen(screen.app, self.seating)
 
     def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
-        """A device joined or was freed: a shared screen may become the referee's own."""
-        if message.get("kind") in PRESENCE:  # only online or away: the seats did not change
-            return
+        """The seating changed: a shared screen may become the referee's own."""
         shared = self.shares(screen)
         if shared != self.shared:
             self.shared = shared

@@ -6,6 +6,7 @@ from typing import Any
 
 import flet as ft
 
+from ..opening import Opening
 from ..vm.undo import undo_view
 from ..vm.win import win_view
 from ..widgets.common import button, card, heading, muted, pill, standee
@@ -16,12 +17,12 @@ from .home import export_game
 class WinScreen(GameScreen):
     title_key = "ui.win_title"
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
-        super().__init__(app, game_id, query)
+    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+        super().__init__(app, opening, query)
         self.redirect: str | None = None
         self.entries: list[Any] | None = None  # the log, read off the loop: it says what an undo takes back
         if not self.problem and self.session.state.winner is None:
-            self.redirect = f"/game/{game_id}"
+            self.redirect = f"/game/{self.game_id}"
         elif not self.problem:
             self.later(self._read)
 

@@ -13,8 +13,9 @@ from typing import Any
 
 from companion.rules import ACTION_TYPES, ActionOption, GameState, action_inputs, action_options, parse_action, preview
 
-from .composer import ChoiceVM, Composer, StepVM, needs_questions
+from .composer import Composer, needs_questions
 from .dice import move_pad
+from .questions import ChoiceVM, StepVM
 from .reasons import ReasonVM, reasons
 from .text import Tr
 

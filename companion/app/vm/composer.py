@@ -10,8 +10,6 @@ disagrees with the referee.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules import (
@@ -26,6 +24,7 @@ from companion.rules import (
     preview,
 )
 
+from .questions import ChoiceVM, StepVM, card_label, input_steps
 from .reasons import ReasonVM, reasons
 from .text import Tr
 
@@ -57,31 +56,6 @@ SHOW_REFUSED = frozenset(
         ("bet", "amount"),
     }
 )
-
-
-@dataclass
-class ChoiceVM:
-    value: Any
-    label: str
-    enabled: bool = True
-    reasons: list[ReasonVM] = field(default_factory=list)
-    detail: str = ""
-    limit: int | None = None  # "many" steps: at most this many copies of this card
-
-
-@dataclass
-class StepVM:
-    """One question: pick one of `choices` ("one"), several cards ("many"), a number, or a die face."""
-
-    field: str
-    kind: str  # "one", "many", "number", "die"
-    prompt: str
-    choices: list[ChoiceVM] = dataclasses.field(default_factory=list)  # `field` here is the attribute above
-    low: int = 0
-    high: int = 0
-    default: Any = None
-    optional: bool = False
-    exact: int | None = None  # "many": exactly this many
 
 
 def _fields(kind: str) -> list[str]:
@@ -157,7 +131,7 @@ class Composer:
         name = self._varying()
         if name is not None:
             return self._choice_step(name)
-        for extra in self._extra_steps():
+        for extra in input_steps(self):
             if extra.field not in self._extra_done and not (self.quick and extra.optional):
                 return extra
         return None
@@ -213,7 +187,7 @@ class Composer:
         if not rest:
             return out
         first = rest[0]
-        later = {step.field for step in self._extra_steps()} - set(self.answers)  # asked further on
+        later = {step.field for step in input_steps(self)} - set(self.answers)  # asked further on
         for name in _fields(self.kind):
             if name in later:
                 continue
@@ -226,10 +200,10 @@ class Composer:
                 or value == ""
                 or (name in ("from_discard", "bandage", "cigarettes") and value == 0)
             ):
-                out.append((self._prompt(name, short=True), self._label(name, getattr(first, name))))
+                out.append((self.prompt(name), self._label(name, getattr(first, name))))
         for name, value in self.answers.items():
             if name not in _fields(self.kind) and value not in (None, (), []):
-                out.append((self._prompt(name, short=True), self._label(name, value)))
+                out.append((self.prompt(name), self._label(name, value)))
         return out
 
     def check(self) -> list[ReasonVM]:
@@ -249,7 +223,7 @@ class Composer:
             value = getattr(a, name)
             key = _value_key(value)
             if key not in seen:
-                seen[key] = ChoiceVM(value, self._label(name, value), True, detail=self._detail(name, value))
+                seen[key] = ChoiceVM(value, self._label(name, value), True)
         if not self.force and self._show_refused(name):
             for a in self._similar(name):
                 value = getattr(a, name)
@@ -261,9 +235,8 @@ class Composer:
                     self._label(name, value),
                     False,
                     reasons(check(self.state, a), self.tr),
-                    self._detail(name, value),
                 )
-        return StepVM(name, "one", self._prompt(name), list(seen.values()))
+        return StepVM(name, "one", self.prompt(name), list(seen.values()))
 
     def _similar(self, name: str) -> list[Action]:
         """Refused candidates that agree with the answers given so far (to show why they're refused)."""
@@ -286,146 +259,7 @@ class Composer:
             self._inputs[chosen] = action_inputs(self.state, chosen)
         return self._inputs[chosen]
 
-    def _extra_steps(self) -> list[StepVM]:
-        """Inputs the candidates cannot list: drawn cards, sale totals, accessories, dice."""
-        s, tr, kind = self.state, self.tr, self.kind
-        p = s.players[self.seat]
-        rest = self.remaining
-        chosen: Any = rest[0] if rest else None  # its fields depend on its type: read by name
-        steps: list[StepVM] = []
-        needs = self.inputs(chosen) if chosen is not None else None
-        if kind == "search" and needs is not None:
-            n = needs.draws
-            if n:
-                steps.append(
-                    StepVM(
-                        "cards",
-                        "many",
-                        tr("ui.ask_drawn_cards", count=n),
-                        self._search_card_choices(),
-                        0,
-                        n,
-                        (),
-                        optional=True,
-                    )
-                )
-        elif kind == "sell" and needs is not None and needs.hand_cards is not None:
-            fewest, most = needs.hand_cards
-            steps.append(StepVM("cards", "many", tr("ui.ask_sell_cards"), self._hand_choices(p), fewest, most))
-            if needs.printed_total is not None:
-                steps.append(
-                    StepVM(
-                        "cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total
-                    )
-                )
-        elif kind in ("join_gang", "change_style") and chosen is not None and needs is not None:
-            required = needs.accessory_count
-            prompt = tr("ui.ask_accessories", count=required, gang=tr.name("gang", chosen.gang))
-            steps.append(
-                StepVM(
-                    "cards",
-                    "many",
-                    prompt,
-                    self._accessory_choices(p, needs.accessories),
-                    required,
-                    required,
-                    tuple(chosen.cards),
-                    exact=required,
-                )
-            )
-            pile = s.gang_piles.get(chosen.gang, [])
-            if len(pile) > 1:  # the card taken, named in one step or left unentered
-                steps.append(
-                    StepVM(
-                        "card",
-                        "one",
-                        tr("ui.ask_gang_card"),
-                        [ChoiceVM(a, tr.name("ability", a)) for a in pile],
-                        default=pile[0],
-                        optional=True,
-                    )
-                )
-        elif kind == "rehabilitate" and chosen is not None:
-            steps.append(StepVM("card", "one", self._prompt("card"), self._background_choices(), optional=True))
-        elif kind == "extort" and chosen is not None and needs is not None:
-            need = len(chosen.weapons)
-            if len(needs.weapons) > 1:
-                steps.append(
-                    StepVM(
-                        "weapons",
-                        "many",
-                        tr("ui.ask_weapons", count=need),
-                        [ChoiceVM(w, self._card_label(p, w), limit=most) for w, most in needs.weapons],
-                        need,
-                        need,
-                        tuple(chosen.weapons),
-                        exact=need,
-                    )
-                )
-        elif kind == "craft" and needs is not None:
-            steps += self._material_steps(p, needs)
-        elif kind == "end_turn" and needs is not None:
-            over = needs.discard
-            if over > 0:
-                steps.append(
-                    StepVM(
-                        "discard",
-                        "many",
-                        tr("ui.ask_discard", count=over),
-                        self._hand_choices(p),
-                        over,
-                        over,
-                        exact=over,
-                    )
-                )
-        elif kind == "exchange" and needs is not None and needs.hand_cards is not None:
-            fewest, most = needs.hand_cards
-            steps.append(
-                StepVM("cards", "many", tr("ui.ask_give_cards"), self._hand_choices(p), fewest, most, (), optional=True)
-            )
-            if needs.cigarettes:
-                steps.append(
-                    StepVM(
-                        "cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0, high=needs.cigarettes, default=0
-                    )
-                )
-        elif kind == "gang_ability" and needs is not None:
-            if needs.hand_cards is not None:
-                fewest, most = needs.hand_cards
-                steps.append(
-                    StepVM(
-                        "cards", "many", tr("ui.ask_exchange_cards", count=most), self._hand_choices(p), fewest, most
-                    )
-                )
-            if needs.printed_total is not None:
-                steps.append(
-                    StepVM(
-                        "cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total
-                    )
-                )
-        elif kind == "play_action" and needs is not None and needs.draws:
-            steps.append(
-                StepVM(
-                    "cards",
-                    "many",
-                    tr("ui.ask_drawn_cards", count=needs.draws),
-                    self._search_card_choices(),
-                    0,
-                    needs.draws,
-                    (),
-                    optional=True,
-                )
-            )
-        if self.physical_dice:
-            dice = self._dice_needed(chosen)
-            if dice:
-                faces = sorted(s.board.faces)
-                steps.append(
-                    StepVM("die", "die", tr("ui.ask_die", count=dice), low=faces[0], high=faces[-1], exact=dice)
-                )
-        return steps
-
-    def _dice_needed(self, chosen: Action | None) -> int:
+    def dice_needed(self, chosen: Action | None) -> int:
         """The dice recording it rolls, as the engine's dry run counts them (forced: as if allowed)."""
         if chosen is None:
             return 0
@@ -433,64 +267,9 @@ class Composer:
             self._rolls[chosen] = preview(self.state, dataclasses.replace(chosen, force=self.force)).rolls
         return self._rolls[chosen]
 
-    def _material_steps(self, p: Any, needs: Inputs) -> list[StepVM]:
-        """Triad substitutions: ask which card fills a slot only when the player holds an alternative."""
-        steps = []
-        for i, (slot, options) in enumerate(needs.materials):
-            if len(options) > 1:
-                steps.append(
-                    StepVM(
-                        f"material_{i}",
-                        "one",
-                        self.tr("ui.ask_material", card=self.tr.name("card", slot)),
-                        [ChoiceVM(c, self._card_label(p, c)) for c in options],
-                        default=slot,
-                    )
-                )
-            else:
-                self.answers.setdefault(f"material_{i}", slot)
-        return steps
-
-    def _card_label(self, p: Any, card: str) -> str:
-        """A card's name, marked when the player would use a card nobody entered for it."""
-        label = self.tr.name("card", card)
-        if not p.hand.count(card) and p.hand.unknown and card != "unknown":
-            return self.tr("ui.card_from_unknown", card=label)
-        return label
-
-    def _hand_choices(self, p: Any) -> list[ChoiceVM]:
-        tr = self.tr
-        out = [ChoiceVM(c, tr.name("card", c), detail=tr.num(n), limit=n) for c, n in sorted(p.hand.known.items())]
-        if p.hand.unknown:
-            out.append(
-                ChoiceVM("unknown", tr.name("card", "unknown"), detail=tr.num(p.hand.unknown), limit=p.hand.unknown)
-            )
-        return out
-
-    def _accessory_choices(self, p: Any, allowed: Iterable[str]) -> list[ChoiceVM]:
-        return [
-            ChoiceVM(c, self._card_label(p, c), bool(p.hand.count(c) or p.hand.unknown), limit=1)
-            for c in sorted(allowed)
-        ]
-
-    def _background_choices(self) -> list[ChoiceVM]:
-        """The Backgrounds the new card may be: those the engine accepts (none already seen)."""
-        out = []
-        for card in self.state.catalog.backgrounds:
-            refused = check(
-                self.state,
-                parse_action({"type": "rehabilitate", "player": self.seat, "card": card}, self.state.catalog),
-            )
-            out.append(ChoiceVM(card, self.tr.name("background", card), not refused, reasons(refused, self.tr)))
-        return out
-
-    def _search_card_choices(self) -> list[ChoiceVM]:
-        cat = self.state.catalog
-        return [ChoiceVM(c, self.tr.name("card", c)) for c in cat.card_order if cat.is_search_card(c)]
-
     # --- words -------------------------------------------------------------------------------
 
-    def _prompt(self, name: str, short: bool = False) -> str:
+    def prompt(self, name: str) -> str:
         tr = self.tr
         for key in (f"ui.ask.{self.kind}.{name}", f"ui.ask.{name}"):
             if tr.has(key):
@@ -509,7 +288,7 @@ class Composer:
         if name in ("to", "own_to"):
             return tr.name("place", value)
         if name == "tool":
-            return self._card_label(p, value) if kind in ("dig", "improve_tool") else tr.name("card", value)
+            return card_label(self.tr, p, value) if kind in ("dig", "improve_tool") else tr.name("card", value)
         if name == "recipe":
             return tr.name("recipe", value)
         if name == "gang":
@@ -527,11 +306,11 @@ class Composer:
                 return tr.name("background", value)
             if kind in ("join_gang", "change_style"):
                 return tr.name("ability", value)
-            return self._card_label(p, value)
+            return card_label(self.tr, p, value)
         if name in ("cards", "weapons", "discard"):
-            return tr.join(self._card_label(p, c) for c in value) if value else tr("ui.none")
+            return tr.join(card_label(self.tr, p, c) for c in value) if value else tr("ui.none")
         if name in ("weapon",):
-            return self._card_label(p, value)
+            return card_label(self.tr, p, value)
         if name == "effect":
             return tr.name("effect", value)
         if name == "ability":
@@ -541,11 +320,8 @@ class Composer:
         if name == "die":
             return tr.join(tr.num(d) for d in (value if isinstance(value, (list, tuple)) else [value]))
         if name.startswith("material_"):
-            return self._card_label(p, value)
+            return card_label(self.tr, p, value)
         return tr.num(value) if isinstance(value, int) else tr.digits(str(value))
-
-    def _detail(self, name: str, value: Any) -> str:
-        return ""
 
 
 def needs_questions(state: GameState, seat: int, kind: str, tr: Tr, physical_dice: bool = False) -> bool:

@@ -221,13 +221,21 @@ class ReplayCache:
         self._items: OrderedDict[tuple[Any, ...], Replay] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, store: Any, game_id: str, version: int) -> Replay:
+    def cached(self, store: Any, game_id: str, version: int) -> Replay | None:
+        """The replay of this version if it was read already (no store call)."""
         key = (id(store), game_id, version)
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
-                return found
+            return found
+
+    def get(self, store: Any, game_id: str, version: int) -> Replay:
+        """The replay of this version, reading the log if it was not read already."""
+        found = self.cached(store, game_id, version)
+        if found is not None:
+            return found
+        key = (id(store), game_id, version)
         replay = Replay(store.export_game(game_id)["config"], entries_of(store.events(game_id)))
         with self._lock:
             self._items[key] = replay
