@@ -1,10 +1,11 @@
-"""What a screen about one stored game reads before it can be drawn, read off the event loop.
+"""What a screen reads from the store before it can be drawn, read off the event loop.
 
 The table (in any viewer's eyes), its log, corrections, replay and final standings are built
-from the stored game, and the referee's console also from who holds a seat (a phone seated
-ends an automatic shared screen), the host's table view from the join link too. Those reads
-(a replay of a long log, a slow PostgreSQL) run in the game's lane of `offloop`, and the
-screen is then built on the loop from what they returned, so opening a table never freezes
+from the stored game (`Opening`), and the referee's console also from who holds a seat (a
+phone seated ends an automatic shared screen), the host's table view from the join link too.
+Home and the history are built from the lists of games (`Listing`). Those reads (a replay of a
+long log, a slow PostgreSQL) run in a lane of `offloop` (the game's, or `LISTS`), and the
+screen is then built on the loop from what they returned, so opening a screen never freezes
 the other tables' screens.
 """
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+LISTS = "game lists"  # the lane of the reads that list every game
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,30 @@ def read_seating(services: Any, game_id: str, link: bool = False) -> Seating:
 def read_opening(services: Any, game_id: str, link: bool = False) -> Opening:
     """Everything a game's screen is built from (runs on a worker thread)."""
     try:
-        table = services.store.load(game_id)
+        return Opening(game_id, services.store.load(game_id), seating=read_seating(services, game_id, link))
     except Exception as error:  # unknown id or an unreadable database: the screen says which
         return Opening(game_id, problem=getattr(error, "message", str(error)))
-    return Opening(game_id, table, seating=read_seating(services, game_id, link))
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The stored games home and the history list, the statistics the history charts, or the
+    store's words for why they cannot be read."""
+
+    active: tuple[Any, ...] = ()  # storage.GameInfo
+    finished: tuple[Any, ...] = ()
+    statistics: Any = None  # storage.Statistics, read for the history only
+    problem: str | None = None
+
+
+def read_listing(services: Any, statistics: bool = False) -> Listing:
+    """The games' lists (runs on a worker thread); with `statistics`, the history's figures too."""
+    store = services.store
+    try:
+        return Listing(
+            tuple(store.list_games("active")),
+            tuple(store.list_games("finished")),
+            store.statistics() if statistics else None,
+        )
+    except Exception as error:  # the database may be unreachable: the screen says so
+        return Listing(problem=getattr(error, "message", str(error)))

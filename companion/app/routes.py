@@ -1,15 +1,27 @@
 """Which screen a route shows: the app's screens (screens/) and a phone's (join/).
 
-A screen about one stored game is built from that game as read off the loop (`opening.py`):
-`game_read_by` names the game a route reads (and whether its screen shows the join link), the
-shell reads it in the game's lane, then `screen_for` builds the screen from the `Opening`.
+Most screens are built from something stored: a game (`Opening`: the table in any viewer's
+eyes, its log, corrections, replay, final standings) or the lists of games (`Listing`: home,
+the history). `read_for` says what a route reads; the shell reads it off the loop, in its lane
+(opening.py), then `screen_for` builds the screen from it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from .opening import Opening
+from .opening import LISTS, read_listing, read_opening
+
+
+@dataclass(frozen=True)
+class Read:
+    """What a route's screen is built from: `fn(*args)`, run off the loop in lane `lane`."""
+
+    lane: str
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
 
 
 def _parts(path: str) -> list[str]:
@@ -21,62 +33,61 @@ def _host_only(app: Any, head: str) -> bool:
     return not getattr(app, "host", True) and head not in ("rules", "settings", "join", "play")
 
 
-def game_read_by(app: Any, path: str) -> tuple[str, bool] | None:
-    """The stored game this route's screen is built from, and whether it shows the join link;
-    None: the screen reads no game before it is drawn."""
+def read_for(app: Any, path: str) -> Read | None:
+    """What this route's screen reads before it is drawn; None: it reads nothing first."""
     parts = _parts(path)
-    if len(parts) < 2 or _host_only(app, parts[0]):
+    head = parts[0] if parts else ""
+    if _host_only(app, head) or head in ("setup", "rules", "settings", "join"):
         return None
-    head, game_id = parts[0], parts[1]
-    if head == "game":
-        sub = parts[2] if len(parts) > 2 else ""
-        return game_id, sub == "table" and app.services.joinable
+    services = app.services
+    if head == "game" and len(parts) >= 2:
+        link = len(parts) > 2 and parts[2] == "table" and services.joinable  # the host's table view
+        return Read(parts[1], read_opening, (services, parts[1], link))
     if head == "play":  # a seat this tab already holds (else the gate reads the token first)
         from .join.screens import seated
 
-        return (game_id, False) if game_id in seated(app) else None
-    return None
+        if len(parts) >= 2 and parts[1] in seated(app):
+            return Read(parts[1], read_opening, (services, parts[1]))
+        return None
+    return Read(LISTS, read_listing, (services, head == "history"))  # home (any other route) or the history
 
 
-def screen_for(app: Any, path: str, query: dict[str, str], opening: Opening | None = None) -> Any:
+def screen_for(app: Any, path: str, query: dict[str, str], read: Any = None) -> Any:
+    """The screen of `path`, built from what `read_for` named, as read (`read`)."""
     parts = _parts(path)
     head = parts[0] if parts else ""
     if head in ("join", "play"):  # a phone joining, and its seat: open to any browser with the secret
         from .join.screens import device_screen
 
-        return device_screen(app, head, parts[1:], query, opening)
+        return device_screen(app, head, parts[1:], query, read)
     if _host_only(app, head):
         from .join.screens import NeutralScreen
 
         return NeutralScreen(app, query)
-    if not parts:
-        from .screens.home import HomeScreen
-
-        return HomeScreen(app, query)
     if head == "setup":
         from .screens.setup import SetupScreen
 
         return SetupScreen(app, query)
-    if head == "game" and opening is not None:
-        return _game_screen(app, parts[2] if len(parts) > 2 else "", query, opening)
+    if head == "game" and len(parts) >= 2:
+        return _game_screen(app, parts[2] if len(parts) > 2 else "", query, read)
     if head == "rules":
         from .screens.rules import RulesScreen
 
         return RulesScreen(app, query)
-    if head == "history":
-        from .screens.history import HistoryScreen
-
-        return HistoryScreen(app, query)
     if head == "settings":
         from .screens.settings import SettingsScreen
 
         return SettingsScreen(app, query)
+    if head == "history":
+        from .screens.history import HistoryScreen
+
+        return HistoryScreen(app, query, read)
     from .screens.home import HomeScreen
 
-    return HomeScreen(app, query)
+    return HomeScreen(app, query, read)
 
 
-def _game_screen(app: Any, sub: str, query: dict[str, str], opening: Opening) -> Any:
+def _game_screen(app: Any, sub: str, query: dict[str, str], opening: Any) -> Any:
     if sub == "log":
         from .screens.log import LogScreen
 

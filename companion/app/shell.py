@@ -21,7 +21,8 @@ import flet as ft
 from . import memory, offloop
 from .join.access import Access, admit
 from .locale import apply_language, open_in_device_language
-from .opening import Opening, read_opening
+from .opening import Listing
+from .routes import Read, read_for, screen_for
 from .settings import Settings, SettingsFile
 from .vm.actions import ReasonVM
 from .vm.text import FONT_FILES, Tr
@@ -187,52 +188,48 @@ class App:
             self.show(e.route)
 
     def show(self, route: str) -> None:
-        """Show the screen of `route`. A screen about a stored game is drawn once the game has
-        been read, off the loop (`opening`); meanwhile the page keeps what it showed."""
-        from .routes import game_read_by
-
-        parts = urlsplit(route or "/")
+        """Show the screen of `route`. A screen built from something stored (a game, the lists
+        of games) is drawn once that has been read, off the loop (routes.py, opening.py);
+        meanwhile the page keeps what it showed."""
         if self.screen is not None and hasattr(self.screen, "leave"):
             self.screen.leave()
         self.screen = None
         self.route = route
-        reads = game_read_by(self, parts.path or "/")
-        if reads is None:
+        read = read_for(self, urlsplit(route or "/").path or "/")
+        if read is None:
             self._present(route, None)
             return
         try:
-            self.opening = self.page.run_task(self._open, route, *reads)
+            self.opening = self.page.run_task(self._open, route, read)
         except Exception:  # the session is closing: nothing to show it on
             self.opening = None
 
     async def shown(self) -> None:
-        """Until the screen the last route asked for is drawn (a game's is read off the loop first)."""
+        """Until the screen the last route asked for is drawn (what it reads is read first)."""
         if self.opening is not None:
             await asyncio.wrap_future(self.opening)
 
-    async def _open(self, route: str, game_id: str, link: bool) -> None:
-        opening = await offloop.run(game_id, read_opening, self.services, game_id, link)
+    async def _open(self, route: str, read: Read) -> None:
+        found = await offloop.run(read.lane, read.fn, *read.args)
         if self.route == route:  # unless another screen was asked for meanwhile
-            self._present(route, opening)
+            self._present(route, found)
 
-    def _present(self, route: str, opening: Opening | None) -> None:
-        """Build the route's screen (from the game read, if it reads one) and draw it."""
-        from .routes import screen_for
-
+    def _present(self, route: str, found: Any) -> None:
+        """Build the route's screen from what it read (`found`) and draw it."""
         parts = urlsplit(route or "/")
         try:
-            self.screen = screen_for(self, parts.path or "/", dict(parse_qsl(parts.query)), opening)
+            self.screen = screen_for(self, parts.path or "/", dict(parse_qsl(parts.query)), found)
             redirect = getattr(self.screen, "redirect", None)
             if redirect:  # e.g. a finished game's table shows its final standings (the same game)
                 self.route = redirect
-                self.screen = screen_for(self, redirect, {}, opening)
+                self.screen = screen_for(self, redirect, {}, found)
                 self._echoes.append(redirect)
                 self.page.navigate(redirect)
         except Exception:  # a broken screen must not leave a blank page
             log.exception("cannot show %s", route)
             from .screens.home import HomeScreen
 
-            self.screen = HomeScreen(self, {})
+            self.screen = HomeScreen(self, {}, Listing())  # no list: the store may be what broke
             self.toast(self.tr("ui.screen_failed"))
         self.render()
 

@@ -69,6 +69,12 @@ def client(app: Any) -> str:
 class DeviceScreen(Screen):
     """A page of a device that is not (yet) at a table: no way back into the host's screens."""
 
+    game_id = ""
+
+    async def _store(self, fn: Any, *args: Any) -> Any:
+        """A join call, which reads the store: off the loop, in this game's lane (offloop.py)."""
+        return await offloop.run(self.game_id, fn, *args)
+
     def back_route(self) -> str | None:
         return None
 
@@ -113,10 +119,6 @@ class JoinScreen(DeviceScreen):
 
     def title(self) -> str:
         return self.tr("join.title") if self.step == "pick" else self.tr("ui.app_title")
-
-    async def _store(self, fn: Any, *args: Any) -> Any:
-        """A join call, which reads the store: off the loop, in this game's lane (offloop.py)."""
-        return await offloop.run(self.game_id, fn, *args)
 
     async def _look_for_seat(self) -> None:
         """The secret opens the seats; a browser already seated here goes back to its seat."""
@@ -251,9 +253,7 @@ class PlayScreen(DeviceScreen):
         except Exception:
             log.info("cannot read this browser's storage")
         join = app.services.join
-        device = (
-            None if token is None else await offloop.run(self.game_id, join.resume, self.game_id, token, client(app))
-        )
+        device = None if token is None else await self._store(join.resume, self.game_id, token, client(app))
         if app.screen is not self:
             return
         if device is None:

@@ -7,8 +7,11 @@ like the progress bars; every axis label is written in the language's digits."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
+from ..opening import Listing
 from ..vm.history import HistoryVM, SeriesVM, games_view, history_view
 from ..widgets.common import card, heading, icon_button, muted, paint, pill
 from .base import Screen
@@ -24,13 +27,15 @@ def line_color(color: str) -> str:
 class HistoryScreen(Screen):
     title_key = "ui.history_title"
 
+    def __init__(self, app: Any, query: dict[str, str], listing: Listing) -> None:
+        super().__init__(app, query)
+        self.listing = listing  # the finished games and their statistics, read off the loop (opening.py)
+
     def content(self) -> ft.Control:
         tr = self.tr
-        try:
-            stats = self.app.store.statistics()
-            finished = games_view(self.app.store.list_games("finished"), tr)
-        except Exception as error:
-            return muted(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
+        if self.listing.problem is not None:
+            return muted(tr("ui.store_problem", problem=self.listing.problem))
+        stats, finished = self.listing.statistics, games_view(self.listing.finished, tr)
         vm = history_view(stats, tr)
         rows: list[ft.Control] = []
         if not vm.games and not stats.games:

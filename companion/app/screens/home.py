@@ -11,12 +11,19 @@ import flet as ft
 from companion.rules import decode_json
 
 from .. import offloop
+from ..opening import Listing
 from ..vm.history import games_view
 from ..widgets.common import button, card, heading, icon_button, muted, tap
 from .base import Screen
 
 
 class HomeScreen(Screen):
+    def __init__(self, app: Any, query: dict[str, str], listing: Listing) -> None:
+        super().__init__(app, query)
+        self.listing = listing  # the games, read off the loop (opening.py)
+        if listing.problem is not None:  # the database may be unreachable: say so, keep the rest usable
+            app.toast(self.tr("ui.store_problem", problem=listing.problem))
+
     def back_route(self) -> str | None:
         return None
 
@@ -31,12 +38,7 @@ class HomeScreen(Screen):
 
     def content(self) -> ft.Control:
         tr = self.tr
-        try:
-            active = games_view(self.app.store.list_games("active"), tr)
-            finished = games_view(self.app.store.list_games("finished"), tr)
-        except Exception as error:  # the database may be unreachable: say so, keep the rest usable
-            active, finished = [], []
-            self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
+        active, finished = games_view(self.listing.active, tr), games_view(self.listing.finished, tr)
         hero = card(
             ft.Column(
                 [
