@@ -29,7 +29,7 @@ from ..widgets.board import BoardMap
 from ..widgets.common import Memo, button, card, heading, muted
 from ..widgets.head import TableHead
 from ..widgets.patch import Patch, buttons_key
-from ..widgets.players import PlayersPanel, piles_row
+from ..widgets.players import PilesRow, PlayersPanel
 from .base import Screen
 from .table_news import TableNews
 from .viewer import Console
@@ -195,9 +195,8 @@ class TableScreen(Screen):
         self._board_dirty = self._map.set(table, ctl.choose_place if pend else None)
         self._players_dirty = self._players.set(table)
         board, players = self._board, self._players_row
-        piles = memo.get(("piles", repr(table.piles)), lambda: piles_row(table, tr, memo))
+        self._piles_dirty = self._piles.set(table.piles)
         memo.cycle()
-        self._piles.content = piles
         if narrow:
             self._side.controls = side
             if not self._single.controls:
@@ -207,12 +206,12 @@ class TableScreen(Screen):
                     board,
                     heading(tr("ui.players_title"), 16),
                     players,
-                    self._piles,
+                    self._piles.control,
                 ]
         else:
             self._right.controls = side
             if not self._left.controls:
-                self._left.controls = [board, players, self._piles]
+                self._left.controls = [board, players, self._piles.control]
         if head.roller is not None:
             ctl.result_die_rolls = False
             self.app.run_later(head.roller.roll)
@@ -248,7 +247,7 @@ class TableScreen(Screen):
         self._players_row = self._players.row
         self._menu_col = ft.Column(spacing=6, tight=True)
         self._menu = card(self._menu_col, identifier="actions", padding=10)
-        self._piles = ft.Container()
+        self._piles = PilesRow(self.tr)
         self._react_slot = ft.Container(visible=False)
         self._pad_box = ft.Container(height=0)
         self._head = TableHead(self.tr, self.show_player, lambda e=None: self.control.clear_result())
@@ -346,13 +345,10 @@ class TableScreen(Screen):
         if self.missing or not self.frame_on_page():
             self.app.render()
             return
-        # The banner and "what happened" are rewritten in place and mark the head dirty; the
-        # decision and alert slots get new content, which their signatures tell.
-        head = self._head.slots
-        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box, self._piles]
+        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box]
         if self.policy.has_extra:
             parts.append(self._extra)
-        head_before, before = Patch.before(head), Patch.before(parts)
+        before = Patch.before(parts)
         title_before = (id(self._appbar.title), tuple(map(id, self._appbar.actions or [])))
         extra_before = self._extra_key
         self.appbar()
@@ -362,11 +358,11 @@ class TableScreen(Screen):
             rest.remove(self._menu_col)  # sent with its card
         if self.policy.has_extra and self._extra_key != extra_before and self._extra not in rest:
             rest.append(self._extra)
-        rest += self._board_dirty + self._players_dirty  # Places and cards updated in place
+        rest += self._board_dirty + self._players_dirty + self._piles_dirty  # updated in place
         if (id(self._appbar.title), tuple(map(id, self._appbar.actions or []))) != title_before:
             rest.append(self._appbar)
         try:
-            self._head.send(bool(Patch.changed(head, head_before)))
+            self._head.send()
         except RuntimeError:  # not on the page any more (navigated away meanwhile)
             return
         # What answers the tap leaves first and the browser draws it at once; the rest of the
@@ -434,4 +430,4 @@ class TableScreen(Screen):
         table = self._table()
         self._head.set_table(table, score_strip(table, self.tr), self.session.state.pending is not None)
         self._fill_result()
-        self._head.send(True)
+        self._head.send()

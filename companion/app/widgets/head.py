@@ -1,9 +1,9 @@
 """What answers a tap on the table, on top of its side panel.
 
 A phone's other buttons, the scores, whose turn it is, the Warden's alert, what just happened
-and the decision or composer are one column, sent as one patch so the browser draws the
-answer in one frame. Its parts are rewritten in place; `dirty` says one of them changed where
-the column's signature cannot tell (see widgets/patch.py).
+and the decision or composer are one column. Its parts are rewritten in place and only the
+parts that changed are sent, back to back: Flet diffs the whole subtree of a control it
+sends, so sending the column for one changed chip would cost every screen the whole head.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class TableHead:
         self.result_slot.content = self.result.control
         self.roller: RollingDie | None = None  # the die rolled just now, to tumble once on the page
         self.memo = Memo(keep=2)  # the die shown, kept while it shows the same face
-        self.dirty = False
+        self.changed: list[ft.Control] = []  # the parts to send
         self.control = ft.Column(
             [
                 self.tools,
@@ -48,28 +48,25 @@ class TableHead:
             spacing=10,
         )
 
-    @property
-    def slots(self) -> list[ft.Control]:
-        """The parts that get new content (their signatures tell when they change)."""
-        return [self.main_slot, self.alert_slot]
-
     def set_table(self, table: TableVM, scores: list[ScoreVM], deciding_now: bool) -> None:
         """Whose turn or decision it is (`deciding_now`: a decision, not a turn) and the scores."""
         if self.status.set(table, self.tr, deciding_now):
-            self.dirty = True
+            self._mark(self.status.control)
         if self.strip.set(scores):
-            self.dirty = True
+            self._mark(self.strip.control)
 
     def set_tools(self, tools: Sequence[ft.Control]) -> None:
-        if buttons_key(tools) != buttons_key(self.tools.controls):  # else keep the controls sent
-            self.tools.controls = list(tools)
-            self.dirty = True
-        self.tools.visible = bool(tools)
+        if buttons_key(tools) != buttons_key(self.tools.controls) or self.tools.visible != bool(tools):
+            self.tools.controls = list(tools)  # else keep the controls sent
+            self.tools.visible = bool(tools)
+            self._mark(self.tools)
 
-    @staticmethod
-    def fill(slot: ft.Container, content: ft.Control | None) -> None:
-        slot.content = content
-        slot.visible = content is not None
+    def fill(self, slot: ft.Container, content: ft.Control | None) -> None:
+        """A slot shows `content` (a panel, built anew when what it shows changed) or nothing."""
+        if content is not slot.content or slot.visible != (content is not None):
+            slot.content = content
+            slot.visible = content is not None
+            self._mark(slot)
 
     def set_result(self, lines: list[str], value: int | None, rolls: bool) -> None:
         """What just happened, with the die rolled (tumbling when it was rolled just now)."""
@@ -90,13 +87,17 @@ class TableHead:
                 ),
             )
         self.memo.cycle()
-        if self.result.set(lines, die):
-            self.dirty = True
-        self.result_slot.visible = bool(lines)
+        if self.result.set(lines, die) or self.result_slot.visible != bool(lines):
+            self.result_slot.visible = bool(lines)
+            self._mark(self.result_slot)
 
-    def send(self, changed: bool = False) -> None:
-        """Send the column if a part of it changed (or `changed` says a slot did); RuntimeError
-        when it is not on the page."""
-        if self.dirty or changed:
-            self.dirty = False
-            self.control.update()
+    def _mark(self, part: ft.Control) -> None:
+        if part not in self.changed:
+            self.changed.append(part)
+
+    def send(self) -> None:
+        """Send the parts that changed, top first (RuntimeError: the head is not on the page)."""
+        order = self.control.controls
+        parts, self.changed = sorted(self.changed, key=order.index), []
+        for part in parts:
+            part.update()
