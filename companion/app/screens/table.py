@@ -23,7 +23,7 @@ from ..session import Outcome
 from ..vm.actions import action_menu, end_turn_vm
 from ..vm.dice import michel_ask
 from ..vm.interaction import TableControl
-from ..vm.table import TableVM, build_table, names_of, score_strip
+from ..vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
 from ..widgets import panels
 from ..widgets.board import BoardMap
 from ..widgets.common import Memo, button, card, heading, muted
@@ -67,6 +67,7 @@ class TableScreen(Screen):
         self.memo = Memo(keep=2)
         self.patch = Patch(app)
         self._extra_key: Any = None
+        self._vm_key: Any = None
         self.news = TableNews(self)
         policy.opened(self)
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
@@ -146,10 +147,10 @@ class TableScreen(Screen):
         pend = policy.pending_for(s, tr, physical)
         # Only an open destination decision lights Places up: a finished move leaves the map plain.
         highlight = set(pend.highlight if pend is not None else [])
-        table = self._table(highlight)
+        table, scores = self._table(highlight)
         reactions = policy.reactions_for(s, tr)
         head = self._head
-        head.set_table(table, score_strip(table, tr), s.pending is not None)
+        head.set_table(table, scores, s.pending is not None)
         head.set_tools(self._body_actions())
         head.fill(head.alert_slot, panels.offence_alert(ctl, reactions, tr))
         self._fill_result()
@@ -217,11 +218,16 @@ class TableScreen(Screen):
             self.app.run_later(head.roller.roll)
         return out
 
-    def _table(self, highlight: set[str] | frozenset[str] = frozenset()) -> TableVM:
+    def _table(self, highlight: set[str] | frozenset[str] = frozenset()) -> tuple[TableVM, list[ScoreVM]]:
         """The table through this screen's eyes (the policy's: a shared console's are the public's,
-        or one seat's while its hand is shown)."""
+        or one seat's while its hand is shown), and its scores; built once for each version seen
+        (news draw the headline first and the rest of the table a moment later)."""
         state, eyes = self.policy.seen(self)
-        return build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
+        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr))
+        if self._vm_key != key:
+            table = build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
+            self._vm_key, self._vm = key, (table, score_strip(table, self.tr))
+        return self._vm
 
     def _reveal(self, seat: int | None) -> None:
         """A board's "show my hand" (a seat) or "hide" (None) on a shared screen."""
@@ -427,7 +433,6 @@ class TableScreen(Screen):
     def show_headline(self) -> None:
         """Whose turn it is and what happened, sent alone (news of another screen's change, the
         rest of the table follows: table_news.py)."""
-        table = self._table()
-        self._head.set_table(table, score_strip(table, self.tr), self.session.state.pending is not None)
+        self._head.set_table(*self._table(), self.session.state.pending is not None)
         self._fill_result()
         self._head.send()
