@@ -145,7 +145,7 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
         version = store.load(game).version
         screen = here.screen
         assert screen.session.refresh_if_behind(version)
-        screen.show_news([])  # as the game's topic delivers it: the banner now, the rest a moment later
+        screen.news.show([])  # as the game's topic delivers it: the banner now, the rest a moment later
         assert screen.control.shown_version == version - 1
         screen.control.submit({"type": "search", "player": 0})
         await settled(screen)

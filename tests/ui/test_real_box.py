@@ -202,7 +202,7 @@ class TestBugs:
             assert texts[1].expand
             bar = [c.identifier for c in app.screen.appbar().actions if isinstance(c, ft.Semantics)]
             assert bar == ["nav-undo", "nav-redo"]  # the rest of the buttons sit on top of the table
-            assert "nav-settings" in [c.identifier for c in app.screen._tools.controls]
+            assert "nav-settings" in [c.identifier for c in app.screen._head.tools.controls]
 
         asyncio.run(run())
 
@@ -244,7 +244,7 @@ class TestScoreStrip:
                 app = await host_app(store, tmp_path, width)
                 await show(app, f"/game/{game}")
                 table = app.screen
-                chips = table._strip.row.controls
+                chips = table._head.strip.row.controls
                 assert [c.identifier for c in chips] == ["score-0", "score-1"] and chips[0].selected
                 assert chips[0].content.height >= 48
                 table.show_player(1)

@@ -19,20 +19,20 @@ import flet as ft
 from companion.rules import Event, action_options
 
 from .. import sound
-from ..news import game_topic
 from ..opening import Opening
 from ..session import Outcome
 from ..vm.actions import action_menu, end_turn_vm
 from ..vm.dice import michel_ask
 from ..vm.interaction import TableControl
-from ..vm.table import TableVM, build_table, names_of, score_strip
+from ..vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
 from ..widgets import panels
 from ..widgets.board import BoardMap
 from ..widgets.common import Memo, button, card, heading, muted
-from ..widgets.die import RollingDie, die_face
+from ..widgets.head import TableHead
 from ..widgets.patch import Patch, buttons_key
-from ..widgets.players import PlayersPanel, ScoreStrip, StatusBanner, piles_row
+from ..widgets.players import PilesRow, PlayersPanel
 from .base import Screen
+from .table_news import TableNews
 from .viewer import Console
 
 log = logging.getLogger(__name__)
@@ -41,8 +41,7 @@ NARROW_BAR = 2  # buttons a phone's app bar keeps (Undo, Redo)
 
 class TableScreen(Screen):
     # Parts of the layout `_frame` builds, declared here as the methods using them come first.
-    _strip: ScoreStrip
-    _tools: ft.Row
+    _head: TableHead
     _pad_box: ft.Container
     _side_parts: list[ft.Control]
     _side: ft.Column
@@ -64,27 +63,19 @@ class TableScreen(Screen):
         if self.session.state.winner is not None and policy.won_route:
             self.redirect = f"/game/{game_id}/win"
         self.control = TableControl(self.session, self.tr, self, policy)
-        self.roller: RollingDie | None = None
         self.memo = Memo(keep=2)
         self.patch = Patch(app)
-        self._news_waiting = False  # a headline was sent, the rest of the table not yet
         self._extra_key: Any = None
-        self.topic = game_topic(game_id)
-        try:
-            app.services.news.subscribe(app.page, self.topic, self._remote_change)
-        except Exception:  # news is a convenience for a second screen on the same game
-            pass
+        self._vm_key: Any = None
+        self.news = TableNews(self)
         policy.opened(self, opening.seating)
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
 
     # --- frame ---------------------------------------------------------------------------------
 
     def leave(self) -> None:
-        try:
-            self.app.services.news.unsubscribe(self.app.page, self.topic)
-        except Exception:
-            pass
         if not self.missing:
+            self.news.leave()
             self.policy.left(self)
 
     def title(self) -> str:
@@ -155,19 +146,12 @@ class TableScreen(Screen):
         pend = policy.pending_for(s, tr, physical)
         # Only an open destination decision lights Places up: a finished move leaves the map plain.
         highlight = set(pend.highlight if pend is not None else [])
-        table = self._table(highlight)
+        table, scores = self._table(highlight)
         reactions = policy.reactions_for(s, tr)
-        self._fill_status(table)
-        if self._strip.set(score_strip(table, tr)):
-            self._head_dirty = True
-        tools = self._body_actions()
-        if buttons_key(tools) != buttons_key(self._tools.controls):  # else keep the controls sent
-            self._tools.controls = tools
-            self._head_dirty = True
-        self._tools.visible = bool(tools)
-        alert = panels.offence_alert(ctl, reactions, tr)
-        self._alert_slot.content = alert
-        self._alert_slot.visible = alert is not None
+        head = self._head
+        head.set_table(table, scores, s.pending is not None)
+        head.set_tools(self._body_actions())
+        head.fill(head.alert_slot, panels.offence_alert(ctl, reactions, tr))
         self._fill_result()
         main = None
         if ctl.michel_for is not None:
@@ -187,8 +171,7 @@ class TableScreen(Screen):
                 bool(composer.history),
                 composer.force,
             )
-        self._main_slot.content = main
-        self._main_slot.visible = main is not None
+        head.fill(head.main_slot, main)
         # The menu stays on the page under a composer (no rebuilding it on Cancel); a pending
         # decision hides it: only the decision's answers are offered then.
         seat = policy.menu_seat(s)
@@ -212,9 +195,8 @@ class TableScreen(Screen):
         self._board_dirty = self._map.set(table, ctl.choose_place if pend else None)
         self._players_dirty = self._players.set(table)
         board, players = self._board, self._players_row
-        piles = memo.get(("piles", repr(table.piles)), lambda: piles_row(table, tr, memo))
+        self._piles_dirty = self._piles.set(table.piles)
         memo.cycle()
-        self._piles.content = piles
         if narrow:
             self._side.controls = side
             if not self._single.controls:
@@ -224,23 +206,27 @@ class TableScreen(Screen):
                     board,
                     heading(tr("ui.players_title"), 16),
                     players,
-                    self._piles,
+                    self._piles.control,
                 ]
         else:
             self._right.controls = side
             if not self._left.controls:
-                self._left.controls = [board, players, self._piles]
-        if self.roller is not None:
-            roller = self.roller
+                self._left.controls = [board, players, self._piles.control]
+        if head.roller is not None:
             ctl.result_die_rolls = False
-            self.app.run_later(roller.roll)
+            self.app.run_later(head.roller.roll)
         return out
 
-    def _table(self, highlight: set[str] | frozenset[str] = frozenset()) -> TableVM:
+    def _table(self, highlight: set[str] | frozenset[str] = frozenset()) -> tuple[TableVM, list[ScoreVM]]:
         """The table through this screen's eyes (the policy's: a shared console's are the public's,
-        or one seat's while its hand is shown)."""
+        or one seat's while its hand is shown), and its scores; built once for each version seen
+        (news draw the headline first and the rest of the table a moment later)."""
         state, eyes = self.policy.seen(self)
-        return build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
+        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr))
+        if self._vm_key != key:
+            table = build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
+            self._vm_key, self._vm = key, (table, score_strip(table, self.tr))
+        return self._vm
 
     def _reveal(self, seat: int | None) -> None:
         """A board's "show my hand" (a seat) or "hide" (None) on a shared screen."""
@@ -250,28 +236,8 @@ class TableScreen(Screen):
             self.control.reveal(seat)
 
     def _fill_result(self) -> None:
-        """What just happened, with the die rolled (tumbling when it was rolled just now)."""
-        tr = self.tr
         ctl = self.control
-        value = ctl.result_die
-        die = None
-        self.roller = None
-        if value is not None and ctl.result_die_rolls:
-            self.roller = RollingDie(value, 52, tr("ui.die_rolled", value=value))
-            die = self.roller.control
-        elif value is not None:
-            die = self.memo.get(
-                ("die", value),
-                lambda: ft.Semantics(
-                    label=tr("ui.die_rolled", value=value),
-                    container=True,
-                    identifier="die-result",
-                    content=die_face(value, 52),
-                ),
-            )
-        if self._result.set(ctl.result, die):
-            self._head_dirty = True
-        self._result_slot.visible = bool(ctl.result)
+        self._head.set_result(ctl.result, ctl.result_die, ctl.result_die_rolls)
 
     def _frame(self, narrow: bool) -> ft.Control:
         """The scrolling columns are kept between renders (a tap never resets the scroll)."""
@@ -286,31 +252,11 @@ class TableScreen(Screen):
         self._players_row = self._players.row
         self._menu_col = ft.Column(spacing=6, tight=True)
         self._menu = card(self._menu_col, identifier="actions", padding=10)
-        self._piles = ft.Container()
-        self._status = StatusBanner()
-        self._alert_slot, self._result_slot, self._main_slot, self._react_slot = (
-            ft.Container(visible=False) for _ in range(4)
-        )
-        self._result = panels.ResultStrip(self.tr, lambda e=None: self.control.clear_result())
-        self._result_slot.content = self._result.control
-        self._head_dirty = False  # a part of the head changed in place (its signature cannot tell)
+        self._piles = PilesRow(self.tr)
+        self._react_slot = ft.Container(visible=False)
         self._pad_box = ft.Container(height=0)
-        # What answers a tap (the banner, an alert, what happened, the decision or composer) is one
-        # part, sent as one patch so the browser draws it in one frame.
-        self._strip = ScoreStrip(self.tr, self.show_player)
-        self._tools = ft.Row(spacing=0, wrap=True, alignment=ft.MainAxisAlignment.END)  # a phone's other buttons
-        self._head = ft.Column(
-            [
-                self._tools,
-                self._strip.control,
-                self._status.control,
-                self._alert_slot,
-                self._result_slot,
-                self._main_slot,
-            ],
-            spacing=10,
-        )
-        self._side_parts = [self._head, self._menu, self._react_slot, self._pad_box]
+        self._head = TableHead(self.tr, self.show_player, lambda e=None: self.control.clear_result())
+        self._side_parts = [self._head.control, self._menu, self._react_slot, self._pad_box]
         if self.policy.has_extra:
             self._extra = ft.Container()
             self._extra_key = None
@@ -341,7 +287,7 @@ class TableScreen(Screen):
             )
         return self._root
 
-    def _frame_on_page(self) -> bool:
+    def frame_on_page(self) -> bool:
         """This screen is shown, in the frame built for the window's current size."""
         return getattr(self, "_frame_key", None) == (self.app.narrow, self.app.wide) and self.app.screen is self
 
@@ -399,17 +345,15 @@ class TableScreen(Screen):
         and menu entries keep their controls (see `Memo`). So Flet sends small patches and the
         browser rebuilds only what is new: that is what keeps a tap under 100 ms.
         """
-        self._news_waiting = False  # this redraw shows everything
-        if self.missing or not self._frame_on_page():
+        if not self.missing:
+            self.news.waiting = False  # this redraw shows everything
+        if self.missing or not self.frame_on_page():
             self.app.render()
             return
-        # The banner and "what happened" are rewritten in place and mark `_head_dirty`; the
-        # decision and alert slots get new content, which their signatures tell.
-        head = [self._main_slot, self._alert_slot]
-        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box, self._piles]
+        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box]
         if self.policy.has_extra:
             parts.append(self._extra)
-        head_before, before = Patch.before(head), Patch.before(parts)
+        before = Patch.before(parts)
         title_before = (id(self._appbar.title), tuple(map(id, self._appbar.actions or [])))
         extra_before = self._extra_key
         self.appbar()
@@ -419,22 +363,16 @@ class TableScreen(Screen):
             rest.remove(self._menu_col)  # sent with its card
         if self.policy.has_extra and self._extra_key != extra_before and self._extra not in rest:
             rest.append(self._extra)
-        rest += self._board_dirty + self._players_dirty  # Places and cards updated in place
+        rest += self._board_dirty + self._players_dirty + self._piles_dirty  # updated in place
         if (id(self._appbar.title), tuple(map(id, self._appbar.actions or []))) != title_before:
             rest.append(self._appbar)
         try:
-            if self._head_dirty or Patch.changed(head, head_before):
-                self._head_dirty = False
-                self._head.update()
+            self._head.send()
         except RuntimeError:  # not on the page any more (navigated away meanwhile)
             return
         # What answers the tap leaves first and the browser draws it at once; the rest of the
         # screen (menu, map, cards) follows a moment later in the next patches.
         self.patch.later(rest)
-
-    def _fill_status(self, table: Any) -> None:
-        if self._status.set(table, self.tr, self.session.state.pending is not None):
-            self._head_dirty = True
 
     # --- what the controller asks of the screen (vm/interaction.py, TablePort) --------------------
 
@@ -470,7 +408,7 @@ class TableScreen(Screen):
 
     def recorded(self, outcome: Outcome) -> None:
         """An action went in: tell the other screens, sound it, and show the table (or the win)."""
-        self._notify(outcome.events)
+        self.news.publish(outcome.events)
         sound.after(self, outcome.events, outcome.offence)
         if (outcome.winner is not None or self.session.state.winner is not None) and self.policy.won_route:
             self.app.go(f"/game/{self.game_id}/win")
@@ -478,7 +416,7 @@ class TableScreen(Screen):
         self._show()
 
     def rewound(self) -> None:
-        self._notify()
+        self.news.publish()
 
     def show_player(self, seat: int) -> None:
         """A score was tapped: bring that player's board into view."""
@@ -491,56 +429,9 @@ class TableScreen(Screen):
         except Exception:  # the layout changed meanwhile: nothing to scroll
             return
 
-    # --- other screens on the same game ------------------------------------------------------------
-
-    def _notify(self, events: Sequence[Event] | None = None) -> None:
-        """Tell the other screens of this game (the events stay in this process: each screen
-        shows only what its viewer may read)."""
-        try:
-            self.app.services.news.publish(
-                self.app.page, self.topic, {"version": self.session.version, "events": list(events or [])}
-            )
-        except Exception:
-            pass
-
-    async def _remote_change(self, topic: str, message: Any) -> None:
-        version = message.get("version", 0) if isinstance(message, dict) else 0
-        if self.app.screen is not self or self.missing:
-            return
-        if await self.session.refresh(version):
-            events = list(message.get("events") or []) if isinstance(message, dict) else []
-            self.show_news(events)
-
-    def show_news(self, events: Sequence[Event]) -> None:
-        """Another screen changed the game: whose turn it is and what happened go out first.
-
-        Every screen of the game hears of the change at once, and each rebuilds its whole table
-        for its own viewer; so each first sends only its banner and "what happened" (a small
-        patch, drawn in one frame), and rebuilds the rest once every screen's headline is out.
-        Any redraw meanwhile (a tap) draws everything, and the late rebuild then does nothing.
-        """
-        ctl = self.control
-        ctl.reset()
-        ctl.tell(self.policy.news_lines(self, events), events)
-        sound.after(self, events)  # an offence or a roll made on a phone sounds at the table
-        if not self._frame_on_page():
-            self._show()
-            return
-        table = self._table()
-        self._fill_status(table)
-        self._strip.set(score_strip(table, self.tr))
+    def show_headline(self) -> None:
+        """Whose turn it is and what happened, sent alone (news of another screen's change, the
+        rest of the table follows: table_news.py)."""
+        self._head.set_table(*self._table(), self.session.state.pending is not None)
         self._fill_result()
-        self.memo.cycle()
-        self._head_dirty = False
-        try:
-            self._head.update()
-        except RuntimeError:  # not on the page any more
-            return
-        self._news_waiting = True
-        if not self.app.run_later(self._show_rest_of_news):
-            self._show()
-
-    async def _show_rest_of_news(self) -> None:
-        await asyncio.sleep(0)  # the other screens' headlines were queued first; this goes after them
-        if self._news_waiting and self.app.screen is self:
-            self._show()
+        self._head.send()

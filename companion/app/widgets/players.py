@@ -13,7 +13,7 @@ from typing import Any
 
 import flet as ft
 
-from ..vm.table import PlayerVM, ScoreVM, TableVM, TeamVM
+from ..vm.table import PileVM, PlayerVM, ScoreVM, TableVM, TeamVM
 from ..vm.text import Tr
 from .common import DANGER, TOUCH, Chip, Memo, card, flat_button, muted, paint, pill, standee, start_border, tap
 
@@ -263,15 +263,34 @@ class PlayersPanel:
         return changed
 
 
+class PilesRow:
+    """The piles' counts, kept on the page; a pile whose count did not change keeps its chip."""
+
+    def __init__(self, tr: Tr, memo: Memo | None = None) -> None:
+        self.tr = tr
+        self.memo = memo or Memo(keep=2)
+        self.title = muted(tr("ui.piles_title"), 12)
+        self.row = ft.Row([self.title], wrap=True, spacing=5, run_spacing=5)
+        self.control = ft.Semantics(identifier="piles", container=True, label=tr("ui.piles_label"), content=self.row)
+        self.piles: list[PileVM] | None = None
+
+    def set(self, piles: list[PileVM]) -> list[ft.Control]:
+        """Show `piles`; returns what to send (the row, when a count changed)."""
+        if piles == self.piles:
+            return []
+        self.piles = piles
+        tr = self.tr
+        items = [self.memo.make(pill, tr("ui.pile_count", pile=p.label, count=p.count), size=12) for p in piles]
+        self.memo.cycle()
+        self.row.controls = [self.title, *items]
+        return [self.row]
+
+
 def piles_row(vm: TableVM, tr: Tr, memo: Memo) -> ft.Control:
-    """The piles' counts; a pile whose count did not change keeps its chip."""
-    items = [memo.make(pill, tr("ui.pile_count", pile=p.label, count=p.count), size=12) for p in vm.piles]
-    return ft.Semantics(
-        identifier="piles",
-        container=True,
-        label=tr("ui.piles_label"),
-        content=ft.Row([memo.make(muted, tr("ui.piles_title"), 12), *items], wrap=True, spacing=5, run_spacing=5),
-    )
+    """The piles, for screens that draw them anew (with the chips `memo` kept)."""
+    piles = PilesRow(tr, memo)
+    piles.set(vm.piles)
+    return piles.control
 
 
 def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft.Control]:

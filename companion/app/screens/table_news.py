@@ -1,0 +1,86 @@
+"""The table screens of one game telling each other of a change.
+
+The news carry the new version and the events, and stay in this process: each screen reloads
+its session and shows only what its viewer may read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from companion.rules import Event
+
+from .. import sound
+from ..news import game_topic
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+class TableNews:
+    """One table screen's side of its game's topic."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.app = screen.app
+        self.topic = game_topic(screen.game_id)
+        self.waiting = False  # a headline was sent, the rest of the table not yet
+        try:
+            self.app.services.news.subscribe(self.app.page, self.topic, self._heard)
+        except Exception:  # news is a convenience for a second screen on the same game
+            pass
+
+    def leave(self) -> None:
+        try:
+            self.app.services.news.unsubscribe(self.app.page, self.topic)
+        except Exception:
+            pass
+
+    def publish(self, events: Sequence[Event] | None = None) -> None:
+        """Tell the other screens of this game."""
+        try:
+            self.app.services.news.publish(
+                self.app.page, self.topic, {"version": self.screen.session.version, "events": list(events or [])}
+            )
+        except Exception:
+            pass
+
+    async def _heard(self, topic: str, message: Any) -> None:
+        screen = self.screen
+        version = message.get("version", 0) if isinstance(message, dict) else 0
+        if self.app.screen is not screen or screen.missing:
+            return
+        if await screen.session.refresh(version):
+            events = list(message.get("events") or []) if isinstance(message, dict) else []
+            self.show(events)
+
+    def show(self, events: Sequence[Event]) -> None:
+        """Another screen changed the game: whose turn it is and what happened go out first.
+
+        Every screen of the game hears of the change at once, and each rebuilds its whole table
+        for its own viewer; so each first sends only its headline (a small patch, drawn in one
+        frame), and rebuilds the rest once every screen's headline is out. Any redraw meanwhile
+        (a tap) draws everything, and the late rebuild then does nothing.
+        """
+        screen = self.screen
+        ctl = screen.control
+        ctl.reset()
+        ctl.tell(screen.policy.news_lines(screen, events), events)
+        sound.after(screen, events)  # an offence or a roll made on a phone sounds at the table
+        if not screen.frame_on_page():
+            screen.show()
+            return
+        try:
+            screen.show_headline()
+        except RuntimeError:  # not on the page any more
+            return
+        self.waiting = True
+        if not self.app.run_later(self._show_rest):
+            screen.show()
+
+    async def _show_rest(self) -> None:
+        await asyncio.sleep(0)  # the other screens' headlines were queued first; this goes after them
+        if self.waiting and self.app.screen is self.screen:
+            self.screen.show()

@@ -1,0 +1,103 @@
+"""What answers a tap on the table, on top of its side panel.
+
+A phone's other buttons, the scores, whose turn it is, the Warden's alert, what just happened
+and the decision or composer are one column. Its parts are rewritten in place and only the
+parts that changed are sent, back to back: Flet diffs the whole subtree of a control it
+sends, so sending the column for one changed chip would cost every screen the whole head.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import flet as ft
+
+from ..vm.table import ScoreVM, TableVM
+from ..vm.text import Tr
+from .common import Memo
+from .die import RollingDie, die_face
+from .panels import ResultStrip
+from .patch import buttons_key
+from .players import ScoreStrip, StatusBanner
+
+DIE_SIZE = 52
+
+
+class TableHead:
+    def __init__(self, tr: Tr, on_score: Callable[[int], Any], on_dismiss: Callable[..., Any]) -> None:
+        self.tr = tr
+        self.tools = ft.Row(spacing=0, wrap=True, alignment=ft.MainAxisAlignment.END)  # a phone's other buttons
+        self.strip = ScoreStrip(tr, on_score)
+        self.status = StatusBanner()
+        self.alert_slot, self.result_slot, self.main_slot = (ft.Container(visible=False) for _ in range(3))
+        self.result = ResultStrip(tr, on_dismiss)
+        self.result_slot.content = self.result.control
+        self.roller: RollingDie | None = None  # the die rolled just now, to tumble once on the page
+        self.memo = Memo(keep=2)  # the die shown, kept while it shows the same face
+        self.changed: list[ft.Control] = []  # the parts to send
+        self.control = ft.Column(
+            [
+                self.tools,
+                self.strip.control,
+                self.status.control,
+                self.alert_slot,
+                self.result_slot,
+                self.main_slot,
+            ],
+            spacing=10,
+        )
+
+    def set_table(self, table: TableVM, scores: list[ScoreVM], deciding_now: bool) -> None:
+        """Whose turn or decision it is (`deciding_now`: a decision, not a turn) and the scores."""
+        if self.status.set(table, self.tr, deciding_now):
+            self._mark(self.status.control)
+        if self.strip.set(scores):
+            self._mark(self.strip.control)
+
+    def set_tools(self, tools: Sequence[ft.Control]) -> None:
+        if buttons_key(tools) != buttons_key(self.tools.controls) or self.tools.visible != bool(tools):
+            self.tools.controls = list(tools)  # else keep the controls sent
+            self.tools.visible = bool(tools)
+            self._mark(self.tools)
+
+    def fill(self, slot: ft.Container, content: ft.Control | None) -> None:
+        """A slot shows `content` (a panel, built anew when what it shows changed) or nothing."""
+        if content is not slot.content or slot.visible != (content is not None):
+            slot.content = content
+            slot.visible = content is not None
+            self._mark(slot)
+
+    def set_result(self, lines: list[str], value: int | None, rolls: bool) -> None:
+        """What just happened, with the die rolled (tumbling when it was rolled just now)."""
+        tr = self.tr
+        die = None
+        self.roller = None
+        if value is not None and rolls:
+            self.roller = RollingDie(value, DIE_SIZE, tr("ui.die_rolled", value=value))
+            die = self.roller.control
+        elif value is not None:
+            die = self.memo.get(
+                ("die", value),
+                lambda: ft.Semantics(
+                    label=tr("ui.die_rolled", value=value),
+                    container=True,
+                    identifier="die-result",
+                    content=die_face(value, DIE_SIZE),
+                ),
+            )
+        self.memo.cycle()
+        if self.result.set(lines, die) or self.result_slot.visible != bool(lines):
+            self.result_slot.visible = bool(lines)
+            self._mark(self.result_slot)
+
+    def _mark(self, part: ft.Control) -> None:
+        if part not in self.changed:
+            self.changed.append(part)
+
+    def send(self) -> None:
+        """Send the parts that changed, top first (RuntimeError: the head is not on the page)."""
+        order = self.control.controls
+        parts, self.changed = sorted(self.changed, key=order.index), []
+        for part in parts:
+            part.update()
