@@ -146,13 +146,12 @@ class Load:
         loop = asyncio.get_running_loop()
         writing: list[asyncio.Future] = []
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            now = time.monotonic()
+        while (now := time.monotonic()) < end:
             for table in self.tables:
                 if now >= table.due:
                     table.due = now + EVERY_S
                     writing.append(loop.run_in_executor(self.writer, self.act, table))
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(min([end, *(table.due for table in self.tables)]) - now)  # the next one due
         await asyncio.gather(*writing)
         await asyncio.sleep(1.0)
 
