@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import errno
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import platformdirs
-from sqlalchemy import Connection, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, IntegrityError, NoSuchModuleError
 from sqlalchemy.pool import StaticPool
 
 from .errors import CorruptDatabase, DatabaseProblem, DiskFull, ForeignDatabase, ReadOnly, StorageError, Unreachable
@@ -45,6 +46,7 @@ APP_DIR = "dyo-companion"
 DEFAULT_FILE = "games.sqlite3"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0
+IDLE_PING_S = 10.0  # a PostgreSQL connection unused this long is checked before a transaction
 NOTHING_WRITTEN = "nothing was written and your games are as they were"
 CHOOSE_ANOTHER = f"choose another database with --db or {ENV_URL}"
 
@@ -96,7 +98,7 @@ class Database:
 
     def _create_engine(self):
         if not self.is_sqlite:
-            return create_engine(self.url, pool_pre_ping=True)
+            return _pinged_when_idle(create_engine(self.url))
         engine = create_engine(
             self.url,
             poolclass=StaticPool if self.path is None else None,
@@ -219,6 +221,32 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _pinged_when_idle(engine: Engine) -> Engine:
+    """A pooled PostgreSQL connection idle for IDLE_PING_S is pinged before use, a busy one is not.
+
+    A server restarted (or a connection dropped) while the pool held it shows on the next
+    checkout, which the ping catches and the pool answers with a fresh connection. Pinging every
+    checkout (`pool_pre_ping`) would cost a round trip per transaction, a third of a short read's.
+    """
+
+    @event.listens_for(engine, "checkin")
+    def on_checkin(_dbapi_connection, record) -> None:
+        record.info["returned"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def on_checkout(dbapi_connection, record, _proxy) -> None:
+        if time.monotonic() - record.info.get("returned", time.monotonic()) < IDLE_PING_S:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except Exception:
+            alive = False
+        if not alive:
+            raise DisconnectionError("the connection dropped while the pool held it")
+
+    return engine
 
 
 def _check_sqlite_file(path: Path) -> None:

@@ -98,25 +98,28 @@ class WireClient:
 
     async def _read(self) -> None:
         async for data in self._ws:
-            if not isinstance(data, bytes) or data[:1] != b"\x00":
-                continue
-            self.received += data
-            message = msgpack.unpackb(data[1:], strict_map_key=False)
-            action, body = message[0], message[1]
-            if action == REGISTER:
-                self.session_id = body.get("session_id") or self.session_id
-            elif action == INVOKE:
-                await self._ws.send(
-                    frame(
-                        INVOKE,
-                        {
-                            "control_id": body["control_id"],
-                            "call_id": body["call_id"],
-                            "result": self._answer(body),
-                            "error": None,
-                        },
-                    )
+            if isinstance(data, bytes) and data[:1] == b"\x00":
+                self.received += data
+                await self.take(data)
+
+    async def take(self, data: bytes) -> None:
+        """Answer a frame as a browser does: keep the session's id, answer the server's calls."""
+        message = msgpack.unpackb(data[1:], strict_map_key=False)
+        action, body = message[0], message[1]
+        if action == REGISTER:
+            self.session_id = body.get("session_id") or self.session_id
+        elif action == INVOKE:
+            await self._ws.send(
+                frame(
+                    INVOKE,
+                    {
+                        "control_id": body["control_id"],
+                        "call_id": body["call_id"],
+                        "result": self._answer(body),
+                        "error": None,
+                    },
                 )
+            )
 
     def _answer(self, call: Mapping[str, Any]) -> Any:
         """A fresh browser's answers: its storage holds `prefs` and keeps what it is told."""

@@ -9,7 +9,8 @@
   `table_view`: the public table view with the QR code and the devices at the table;
 - `bench`: the `sync` benchmark suite; `storm`: the reconnect storm;
 - `instance`: one instance without its web server (the scale tests, `bench tables`); `proxy`:
-  instances of the command behind the example nginx configuration; `tables`: `bench tables`.
+  instances of the command behind the example nginx configuration; `tables`: `bench tables`,
+  whose load (`load`) is tables of bare clients through that proxy.
 
 What a phone may see is decided in one place, the engine's projection, `companion.rules.views`.
 """

@@ -21,6 +21,10 @@ from ..browser import free_port
 from ..server import assets_dir
 
 NGINX = ("nginx", "/usr/sbin/nginx")
+# Each response (a websocket's handshake too) names the instance that took it: `bench tables`
+# reports each instance's figures. Only here, not in the example an operator copies.
+UPSTREAM = "X-Upstream"
+UPSTREAM_HEADER = f"    add_header {UPSTREAM} $upstream_addr always;"
 
 
 def nginx_binary() -> str | None:
@@ -139,7 +143,7 @@ class Proxy:
         (self.folder / "nginx.conf").write_text(
             f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\n"
             f"error_log {self.folder / 'error.log'};\n"
-            f"events {{ worker_connections 4096; }}\nhttp {{\n    access_log off;\n{temp}\n"
+            f"events {{ worker_connections 4096; }}\nhttp {{\n    access_log off;\n{temp}\n{UPSTREAM_HEADER}\n"
             f"    include {self.folder / 'site.conf'};\n}}\n",
             encoding="utf-8",
         )

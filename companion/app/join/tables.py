@@ -2,175 +2,35 @@
 
 Two instances of the real command on one PostgreSQL database, behind the example nginx
 configuration (proxy.py), on this machine. Each table is seven websocket sessions through the
-proxy, the bare Flet clients of wire.py: the referee's console (with the host key) and six seated
-phones (with their device tokens); nginx spreads them over both instances. Every 10 seconds per
-table, one action of random legal play is written and announced as an instance announces its own
-(news.py), so every screen of the table hears of it through PostgreSQL. The time from the write
-to the first frame each screen receives after it is the news-to-every-screen figure; tables are
-added in steps while its p95 stays under 250 ms.
+proxy (load.py): the referee's console and six seated phones; nginx spreads them over both
+instances. Every 10 seconds per table, one action of random legal play is written and announced
+as an instance announces its own (news.py), so every screen of the table hears of it through
+PostgreSQL. The time from the write to the first frame each screen receives after it is the
+news-to-every-screen figure, told per instance; tables are added in steps, and a step is held
+while both instances' p95 stays under 250 ms. The generator's own CPU is reported too: it runs
+on the same cores as the instances, and what it takes they lack.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import random
 import tempfile
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
 from companion.bench import percentile, rss_mb
 
-from ..news import game_topic
-from ..wire import INVOKE, REGISTER, WireClient, frame
-from .screens import TOKEN_PREF
+from .load import Load
 
-NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
-EVERY_S = 10.0  # one action per table every 10 seconds
 STEP_TABLES = 5
 MAX_TABLES = 120
 GIVE_UP_MS = 1000.0  # the steps go on past the target until this, so the curve is seen
 STEP_SECONDS = 40.0
 TARGET_MS = 250.0
-
-
-class Screen(WireClient):
-    """A client that keeps frames only until its screen is shown, then only when they arrive."""
-
-    keep = True
-    waiting_since: float | None = None
-    latencies: list[float]
-
-    async def _read(self) -> None:
-        import msgpack
-
-        async for data in self._ws:
-            if not isinstance(data, bytes) or data[:1] != b"\x00":
-                continue
-            if self.waiting_since is not None:
-                self.latencies.append((time.perf_counter() - self.waiting_since) * 1000)
-                self.waiting_since = None
-            if self.keep:
-                self.received += data
-            # [action, body]: a two-item array whose first item is a small int. Only the server's
-            # registration and method calls need an answer: the screens' patches are not decoded.
-            if len(data) > 2 and data[1] == 0x92 and data[2] not in (REGISTER, INVOKE):
-                continue
-            message = msgpack.unpackb(data[1:], strict_map_key=False)
-            if message[0] == REGISTER:
-                self.session_id = message[1].get("session_id") or self.session_id
-            elif message[0] == INVOKE:
-                body = message[1]
-                await self._ws.send(
-                    frame(
-                        INVOKE,
-                        {
-                            "control_id": body["control_id"],
-                            "call_id": body["call_id"],
-                            "result": self._answer(body),
-                            "error": None,
-                        },
-                    )
-                )
-
-
-class Load:
-    def __init__(self, url: str, folder: Path, ws: str, tls: Any) -> None:
-        from ..join.instance import Instance
-
-        self.driver = Instance(url, folder, "driver")  # writes and announces as any instance does
-        self.ws, self.tls = ws, tls
-        self.tables: list[dict[str, Any]] = []
-        self.rng = random.Random(7)
-        self.anchor: Any = None
-        self.writes = 0
-        self.write_ms: list[float] = []  # how long each write took to be acknowledged
-        self.writer = ThreadPoolExecutor(1)
-
-    async def add_table(self) -> None:
-        store, join = self.driver.store, self.driver.services.join
-        config = {
-            "players": [{"name": n} for n in NAMES],
-            "seed": len(self.tables) + 1,
-            "house_rules": {"targets": {str(n): 100 for n in range(2, 7)}},
-        }
-        game = store.create_game(config)
-        if self.anchor is None:  # the driver's news needs one screen of its own to hand messages on
-            self.anchor = await self.driver.open_screen("/")
-        secret = store.devices.secret(game)
-        key = self.driver.services.access.host_key
-        screens: list[Screen] = []
-        for n in range(len(NAMES) + 1):
-            prefs = {}
-            route = f"/game/{game}?host={key}"
-            if n:
-                _, token = join.join(game, secret, "127.0.0.1", n - 1, "bench")
-                prefs, route = {TOKEN_PREF.format(game=game): token}, f"/play/{game}"
-            screen = Screen(self.ws, prefs=prefs, ssl=self.tls)
-            screen.latencies = []
-            await screen.__aenter__()
-            await screen.register(route)
-            if await screen.wait_for("my-hand" if n else "nav-undo", timeout=60) is None:
-                raise RuntimeError("a screen of the benchmark did not open")
-            screen.keep = False
-            screen.received = b""
-            screens.append(screen)
-        self.tables.append({"game": game, "screens": screens, "next": time.monotonic() + self.rng.random() * EVERY_S})
-
-    def act(self, table: dict[str, Any]) -> None:
-        from companion.rules import step
-        from companion.simulate import RandomTable
-
-        store = self.driver.store
-        loaded = store.load(table["game"])
-        state = loaded.game.state
-        for candidate in RandomTable(self.rng, state).choices(state):
-            action = candidate.to_json()
-            if not action.get("force") and step(state.copy(), candidate).accepted:
-                break
-        else:
-            return
-        before = time.perf_counter()
-        store.submit(table["game"], action, base_version=loaded.version, key=uuid.uuid4().hex)
-        started = time.perf_counter()  # the write is acknowledged: the news starts here
-        self.write_ms.append((started - before) * 1000)
-        for screen in table["screens"]:
-            screen.waiting_since = started
-        self.driver.services.news.publish(
-            self.anchor.page, game_topic(table["game"]), {"version": loaded.version + 1, "events": []}
-        )
-        self.writes += 1
-
-    async def run_for(self, seconds: float) -> list[float]:
-        for table in self.tables:
-            table["screens"][0].latencies.clear()
-            for screen in table["screens"]:
-                screen.latencies.clear()
-        # The writes run on a thread of their own: choosing a legal action and writing it must
-        # not hold up this loop, which timestamps the frames the screens receive.
-        loop = asyncio.get_running_loop()
-        writing: list[asyncio.Future] = []
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            now = time.monotonic()
-            for table in self.tables:
-                if now >= table["next"]:
-                    table["next"] = now + EVERY_S
-                    writing.append(loop.run_in_executor(self.writer, self.act, table))
-            await asyncio.sleep(0.02)
-        await asyncio.gather(*writing)
-        await asyncio.sleep(1.0)
-        return [ms for table in self.tables for screen in table["screens"] for ms in screen.latencies]
-
-    async def close(self) -> None:
-        for table in self.tables:
-            for screen in table["screens"]:
-                await screen.close()
-        self.driver.close()
-        self.writer.shutdown(wait=True)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -201,47 +61,66 @@ def _pg_writes(url: str) -> tuple[int, int]:
         engine.dispose()
 
 
+def _by_instance(load: Load, ports: list[int]) -> dict[str, list[float]]:
+    """Each instance's news-to-screen samples, named by the instance's port."""
+    out: dict[str, list[float]] = {str(port): [] for port in ports}
+    for table in load.tables:
+        for screen in table.screens:
+            out.setdefault(screen.instance.rsplit(":", 1)[-1] or "?", []).extend(screen.latencies)
+    return out
+
+
+def _step(
+    load: Load, samples: dict[str, list[float]], seconds: float, before: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
+    """One step's figures, from its samples and what was read before and after it."""
+    every = [ms for values in samples.values() for ms in values]
+    tables = len(load.tables)
+    return {
+        "tables": tables,
+        "p95": {name: percentile(values, 95) if values else float("inf") for name, values in samples.items()},
+        "samples": {name: len(values) for name, values in samples.items()},
+        "p50": percentile(every, 50) if every else float("inf"),
+        "per_table": (after["rss"] - before["base_rss"]) / tables,
+        "commits": (after["pg"][0] - before["pg"][0]) / seconds,
+        "rows": (after["pg"][1] - before["pg"][1]) / seconds,
+        "actions": (load.writes - before["writes"]) / seconds,
+        "write": percentile(load.write_ms, 95) if load.write_ms else float("nan"),
+        "cpu_ms": 1000 * (after["cpu"] - before["cpu"]) / max(1, len(every)),
+        "generator": 100 * (after["own_cpu"] - before["own_cpu"]) / seconds / tables,
+    }
+
+
 async def _measure(url: str, folder: Path) -> dict[str, Any]:
     from .proxy import Proxy, start_instance, stop
 
     procs = [start_instance(url, folder) for _ in range(2)]
-    proxy = Proxy(folder, [port for _, port in procs])
+    ports = [port for _, port in procs]
+    proxy = Proxy(folder, ports)
     load = Load(url, folder, proxy.ws, proxy.tls)
     steps: list[dict[str, Any]] = []
+
+    def read() -> dict[str, Any]:
+        return {
+            "pg": _pg_writes(url),
+            "writes": load.writes,
+            "cpu": sum(cpu_seconds(proc.pid) for proc, _ in procs),
+            "own_cpu": time.process_time(),
+            "rss": sum(rss_mb(proc.pid) for proc, _ in procs),
+        }
+
     try:
-        base_rss = sum(rss_mb(proc.pid) for proc, _ in procs)
+        base_rss = read()["rss"]
         while len(load.tables) < MAX_TABLES:
             for _ in range(STEP_TABLES):
                 await load.add_table()
             load.write_ms.clear()
-            (commits, rows), writes, started = _pg_writes(url), load.writes, time.monotonic()
-            cpu = sum(cpu_seconds(proc.pid) for proc, _ in procs)
-            samples = await load.run_for(STEP_SECONDS)
+            before, started = dict(read(), base_rss=base_rss), time.monotonic()
+            await load.run_for(STEP_SECONDS)
             seconds = time.monotonic() - started
-            rss = sum(rss_mb(proc.pid) for proc, _ in procs)
-            after = _pg_writes(url)
-            p95 = percentile(samples, 95) if samples else float("inf")
-            steps.append(
-                {
-                    "tables": len(load.tables),
-                    "p95": p95,
-                    "samples": len(samples),
-                    "per_table": (rss - base_rss) / len(load.tables),
-                    "commits": (after[0] - commits) / seconds,
-                    "rows": (after[1] - rows) / seconds,
-                    "actions": (load.writes - writes) / seconds,
-                    "write": percentile(load.write_ms, 95) if load.write_ms else float("nan"),
-                    "cpu_ms": 1000 * (sum(cpu_seconds(proc.pid) for proc, _ in procs) - cpu) / max(1, len(samples)),
-                }
-            )
-            p50 = percentile(samples, 50) if samples else float("inf")
-            print(
-                f"  ... {len(load.tables)} tables: p50 {p50:.0f} ms, p95 {p95:.0f} ms over {len(samples)} screens' "
-                f"news, {steps[-1]['per_table']:.1f} MB per table, {steps[-1]['cpu_ms']:.1f} ms of instance CPU "
-                f"per screen update, writes p95 {steps[-1]['write']:.0f} ms",
-                flush=True,
-            )
-            if p95 >= GIVE_UP_MS:
+            steps.append(_step(load, _by_instance(load, ports), seconds, before, read()))
+            print(f"  ... {_line(steps[-1])}", flush=True)
+            if max(steps[-1]["p95"].values()) >= GIVE_UP_MS:
                 break
     finally:
         await load.close()
@@ -249,6 +128,35 @@ async def _measure(url: str, folder: Path) -> dict[str, Any]:
         for proc, _ in procs:
             stop(proc)
     return {"steps": steps}
+
+
+def _instances(step: dict[str, Any]) -> str:
+    return ", ".join(
+        f"port {name}: p95 {p95:.0f} ms ({step['samples'][name]} updates)" for name, p95 in step["p95"].items()
+    )
+
+
+def _line(step: dict[str, Any]) -> str:
+    return (
+        f"{step['tables']} tables: {_instances(step)}; p50 {step['p50']:.0f} ms, {step['per_table']:.1f} MB per "
+        f"table, {step['cpu_ms']:.1f} ms of instance CPU per screen update, writes p95 {step['write']:.0f} ms, "
+        f"load generator {step['generator']:.2f}% of a core per table"
+    )
+
+
+def _held(step: dict[str, Any]) -> bool:
+    """Held: every instance served screens, and each one's p95 is under the target."""
+    return len(step["p95"]) >= 2 and all(p95 < TARGET_MS for p95 in step["p95"].values())
+
+
+def _run(coroutine: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run the load on uvloop when installed: its compiled TLS and sockets leave the CPU to the instances."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coroutine)
 
 
 def _database() -> str | None:
@@ -276,57 +184,49 @@ def tables_suite() -> list[tuple[str, str, str]]:
     url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
     try:
         with tempfile.TemporaryDirectory() as folder:
-            steps = asyncio.run(_measure(url, Path(folder)))["steps"]
+            steps = _run(_measure(url, Path(folder)))["steps"]
     finally:
         with admin.connect() as conn:
             conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
         admin.dispose()
-    held = [s for s in steps if s["p95"] < TARGET_MS]
-    best = held[-1] if held else None
-    last = next((s for s in steps if s["p95"] >= TARGET_MS), None)
+    failed = next((n for n, s in enumerate(steps) if not _held(s)), len(steps))
+    best = steps[failed - 1] if failed else None
     rows = [
         (
             "tables: tables held by 2 instances behind nginx (7 screens each, an action every 10 s per table), "
-            "p95 news-to-every-screen < 250 ms",
+            "p95 news-to-every-screen < 250 ms on each instance",
             str(best["tables"]) if best else "0",
             ">= 60",
         )
     ]
     for s in steps:
-        rows.append(
-            (
-                f"tables: ... at {s['tables']} tables ({s['samples']} screen updates)",
-                f"p95 {s['p95']:.0f} ms",
-                "< 250 ms",
-            )
-        )
+        rows.append((f"tables: ... at {s['tables']} tables, per instance", _instances(s), "< 250 ms each"))
     shown = best or (steps[0] if steps else None)
     if shown:
-        rows.append(
+        rows += [
             (
                 f"tables: memory per table (both instances' resident memory / tables, at {shown['tables']})",
                 f"{shown['per_table']:.1f} MB",
                 "-",
-            )
-        )
-        rows.append(
-            ("tables: an action's write acknowledged (before the news starts), p95", f"{shown['write']:.0f} ms", "-")
-        )
-        rows.append(
-            (
-                "tables: instances' CPU time per screen update (both processes, whole step / updates)",
-                f"{shown['cpu_ms']:.1f} ms",
-                "-",
-            )
-        )
-        rows.append(
+            ),
+            ("tables: an action's write acknowledged (before the news starts), p95", f"{shown['write']:.0f} ms", "-"),
             (
                 "tables: PostgreSQL writes per second (rows inserted/updated/deleted; commits of every "
                 "transaction, reads included)",
                 f"{shown['rows']:.0f} rows/s, {shown['commits']:.0f} commits/s at {shown['actions']:.1f} actions/s",
                 "-",
-            )
-        )
-    if last is not None:
-        rows.append(("tables: first step over the target", f"{last['tables']} tables, p95 {last['p95']:.0f} ms", "-"))
+            ),
+            (
+                "tables: instances' CPU time per screen update (both processes, whole step / updates)",
+                f"{shown['cpu_ms']:.1f} ms",
+                "-",
+            ),
+            (
+                "tables: the load generator's own CPU per table (7 sockets, one action per 10 s)",
+                f"{shown['generator']:.2f}% of a core",
+                "-",
+            ),
+        ]
+    if failed < len(steps):
+        rows.append(("tables: first step over the target", _line(steps[failed]), "-"))
     return rows
