@@ -131,10 +131,15 @@ def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
     return tuple(pool[:n]) if len(pool) >= n else tuple(pool + ["knife"] * (n - len(pool)))
 
 
-def _accessories_for(s: GameState, p: Player, allowed: Collection[str], count: int) -> tuple[str, ...]:
-    known = [c for c in sorted(allowed) if p.hand.count(c)]
-    rest = [c for c in sorted(allowed) if c not in known]
-    return tuple((known + rest[: max(0, min(p.hand.unknown, count - len(known)))])[:count])
+def _accessories_for(p: Player, allowed: frozenset[str], count: int) -> tuple[str, ...]:
+    """The Accessories entered first, then cards nobody entered standing for the missing ones."""
+    order: tuple[str, ...] = _memo((_accessories_for, allowed), lambda: tuple(sorted(allowed)))
+    held = p.hand.known
+    known = [c for c in order if held.get(c)]
+    if len(known) >= count:
+        return tuple(known[:count])
+    rest = [c for c in order if c not in known]
+    return tuple(known + rest[: max(0, min(p.hand.unknown, count - len(known)))])
 
 
 def answers(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Listed]:
@@ -214,7 +219,7 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
             if (kind is A.ChangeStyle and not style) or not make.open(kind, seat):
                 continue
             count = accessories_required(s, kind.TYPE, gid)
-            cards = _accessories_for(s, p, gang.accessories, count)
+            cards = _accessories_for(p, gang.accessories, count)
             if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
                 yield from make(kind, player=seat, gang=gid, cards=cards)
     for card, info in cat.action_cards.items():
