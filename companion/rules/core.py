@@ -157,13 +157,11 @@ def hand_card_problems(state: GameState, p: Player, cards: Iterable[str]) -> lis
     already seen elsewhere (SUP-1).
     """
     cards = list(cards)
-    cat = state.catalog
-    missing = p.hand.shortfall(cards, cat.is_search_card)
+    if len(cards) == 1 and cards[0] != "unknown" and p.hand.known.get(cards[0], 0):
+        return []  # the common case: one card somebody entered
+    missing = p.hand.shortfall(cards, state.catalog.is_search_card)
     if missing:
         return [hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name)]
-    known = p.hand.known
-    if len(cards) == 1 and known.get(cards[0], 0):
-        return []
     need: dict[str, int] = {}
     for card in cards:
         need[card] = need.get(card, 0) + 1

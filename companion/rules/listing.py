@@ -131,10 +131,15 @@ def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
     return tuple(pool[:n]) if len(pool) >= n else tuple(pool + ["knife"] * (n - len(pool)))
 
 
-def _accessories_for(s: GameState, p: Player, allowed: Collection[str], count: int) -> tuple[str, ...]:
-    known = [c for c in sorted(allowed) if p.hand.count(c)]
-    rest = [c for c in sorted(allowed) if c not in known]
-    return tuple((known + rest[: max(0, min(p.hand.unknown, count - len(known)))])[:count])
+def _accessories_for(p: Player, allowed: frozenset[str], count: int) -> tuple[str, ...]:
+    """The Accessories entered first, then cards nobody entered standing for the missing ones."""
+    order: tuple[str, ...] = _memo((_accessories_for, allowed), lambda: tuple(sorted(allowed)))
+    held = p.hand.known
+    known = [c for c in order if held.get(c)]
+    if len(known) >= count:
+        return tuple(known[:count])
+    rest = [c for c in order if c not in known]
+    return tuple(known + rest[: max(0, min(p.hand.unknown, count - len(known)))])
 
 
 def answers(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Listed]:
@@ -193,8 +198,9 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
     A Place action (Dig, Sell, Bet, a plain Heal...) is listed only where the Place offers it: its
     check always asks the Place (`place_action`), so elsewhere no shape of it can pass. Buy is
     listed everywhere: a flag lets it happen away from its Place. Cards the hand cannot hold are
-    left out too; `check` still judges every shape that is listed. With `every_type` the Place
-    actions of the whole game are kept, so a menu can say why they are not possible here.
+    left out too, and so are Extortions and Steals of players out of reach, Extortions without a
+    Weapon in hand and Bets above the cigarettes; `check` still judges every shape that is listed.
+    With `every_type` every such shape is kept, so a menu can say why it is not possible here.
     """
     make = make or Shapes()
     p = s.players[seat]
@@ -213,20 +219,20 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
             if (kind is A.ChangeStyle and not style) or not make.open(kind, seat):
                 continue
             count = accessories_required(s, kind.TYPE, gid)
-            cards = _accessories_for(s, p, gang.accessories, count)
+            cards = _accessories_for(p, gang.accessories, count)
             if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
                 yield from make(kind, player=seat, gang=gid, cards=cards)
-    seats = len(s.players)
     for card, info in cat.action_cards.items():
         if not (p.hand.count(card) or p.hand.unknown):
             continue
         if info.get("target"):
-            yield from make.family(_targeted_plays, seat, card, seats)
+            yield from make.family(_targeted_plays, seat, card, _play_targets(s, p, info["effect"], every_type))
         else:
             yield from make(A.PlayAction, player=seat, card=card)
     intimidation: dict[int, tuple[str, ...]] = {}
+    armed = every_type or p.hand.unknown > 0 or any(c in cat.weapons for c in p.hand.known)
     for q in others:
-        if make.open(A.Extort, seat):
+        if armed and make.open(A.Extort, seat) and (every_type or _within_reach(p, q)):
             n = 2 if q.ability == "sturdiness" else 1
             if n not in intimidation:
                 intimidation[n] = _pick_weapons(s, p, n)
@@ -253,8 +259,20 @@ def _crafts(cat: Catalog, seat: int, bandage: bool) -> Iterator[A.Action]:
             yield A.Craft(player=seat, recipe=recipe, bandage=1)
 
 
-def _targeted_plays(seat: int, card: str, seats: int) -> Iterator[A.Action]:
-    return (A.PlayAction(player=seat, card=card, target=q) for q in range(seats))
+def _play_targets(s: GameState, p: Player, effect: str, every_type: bool) -> tuple[int, ...]:
+    """Every seat; a Steal only others in the same Place, as its check refuses the rest."""
+    if every_type or effect != "steal_random":
+        return tuple(range(len(s.players)))
+    return tuple(q.seat for q in s.players if q.seat != p.seat and q.place == p.place)
+
+
+def _within_reach(p: Player, q: Player) -> bool:
+    """Whether an Extortion of `q` escapes EXT-1's refusals of a target elsewhere or camouflaged."""
+    return not q.camouflaged and (q.place == p.place or p.ability == "knife_throwing")
+
+
+def _targeted_plays(seat: int, card: str, targets: tuple[int, ...]) -> Iterator[A.Action]:
+    return (A.PlayAction(player=seat, card=card, target=q) for q in targets)
 
 
 def _extorts(cat: Catalog, seat: int, target: int, weapons: tuple[str, ...]) -> Iterator[A.Action]:
@@ -265,8 +283,8 @@ def _buys(seat: int, items: tuple[str, ...]) -> Iterator[A.Action]:
     return (A.Buy(player=seat, item=item) for item in items)
 
 
-def _bets(seat: int) -> Iterator[A.Action]:
-    return (A.Bet(player=seat, amount=n, number=k) for n in BET_AMOUNTS for k in BET_NUMBERS)
+def _bets(seat: int, amounts: tuple[int, ...]) -> Iterator[A.Action]:
+    return (A.Bet(player=seat, amount=n, number=k) for n in amounts for k in BET_NUMBERS)
 
 
 def _place_candidates(
@@ -307,7 +325,8 @@ def _place_candidates(
             if _may_hold(s, p, t, every_type):
                 yield from make(A.ImproveTool, player=seat, tool=t)
     if "bet" in here:
-        yield from make.family(_bets, seat)
+        affordable = tuple(n for n in BET_AMOUNTS if every_type or n <= p.cigarettes)
+        yield from make.family(_bets, seat, affordable)
     if "brawl" in here:
         for w in weapon_types(s, p):
             yield from make(A.Brawl, player=seat, weapon=w)

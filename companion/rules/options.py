@@ -89,7 +89,7 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     refused: set[Group] = set()
     with judging(s):
         for a, group, aimed in listed(s, seat, shut=refused):
-            if group in refused or aimed in refused:
+            if refused and (group in refused or aimed in refused):
                 continue
             found = first_violation(s, a)
             if found is None:
