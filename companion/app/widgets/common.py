@@ -209,11 +209,15 @@ def pill(
     return Chip(size=size, icon=icon, bold=bold, tooltip=tooltip).set(text, bgcolor=bgcolor, color=color)
 
 
+def ring(active: bool) -> ft.Border:
+    """A standee's outline: thick in the primary colour for whoever is to play."""
+    return ft.Border.all(3, ft.Colors.PRIMARY) if active else ft.Border.all(1, ft.Colors.OUTLINE)
+
+
 def standee(
     short: str, color: str, label: str, *, size: int = 30, active: bool = False, shape: str = "circle", icon: Any = None
 ) -> ft.Control:
     fill, ink = paint(color)
-    ring = ft.Border.all(3, ft.Colors.PRIMARY) if active else ft.Border.all(1, ft.Colors.OUTLINE)
     mark = (
         ft.Icon(icon, size=size * 0.6, color=ink)
         if icon is not None
@@ -227,7 +231,7 @@ def standee(
             width=size,
             height=size,
             bgcolor=fill,
-            border=ring,
+            border=ring(active),
             alignment=ft.Alignment.CENTER,
             border_radius=ft.BorderRadius.all(size / 2 if shape == "circle" else 6),
         ),

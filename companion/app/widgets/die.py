@@ -44,6 +44,17 @@ def die_face(
     )
 
 
+def show_pips(face: ft.Container, value: int, pip: Any = ft.Colors.BLACK) -> None:
+    """Turn a face built by `die_face` to `value` in place: only the pips' colours change."""
+    grid = face.content
+    assert isinstance(grid, ft.Column)
+    for r, row in enumerate(grid.controls):
+        assert isinstance(row, ft.Row)
+        for c, cell in enumerate(row.controls):
+            assert isinstance(cell, ft.Container)
+            cell.bgcolor = pip if r * 3 + c in PIPS[value] else None
+
+
 class RollingDie:
     """A die that tumbles for a moment, then lands on the logged value."""
 
@@ -58,13 +69,11 @@ class RollingDie:
     async def roll(self, frames: int = 8, delay: float = 0.07, on_done: Callable[[], Any] | None = None) -> None:
         try:
             for i in range(frames):
-                shown = random.randint(1, 6) if i < frames - 1 else self.value
-                new = die_face(shown, self.size)
-                self.face.content = new.content
+                show_pips(self.face, random.randint(1, 6) if i < frames - 1 else self.value)
                 self.face.rotate = ft.Rotate(math.pi / 2 * (i + 1))
                 self.face.update()
                 await asyncio.sleep(delay)
-            self.face.content = die_face(self.value, self.size).content
+            show_pips(self.face, self.value)
             self.face.rotate = ft.Rotate(0)
             self.face.border = ft.Border.all(3, ft.Colors.PRIMARY)
             self.face.update()

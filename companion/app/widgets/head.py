@@ -35,7 +35,7 @@ class TableHead:
         self.result_slot.content = self.result.control
         self.roller: RollingDie | None = None  # the die rolled just now, to tumble once on the page
         self.memo = Memo(keep=2)  # the die shown, kept while it shows the same face
-        self.changed: list[ft.Control] = []  # the parts to send
+        self.changed: list[tuple[ft.Control, int]] = []  # the parts to send, with their place in the column
         self.control = ft.Column(
             [
                 self.tools,
@@ -52,8 +52,8 @@ class TableHead:
         """Whose turn or decision it is (`deciding_now`: a decision, not a turn) and the scores."""
         if self.status.set(table, self.tr, deciding_now):
             self._mark(self.status.control)
-        if self.strip.set(scores):
-            self._mark(self.strip.control)
+        for part in self.strip.set(scores):
+            self._mark(part, self.strip.control)
 
     def set_tools(self, tools: Sequence[ft.Control]) -> None:
         if buttons_key(tools) != buttons_key(self.tools.controls) or self.tools.visible != bool(tools):
@@ -91,13 +91,13 @@ class TableHead:
             self.result_slot.visible = bool(lines)
             self._mark(self.result_slot)
 
-    def _mark(self, part: ft.Control) -> None:
-        if part not in self.changed:
-            self.changed.append(part)
+    def _mark(self, part: ft.Control, within: ft.Control | None = None) -> None:
+        """`part` changed: it is one of the column's, or inside the one given as `within`."""
+        if all(part is not p for p, _ in self.changed):
+            self.changed.append((part, self.control.controls.index(within or part)))
 
     def send(self) -> None:
         """Send the parts that changed, top first (RuntimeError: the head is not on the page)."""
-        order = self.control.controls
-        parts, self.changed = sorted(self.changed, key=order.index), []
-        for part in parts:
+        parts, self.changed = sorted(self.changed, key=lambda changed: changed[1]), []
+        for part, _ in parts:
             part.update()

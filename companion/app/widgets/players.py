@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import flet as ft
 
 from ..vm.table import PileVM, PlayerVM, ScoreVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, TOUCH, Chip, Memo, card, flat_button, muted, paint, pill, standee, start_border, tap
+from .common import DANGER, TOUCH, Chip, Memo, card, flat_button, muted, paint, pill, ring, standee, start_border, tap
 
 Reveal = Callable[[int | None], None]  # show a seat's hand on a shared screen (None: hide it)
 
@@ -300,51 +300,82 @@ def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft
     return list(panel.row.controls)
 
 
-def _score_chip(s: ScoreVM, on_tap: Any) -> ft.Control:
-    fill = paint(s.color)[0]
-    parts: list[ft.Control] = [
-        standee(s.name[:1].upper(), s.color, s.name, size=26, active=s.turn),
-        ft.Icon(ft.Icons.HARDWARE, size=16),
-        ft.Text(s.tunnel, size=14, weight=ft.FontWeight.BOLD),
-        ft.Icon(ft.Icons.PERSONAL_INJURY, size=16, color=DANGER if s.hurt else None),
-        ft.Text(s.beatings, size=14),
-        ft.Icon(ft.Icons.SMOKING_ROOMS, size=16),
-        ft.Text(s.cigarettes, size=14),
-    ]
-    border = ft.Border.all(3 if s.turn else 1, ft.Colors.PRIMARY if s.turn else fill)
-    return tap(
-        ft.Row(parts, spacing=4, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        lambda e, seat=s.seat: on_tap(seat),
-        s.label,
-        identifier=f"score-{s.seat}",
-        selected=s.turn,
-        padding=ft.Padding.symmetric(horizontal=10, vertical=6),
-        border=border,
-        height=TOUCH + 4,
-        bgcolor=ft.Colors.with_opacity(0.12, fill) if s.turn else ft.Colors.SURFACE_CONTAINER_LOW,
-    )
+class ScoreChip:
+    """One player's entry, built once for the seat and rewritten in place when it changes."""
+
+    def __init__(self, s: ScoreVM, on_tap: Any) -> None:
+        self.vm = s
+        self.fill = paint(s.color)[0]
+        self.avatar = standee(s.name[:1].upper(), s.color, s.name, size=26, active=s.turn)
+        self.tunnel = ft.Text(s.tunnel, size=14, weight=ft.FontWeight.BOLD)
+        self.hurt = ft.Icon(ft.Icons.PERSONAL_INJURY, size=16, color=DANGER if s.hurt else None)
+        self.beatings = ft.Text(s.beatings, size=14)
+        self.cigarettes = ft.Text(s.cigarettes, size=14)
+        parts: list[ft.Control] = [
+            self.avatar,
+            ft.Icon(ft.Icons.HARDWARE, size=16),
+            self.tunnel,
+            self.hurt,
+            self.beatings,
+            ft.Icon(ft.Icons.SMOKING_ROOMS, size=16),
+            self.cigarettes,
+        ]
+        self.control = cast(
+            ft.Semantics,
+            tap(
+                ft.Row(parts, spacing=4, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                lambda e, seat=s.seat: on_tap(seat),
+                s.label,
+                identifier=f"score-{s.seat}",
+                selected=s.turn,
+                padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+                height=TOUCH + 4,
+            ),
+        )
+        self.box = cast(ft.Container, self.control.content)
+        self.avatar_box = cast(ft.Container, cast(ft.Semantics, self.avatar).content)
+        self._paint(s.turn)
+
+    def _paint(self, turn: bool) -> None:
+        self.box.border = ft.Border.all(3 if turn else 1, ft.Colors.PRIMARY if turn else self.fill)
+        self.box.bgcolor = ft.Colors.with_opacity(0.12, self.fill) if turn else ft.Colors.SURFACE_CONTAINER_LOW
+        self.avatar_box.border = ring(turn)
+        self.control.selected = turn
+
+    def set(self, s: ScoreVM) -> bool:
+        """Show `s` (the same seat, name and colour); True when anything shown changed."""
+        if s == self.vm:
+            return False
+        self.vm = s
+        self.tunnel.value, self.beatings.value, self.cigarettes.value = s.tunnel, s.beatings, s.cigarettes
+        self.hurt.color = DANGER if s.hurt else None
+        self.control.label = s.label
+        self._paint(s.turn)
+        return True
 
 
 class ScoreStrip:
     """Every player's score in one row on top of the table; a tap shows that player's board.
-    Entries are kept while unchanged (`Memo`), so a tap sends only the scores that moved."""
+    Each seat's entry is rewritten in place, so a change sends only the entries that moved."""
 
     def __init__(self, tr: Tr, on_tap: Any) -> None:
         self.on_tap = on_tap
-        self.memo = Memo(keep=2)
+        self.chips: list[ScoreChip] = []
         self.row = ft.Row(spacing=6, scroll=ft.ScrollMode.AUTO)
         self.control = ft.Semantics(
             identifier="score-strip", container=True, label=tr("ui.score_strip"), content=self.row
         )
 
-    def set(self, scores: list[ScoreVM]) -> bool:
-        """Show `scores`; True when the row changed."""
-        chips = [self.memo.get(s, functools.partial(_score_chip, s, self.on_tap)) for s in scores]
-        self.memo.cycle()
-        if list(map(id, chips)) == list(map(id, self.row.controls)):
-            return False
-        self.row.controls = chips
-        return True
+    def set(self, scores: list[ScoreVM]) -> list[ft.Control]:
+        """Show `scores`; the parts to send: the changed entries, or the row when the players changed."""
+        same_players = [(c.vm.seat, c.vm.name, c.vm.color) for c in self.chips] == [
+            (s.seat, s.name, s.color) for s in scores
+        ]
+        if not same_players:
+            self.chips = [ScoreChip(s, self.on_tap) for s in scores]
+            self.row.controls = [c.control for c in self.chips]
+            return [self.control]
+        return [chip.control for chip, s in zip(self.chips, scores, strict=True) if chip.set(s)]
 
 
 class StatusBanner:

@@ -1,0 +1,67 @@
+"""Widgets that are rewritten in place: a change sends only the controls that show it.
+
+Flet diffs the whole subtree of a control it sends and builds every control it has not seen,
+so these widgets keep their controls and say which of them changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import flet as ft
+
+from companion.app.vm.table import build_table, score_strip
+from companion.app.vm.text import Tr
+from companion.app.widgets.die import PIPS, die_face, show_pips
+from companion.app.widgets.players import ScoreStrip
+from companion.rules import new_game
+
+TR = Tr("en")
+
+
+def _scores(**changes: object) -> list:
+    s = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}, {"name": "Dana"}], "seed": 3})
+    for name, value in changes.items():
+        setattr(s.players[0], name, value)
+    return score_strip(build_table(s, TR), TR)
+
+
+def test_a_score_that_moves_sends_its_entry_alone() -> None:
+    strip = ScoreStrip(TR, lambda seat: None)
+    assert strip.set(_scores()) == [strip.control]  # the first time: the whole row
+    chips = list(strip.row.controls)
+    assert strip.set(_scores()) == []  # nothing changed: nothing to send
+    moved = strip.set(_scores(cigarettes=7))
+    assert moved == [chips[0]] and strip.row.controls == chips  # the same controls, rewritten
+    assert strip.chips[0].cigarettes.value == "7" and "7" in chips[0].label
+
+
+def test_a_turn_that_passes_repaints_both_entries() -> None:
+    strip = ScoreStrip(TR, lambda seat: None)
+    before = _scores()
+    strip.set(before)
+    after = [dataclasses.replace(s, turn=s.seat == 1) for s in before]
+    chips = list(strip.row.controls)
+    assert strip.set(after) == [chips[0], chips[1]]
+    assert not chips[0].selected and chips[1].selected
+    assert strip.chips[1].control.content.border.top.width == 3  # the thick outline moved with the turn
+
+
+def test_other_players_rebuild_the_row() -> None:
+    strip = ScoreStrip(TR, lambda seat: None)
+    strip.set(_scores())
+    fewer = _scores()[:2]
+    assert strip.set(fewer) == [strip.control] and len(strip.row.controls) == 2
+
+
+def _pips(face: ft.Container) -> list[bool]:
+    return [cell.bgcolor is not None for row in face.content.controls for cell in row.controls]
+
+
+def test_a_tumbling_die_turns_its_pips_in_place() -> None:
+    face = die_face(2)
+    cells = [cell for row in face.content.controls for cell in row.controls]
+    for value in range(1, 7):
+        show_pips(face, value)
+        assert _pips(face) == _pips(die_face(value)) == [i in PIPS[value] for i in range(9)]
+    assert [cell for row in face.content.controls for cell in row.controls] == cells
