@@ -2,8 +2,10 @@
 
 A replay is the configuration run through the actions in effect (store.py says why the log is
 the truth). The cache keeps the replayed game of recently used tables, keyed by version, so an
-append does not replay the log; a version mismatch (another process wrote) falls back to a
-replay. A writer takes its entry out of the cache while it changes it, and puts it back after.
+append does not replay the log. When another process wrote, a cached game is moved on by the
+actions written since, read from the log exactly as a replay reads them (the same game, without
+running the log's beginning again); an undo or redo among them falls back to a replay. A writer
+takes its entry out of the cache while it changes it, and puts it back after.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from companion.rules import ConfigError, Game
 from .consistency import dump
 from .errors import LogDiverged
 from .records import Table
-from .rows import Head, fold_log
+from .rows import NEWER_ENTRIES, Head, fold_log
 
 CACHE_GAMES = 32
 
@@ -45,6 +47,20 @@ def replay(conn: Connection, head: Head) -> Replayed:
             f"{getattr(error, 'message', error)}"
         ) from None
     return Replayed(head.version, game, folded.redo)
+
+
+def caught_up(conn: Connection, head: Head, cached: Replayed) -> Replayed | None:
+    """`cached` (owned by the caller) moved on to the head's version by the actions appended
+    since; None when an undo or redo is among the new entries, or one is no longer accepted
+    (a replay then says so)."""
+    newer = conn.execute(NEWER_ENTRIES, {"game_id": head.id, "after": cached.version, "upto": head.version}).all()
+    if len(newer) != head.version - cached.version or any(e.kind != "action" for e in newer):
+        return None
+    for e in newer:
+        if not cached.game.submit(json.loads(e.action)).accepted:
+            return None
+    cached.version, cached.redo = head.version, []
+    return cached
 
 
 def table_of(game_id: str, replayed: Replayed) -> Table:
@@ -80,6 +96,10 @@ class ReplayCache:
             cached = self._games.pop(head.id, None)
         if cached is not None and cached.version == head.version:
             return cached
+        if cached is not None and cached.version < head.version:
+            caught = caught_up(conn, head, cached)
+            if caught is not None:
+                return caught
         return replay(conn, head)
 
     def remember(self, game_id: str, replayed: Replayed) -> None:

@@ -64,6 +64,15 @@ ENTRIES = (
     .where(EventRow.game_id == bindparam("game_id"), EventRow.seq <= bindparam("upto"))
     .order_by(col(EventRow.seq))
 )
+NEWER_ENTRIES = (
+    select(EventRow.seq, EventRow.kind, EventRow.target, EventRow.action)
+    .where(
+        EventRow.game_id == bindparam("game_id"),
+        EventRow.seq > bindparam("after"),
+        EventRow.seq <= bindparam("upto"),
+    )
+    .order_by(col(EventRow.seq))
+)
 ANSWERS_IN_EFFECT = (
     select(EventRow.answer)
     .where(EventRow.game_id == bindparam("game_id"), EventRow.kind == "action", col(EventRow.undone) == false())

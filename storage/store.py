@@ -52,7 +52,7 @@ from .errors import BadGameFile, InvalidArgument, KeyReused, LogDiverged, Nothin
 from .migrations import Prepared, prepare
 from .models import EventRow, GameRow, SeatRow
 from .records import GameInfo, LogEntry, Seat, Submission, Table, answer_from_json
-from .replays import ReplayCache, Replayed, replay, table_of
+from .replays import ReplayCache, Replayed, table_of
 from .reports import read_statistics, verify_game
 from .rows import (
     BY_KEY,
@@ -178,13 +178,14 @@ class Store:
     # --- reading a game ------------------------------------------------------------------------
 
     def load(self, game_id: str) -> Table:
-        """The game as it stands, replayed from its log (or from the cache at the same version)."""
+        """The game as it stands, replayed from its log (or from the cache: at the same version, or
+        moved on by the actions another process appended since)."""
         with self.db.transaction() as conn:
             head = read_head(conn, game_id)
             table = self._cache.table(head)
             if table is not None:
                 return table
-            replayed = replay(conn, head)
+            replayed = self._cache.take(conn, head)
         self._cache.remember(game_id, replayed)
         return table_of(game_id, replayed)
 

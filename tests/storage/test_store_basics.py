@@ -172,3 +172,34 @@ def test_an_in_memory_database_works_for_quick_tests():
         assert memory.submit(game_id, first, base_version=0).version == 1
         exported = memory.export_game(game_id)
         assert exported["config"] == Game(cfg).config and unresolved(exported["actions"]) == [first]
+
+
+def test_another_process_s_actions_move_the_cached_game_on_without_a_replay(store, db_url, monkeypatch):
+    """An instance that showed a game reads only the entries another one appended since; an undo
+    among them takes a replay. Either way the state is the whole log's."""
+    from storage import replays
+
+    cfg = config()
+    actions = play(cfg, 30)
+    game_id = store.create_game(cfg)
+    with Store(db_url) as other:
+        other.load(game_id)  # cached at version 0
+        replayed = []
+        real_replay = replays.replay
+        monkeypatch.setattr(
+            replays, "replay", lambda conn, head: replayed.append(head.version) or real_replay(conn, head)
+        )
+        version = 0
+        for n, action in enumerate(actions):
+            version = store.submit(game_id, action, base_version=version).version
+            if n % 4 == 3:  # sometimes several actions at once
+                table = other.load(game_id)
+                assert table.version == version and table.can_undo and not table.can_redo
+                assert snap(table.game.state) == snap(Game.replay(cfg, actions[: n + 1]).state)
+        assert replayed == []
+        version = store.undo(game_id, base_version=version).version
+        table = other.load(game_id)
+        assert replayed == [version] and table.can_redo
+        assert snap(table.game.state) == snap(Game.replay(cfg, actions[:-1]).state)
+        nxt = other.submit(game_id, actions[-1], base_version=version)  # the writer's copy follows too
+        assert nxt.answer.accepted and snap(store.load(game_id).game.state) == snap(nxt.table.game.state)
