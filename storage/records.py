@@ -4,7 +4,8 @@ nothing stored."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +31,18 @@ class Table:
     def steps(self) -> int:
         """Actions in effect (the engine's step count)."""
         return len(self.game.log)
+
+    def copy(self) -> Table:
+        """Another owner's copy (one read shared by several screens gives each its own)."""
+        return replace(self, game=own_game(self.game), config=copy.deepcopy(self.config))
+
+
+def own_game(game: Game) -> Game:
+    """A copy of `game` whose state and log can change without touching the original."""
+    mine = copy.copy(game)
+    mine.state = game.state.copy()
+    mine.log = list(game.log)
+    return mine
 
 
 @dataclass(frozen=True)

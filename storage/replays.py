@@ -10,7 +10,6 @@ takes its entry out of the cache while it changes it, and puts it back after.
 
 from __future__ import annotations
 
-import copy
 import json
 import threading
 from collections import OrderedDict
@@ -22,7 +21,7 @@ from companion.rules import ConfigError, Game
 
 from .consistency import dump
 from .errors import LogDiverged
-from .records import Table
+from .records import Table, own_game
 from .rows import NEWER_ENTRIES, Head, fold_log
 
 CACHE_GAMES = 32
@@ -65,9 +64,7 @@ def caught_up(conn: Connection, head: Head, cached: Replayed) -> Replayed | None
 
 def table_of(game_id: str, replayed: Replayed) -> Table:
     """The caller's own copy of a replayed game, as a Table."""
-    game = copy.copy(replayed.game)
-    game.state = replayed.game.state.copy()
-    game.log = list(replayed.game.log)
+    game = own_game(replayed.game)
     return Table(
         game_id=game_id,
         version=replayed.version,

@@ -34,15 +34,31 @@ class Lanes:
 
     def submit(self, key: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
         future: Future[T] = Future()
-        job: Job = (future, fn, args, kwargs)
+        self._queue(key, (future, fn, args, kwargs))
+        return future
+
+    def read(self, key: str, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """`submit` for a read: callers asking the same read while it waits in its lane share it.
+
+        A read that has not started sees every write queued before it, so each of the screens
+        that heard one piece of news gets a table at least that new from one read.
+        """
+        with self._lock:
+            lane = self._waiting.get(key)
+            if lane:
+                future, last_fn, last_args, last_kwargs = lane[-1]
+                if last_fn == fn and last_args == args and not last_kwargs:
+                    return future
+        return self.submit(key, fn, *args)
+
+    def _queue(self, key: str, job: Job) -> None:
         with self._lock:
             lane = self._waiting.get(key)
             if lane is not None:
                 lane.append(job)
-                return future
+                return
             self._waiting[key] = deque()
         self._pool.submit(self._run, key, job)
-        return future
 
     def _run(self, key: str, job: Job) -> None:
         future, fn, args, kwargs = job
@@ -70,3 +86,9 @@ LANES = Lanes()
 async def run(key: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run `fn(*args, **kwargs)` off the loop, after the calls already made for `key` (a game id)."""
     return await asyncio.wrap_future(LANES.submit(key, fn, *args, **kwargs))
+
+
+async def read(key: str, fn: Callable[..., T], *args: Any) -> T:
+    """`run` for a read whose result callers may share (`Lanes.read`): treat it as read-only.
+    A caller that stops waiting (its screen closed) leaves the read to the others."""
+    return await asyncio.shield(asyncio.wrap_future(LANES.read(key, fn, *args)))

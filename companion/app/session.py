@@ -118,7 +118,7 @@ class TableSession:
 
     async def reread(self) -> None:
         """`reload`, with the replay off the loop."""
-        self._adopt(await offloop.run(self.game_id, self.store.load, self.game_id))
+        self._adopt((await offloop.read(self.game_id, self.store.load, self.game_id)).copy())
 
     def _adopt(self, table: Any) -> None:
         """Take in a table read off the loop, unless a newer one arrived meanwhile (versions only grow)."""

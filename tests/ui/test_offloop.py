@@ -66,6 +66,30 @@ def test_one_key_runs_in_order_while_another_runs_beside_it() -> None:
     assert not lanes.busy("A") and not lanes.busy("B")
 
 
+def test_screens_asking_one_read_while_it_waits_share_it() -> None:
+    """Three screens hear of one write while the game's lane is busy: one read serves them, and
+    a read asked after it started is a read of its own (it may have begun before the news)."""
+    lanes = offloop.Lanes(workers=2)
+    gate = threading.Event()
+    reads: list[int] = []
+
+    def write() -> None:
+        assert gate.wait(5)
+
+    def load(game: str) -> int:
+        reads.append(len(reads))
+        return len(reads)
+
+    lanes.submit("A", write)
+    asked = [lanes.read("A", load, "A") for _ in range(3)]
+    assert asked[0] is asked[1] is asked[2]
+    other_game = lanes.read("B", load, "B")
+    assert other_game is not asked[0] and other_game.result(timeout=PROMPT) == 1
+    gate.set()
+    assert asked[0].result(timeout=5) == 2
+    assert lanes.read("A", load, "A").result(timeout=5) == 3 and reads == [0, 1, 2]
+
+
 def test_an_error_reaches_the_caller_and_the_lane_goes_on() -> None:
     lanes = offloop.Lanes(workers=2)
 
