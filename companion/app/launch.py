@@ -25,7 +25,7 @@ import webbrowser
 from concurrent.futures import Future
 from typing import Any
 
-from . import instances
+from . import instances, memory
 from .join.access import Access, is_loopback
 from .join.peer import networks
 from .settings import SettingsFile
@@ -229,6 +229,7 @@ def serve(
                 failed.append(error)
                 server.should_exit = True
                 return
+        memory.settle_collector()
         if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key
             url = access.host_link(url)
         if worker:  # the first worker speaks for them all
