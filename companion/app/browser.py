@@ -243,6 +243,7 @@ async def box_in_view(page: Any, name: str, deadline: float) -> dict:
         await asyncio.sleep(0.08)
 
 
+ANSWER_S = 30.0  # how long a page may take to say what it shows before a test gives up on it
 SCREEN_TEXT_JS = """() => {
   const host = document.querySelector('flt-semantics-host');
   if (!host) return '';
@@ -255,9 +256,16 @@ SCREEN_TEXT_JS = """() => {
 }"""
 
 
-async def screen_text(page: Any) -> str:
-    """Everything the semantics tree says: texts, labels (merged groups) and field values."""
-    return await page.evaluate(SCREEN_TEXT_JS)
+async def screen_text(page: Any, timeout: float = ANSWER_S) -> str:
+    """Everything the semantics tree says: texts, labels (merged groups) and field values.
+
+    Playwright's `evaluate` has no timeout of its own: a page whose renderer stopped answering
+    would hold a test until the whole run's limit, so it is given `timeout` seconds.
+    """
+    try:
+        return str(await asyncio.wait_for(page.evaluate(SCREEN_TEXT_JS), timeout))
+    except TimeoutError:
+        raise AssertionError(f"the page did not answer within {timeout:.0f} s (its renderer is stuck)") from None
 
 
 async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
