@@ -16,7 +16,7 @@ import json
 import re
 import string
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -152,11 +152,23 @@ _FORMATTER = _Formatter()
 
 
 def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
-    template = text(key, lang)
     if not params:
-        return template
+        return text(key, lang)
+    try:  # the type too: 1, 1.0 and True are one key, and not one text
+        return _rendered(key, tuple((k, type(v), v) for k, v in params.items()), lang)
+    except TypeError:  # a parameter that cannot be a key (a list): rendered afresh
+        return _render(key, params, lang)
+
+
+@lru_cache(maxsize=8192)
+def _rendered(key: str, params: tuple[tuple[str, type, Any], ...], lang: str) -> str:
+    """Screens redraw the same few hundred texts on every update: each is formatted once."""
+    return _render(key, {k: v for k, _, v in params}, lang)
+
+
+def _render(key: str, params: Mapping[str, Any], lang: str) -> str:
     values = _Params({k: _value(k, v, lang) for k, v in params.items()})
-    return _FORMATTER.vformat(template, (), values)
+    return _FORMATTER.vformat(text(key, lang), (), values)
 
 
 def placeholders(template: str) -> set[str]:

@@ -61,10 +61,14 @@ class Screen(WireClient):
 
 
 class Table:
-    """A game, its seven screens, and the engine state its next action is chosen on."""
+    """A game, its seven screens, and the engine state its next action is chosen on.
 
-    def __init__(self, game: str, screens: list[Screen], state: Any, version: int, due: float) -> None:
-        self.game, self.screens, self.state, self.version, self.due = game, screens, state, version, due
+    `phase` is when, within every period of `EVERY_S`, its action comes: tables at a club play
+    independently, so their actions are spread over the period rather than made together."""
+
+    def __init__(self, game: str, screens: list[Screen], state: Any, version: int, phase: float) -> None:
+        self.game, self.screens, self.state, self.version = game, screens, state, version
+        self.phase = self.due = phase
 
 
 class Load:
@@ -108,8 +112,7 @@ class Load:
             screen.received = b""
             screens.append(screen)
         loaded = store.load(game)
-        due = time.monotonic() + self.rng.random() * EVERY_S
-        self.tables.append(Table(game, screens, loaded.game.state.copy(), loaded.version, due))
+        self.tables.append(Table(game, screens, loaded.game.state.copy(), loaded.version, self.rng.random() * EVERY_S))
 
     def act(self, table: Table) -> None:
         """Random legal play: the first legal choice, stepped on a copy that becomes the state."""
@@ -145,11 +148,14 @@ class Load:
         # not hold up this loop, which timestamps the frames the screens receive.
         loop = asyncio.get_running_loop()
         writing: list[asyncio.Future] = []
-        end = time.monotonic() + seconds
+        start = time.monotonic()
+        end = start + seconds
+        for table in self.tables:  # each at its own moment of the period, as it would be at a club
+            table.due = start + table.phase
         while (now := time.monotonic()) < end:
             for table in self.tables:
                 if now >= table.due:
-                    table.due = now + EVERY_S
+                    table.due += EVERY_S
                     writing.append(loop.run_in_executor(self.writer, self.act, table))
             await asyncio.sleep(min([end, *(table.due for table in self.tables)]) - now)  # the next one due
         await asyncio.gather(*writing)
