@@ -333,7 +333,7 @@ def sync_suite() -> list[tuple[str, str, str]]:
                 f"sync: tap on the referee's laptop to drawn on the 6 phones (no accessibility tree, as phones "
                 f"usually are), {len(usual['drawn'])} samples over 36 actions, 8 Flutter clients on this machine",
                 _spread(usual["drawn"]),
-                "p95 < 250 ms",
+                "p95 < 150 ms",
             ),
             (
                 "sync: ... of which the update reaching the phones (their websocket)",
@@ -344,7 +344,7 @@ def sync_suite() -> list[tuple[str, str, str]]:
                 f"sync: tap on one phone to shown on the 6 other screens (5 phones + table view, every screen's "
                 f"accessibility tree on, read through it), {len(accessible['seen'])} samples",
                 _spread(accessible["seen"]),
-                "(screen-reader case)",
+                "p95 < 200 ms",
             ),
             (
                 "sync: ... the same taps timed by the first frame drawn after the news (checks the method above)",

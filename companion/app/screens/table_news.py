@@ -14,6 +14,7 @@ from companion.rules import Event
 
 from .. import sound
 from ..news import game_topic
+from ..widgets.patch import rest_turn
 
 if TYPE_CHECKING:
     from .table import TableScreen
@@ -82,5 +83,7 @@ class TableNews:
 
     async def _show_rest(self) -> None:
         await asyncio.sleep(0)  # the other screens' headlines were queued first; this goes after them
-        if self.waiting and self.app.screen is self.screen:
-            self.screen.show()
+        async with rest_turn():
+            if self.waiting and self.app.screen is self.screen:
+                self.screen.show()
+                await asyncio.sleep(0)  # the turn ends after what was queued meanwhile (a headline) ran

@@ -8,12 +8,30 @@ answers a tap first, the rest a frame later, so the browser draws the answer at 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import flet as ft
 
 REST_DELAY = 0.012  # about a frame: the browser starts drawing the tap's answer before the rest arrives
+_REST_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def rest_turn() -> asyncio.Lock:
+    """The turn of the screens sending "the rest" on this loop (every session of the process).
+
+    A screen's rest (its table rebuilt, the changed parts diffed and sent) takes milliseconds
+    to tens of them, and every screen of a game does its own after an action; news of another
+    table arriving meanwhile would wait for all of them. Taken in turns, each ending one pass of
+    the loop after its work, what was queued meanwhile (a headline) runs before the next rest:
+    it waits for one at most.
+    """
+    loop = asyncio.get_running_loop()
+    lock = _REST_TURNS.get(loop)
+    if lock is None:
+        lock = _REST_TURNS[loop] = asyncio.Lock()
+    return lock
 
 
 def signature(control: ft.Control) -> tuple[Any, ...]:
@@ -72,10 +90,12 @@ class Patch:
 
     async def _send(self) -> None:
         await asyncio.sleep(REST_DELAY)
-        controls, self._rest = self._rest, []
-        self._scheduled = False
-        try:
-            for control in controls:
-                control.update()
-        except RuntimeError:  # the screen changed meanwhile: the new one draws itself
-            return
+        async with rest_turn():
+            controls, self._rest = self._rest, []
+            self._scheduled = False
+            try:
+                for control in controls:
+                    control.update()
+            except RuntimeError:  # the screen changed meanwhile: the new one draws itself
+                return
+            await asyncio.sleep(0)

@@ -1,0 +1,54 @@
+"""Screens redraw "the rest" of their table in turns, so news of another table is not held up.
+
+After an action every screen of that game sends its headline, then rebuilds the rest of its
+table (tens of milliseconds each). A headline of another game arriving meanwhile must wait for
+one rebuild at most, not for every screen's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+from companion.app.widgets.patch import rest_turn
+
+
+def test_a_headline_heard_during_a_rebuild_goes_before_the_next_rebuild() -> None:
+    order: list[str] = []
+
+    async def rest(name: str, heard: threading.Event | None = None) -> None:
+        async with rest_turn():
+            if heard is not None:
+                heard.set()
+            time.sleep(0.05)  # a rebuild: the loop is busy
+            order.append(name)
+            await asyncio.sleep(0)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        heard = threading.Event()
+
+        def news() -> None:  # another table's news, handed to the loop by the listening thread
+            heard.wait(5)
+            loop.call_soon_threadsafe(order.append, "headline")
+
+        listener = threading.Thread(target=news)
+        listener.start()
+        await asyncio.gather(rest("rest 1", heard), rest("rest 2"), rest("rest 3"))
+        listener.join()
+
+    asyncio.run(main())
+    assert order == ["rest 1", "headline", "rest 2", "rest 3"]
+
+
+def test_each_loop_has_its_own_turns() -> None:
+    """Servers in tests and workers each run their own loop: a turn never crosses them."""
+    assert asyncio.run(_turn()) is not asyncio.run(_turn())
+
+
+async def _turn() -> asyncio.Lock:
+    lock = rest_turn()
+    assert rest_turn() is lock
+    async with lock:
+        return lock
