@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 from companion.app.widgets.patch import rest_turn
 
@@ -17,25 +16,26 @@ from companion.app.widgets.patch import rest_turn
 def test_a_headline_heard_during_a_rebuild_goes_before_the_next_rebuild() -> None:
     order: list[str] = []
 
-    async def rest(name: str, heard: threading.Event | None = None) -> None:
+    began, queued = threading.Event(), threading.Event()
+
+    async def rest(name: str) -> None:
         async with rest_turn():
-            if heard is not None:
-                heard.set()
-            time.sleep(0.05)  # a rebuild: the loop is busy
+            began.set()
+            queued.wait(5)  # a rebuild holds the loop; meanwhile another table's news is handed to it
             order.append(name)
             await asyncio.sleep(0)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        heard = threading.Event()
 
-        def news() -> None:  # another table's news, handed to the loop by the listening thread
-            heard.wait(5)
+        def news() -> None:  # the listening thread hands another table's news to the loop
+            began.wait(5)
             loop.call_soon_threadsafe(order.append, "headline")
+            queued.set()
 
         listener = threading.Thread(target=news)
         listener.start()
-        await asyncio.gather(rest("rest 1", heard), rest("rest 2"), rest("rest 3"))
+        await asyncio.gather(rest("rest 1"), rest("rest 2"), rest("rest 3"))
         listener.join()
 
     asyncio.run(main())
