@@ -154,10 +154,12 @@ _FORMATTER = _Formatter()
 def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
     if not params:
         return text(key, lang)
-    try:  # the type too: 1, 1.0 and True are one key, and not one text
-        return _rendered(key, tuple((k, type(v), v) for k, v in params.items()), lang)
+    kept = tuple((k, type(v), v) for k, v in params.items())  # the type too: 1, 1.0 and True differ
+    try:
+        hash(kept)
     except TypeError:  # a parameter that cannot be a key (a list): rendered afresh
         return _render(key, params, lang)
+    return _rendered(key, kept, lang)
 
 
 @lru_cache(maxsize=8192)

@@ -86,4 +86,3 @@ class TableNews:
         async with rest_turn():
             if self.waiting and self.app.screen is self.screen:
                 self.screen.show()
-                await asyncio.sleep(0)  # the turn ends after what was queued meanwhile (a headline) ran

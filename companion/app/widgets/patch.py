@@ -8,8 +8,9 @@ answers a tap first, the rest a frame later, so the browser draws the answer at 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
 import flet as ft
@@ -18,7 +19,8 @@ REST_DELAY = 0.012  # about a frame: the browser starts drawing the tap's answer
 _REST_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
-def rest_turn() -> asyncio.Lock:
+@contextlib.asynccontextmanager
+async def rest_turn() -> AsyncIterator[None]:
     """The turn of the screens sending "the rest" on this loop (every session of the process).
 
     A screen's rest (its table rebuilt, the changed parts diffed and sent) takes milliseconds
@@ -31,7 +33,9 @@ def rest_turn() -> asyncio.Lock:
     lock = _REST_TURNS.get(loop)
     if lock is None:
         lock = _REST_TURNS[loop] = asyncio.Lock()
-    return lock
+    async with lock:
+        yield
+        await asyncio.sleep(0)
 
 
 def signature(control: ft.Control) -> tuple[Any, ...]:
@@ -98,4 +102,3 @@ class Patch:
                     control.update()
             except RuntimeError:  # the screen changed meanwhile: the new one draws itself
                 return
-            await asyncio.sleep(0)
