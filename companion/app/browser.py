@@ -17,10 +17,12 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -37,6 +39,31 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # git-ignored
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
+
+
+class BrowserStuck(AssertionError):
+    """The browser stopped answering: its renderer crashed or hung (seen on a loaded machine).
+
+    Playwright waits on such a page for ever, so every wait here is bounded and ends in this
+    error; a browser test that fails on it is run once more (tests/ui/conftest.py), never on any
+    other failure.
+    """
+
+
+SESSION_S = 300.0  # the longest a browser test's whole session may take (the slowest: ~60 s on 2 cores)
+
+
+def drive(session: Coroutine[Any, Any, T], limit: float = SESSION_S) -> T:
+    """Run a browser session to its end, or fail after `limit` seconds with BrowserStuck whose
+    cause's traceback shows the step it was stuck on."""
+
+    async def bounded() -> T:
+        try:
+            return await asyncio.wait_for(session, limit)
+        except TimeoutError as stuck:
+            raise BrowserStuck(f"the browser session did not end within {limit:.0f} s") from stuck
+
+    return asyncio.run(bounded())
 
 
 def require_chromium() -> str:
@@ -152,6 +179,7 @@ async def open_page(
     page.console_lines = []
     page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))
     page.on("pageerror", lambda err: page.console_lines.append(f"pageerror: {err}"))
+    page.on("crash", lambda _: page.console_lines.append("crash: the page's renderer crashed"))
     await page.goto(url)
     await enable_semantics(page)
     if text_scale != 1.0:
@@ -166,13 +194,13 @@ async def enable_semantics(page: Any) -> None:
     if box and box["width"] > 1:
         await ph.click(force=True)
     else:
-        await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+        await evaluate(page, "document.querySelector('flt-semantics-placeholder').click()")
     await page.locator("flt-semantics").first.wait_for(state="attached", timeout=30000)
 
 
 async def set_text_scale(page: Any, scale: float) -> None:
     """Flutter web reads the browser's root font size as the text scale (16px = 100%)."""
-    await page.evaluate(f"document.documentElement.style.fontSize = '{16 * scale}px'")
+    await evaluate(page, f"document.documentElement.style.fontSize = '{16 * scale}px'")
     await asyncio.sleep(0.5)
 
 
@@ -256,16 +284,20 @@ SCREEN_TEXT_JS = """() => {
 }"""
 
 
-async def screen_text(page: Any, timeout: float = ANSWER_S) -> str:
-    """Everything the semantics tree says: texts, labels (merged groups) and field values.
-
-    Playwright's `evaluate` has no timeout of its own: a page whose renderer stopped answering
-    would hold a test until the whole run's limit, so it is given `timeout` seconds.
-    """
+async def evaluate(page: Any, script: str, arg: Any = None, timeout: float = ANSWER_S) -> Any:
+    """`page.evaluate`, given `timeout` seconds: Playwright's has no timeout of its own, and a page
+    whose renderer stopped answering would hold a test until the whole run's limit."""
     try:
-        return str(await asyncio.wait_for(page.evaluate(SCREEN_TEXT_JS), timeout))
+        return await asyncio.wait_for(page.evaluate(script, arg), timeout)
     except TimeoutError:
-        raise AssertionError(f"the page did not answer within {timeout:.0f} s (its renderer is stuck)") from None
+        crashed = any(line.startswith("crash:") for line in getattr(page, "console_lines", ()))
+        why = "its renderer crashed" if crashed else "its renderer is stuck"
+        raise BrowserStuck(f"the page did not answer within {timeout:.0f} s ({why})") from None
+
+
+async def screen_text(page: Any, timeout: float = ANSWER_S) -> str:
+    """Everything the semantics tree says: texts, labels (merged groups) and field values."""
+    return str(await evaluate(page, SCREEN_TEXT_JS, timeout=timeout))
 
 
 async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
@@ -329,9 +361,8 @@ async def _screenshot(page: Any, tries: int = 3) -> bytes:
         try:
             return await page.screenshot(timeout=30000)
         except CaptureTimeout:
-            frame = page.evaluate("() => new Promise(done => requestAnimationFrame(() => done()))")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(frame, 10)
+            with contextlib.suppress(BrowserStuck):
+                await evaluate(page, "() => new Promise(done => requestAnimationFrame(() => done()))", timeout=10)
     return await page.screenshot(timeout=30000)
 
 

@@ -11,6 +11,14 @@ import pytest
 from .harness import AppServer
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A browser test whose browser stopped answering runs once more: on a loaded machine
+    headless chromium's renderer now and then crashes or hangs. Any other failure fails at once."""
+    for item in items:
+        if item.path.name.startswith("test_e2e_"):
+            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=["BrowserStuck"]))
+
+
 def make_store(folder: Path) -> Any:
     """The real store on a temporary SQLite file."""
     from storage import Store

@@ -10,7 +10,7 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
+from .harness import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
 
 GAME = {
     "players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]}, {"name": "Nicholas"}],
@@ -86,4 +86,4 @@ def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) ->
                 assert store.load(game_id).version == before
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())

@@ -14,7 +14,7 @@ import asyncio
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import ARTIFACTS, LAPTOP, click_id, ident, launch_browser, open_page, shot, wait_text
+from .harness import ARTIFACTS, LAPTOP, click_id, drive, evaluate, ident, launch_browser, open_page, shot, wait_text
 
 
 async def fill_name(page, number: int, name: str) -> None:
@@ -94,7 +94,7 @@ def test_example_round_through_the_ui(server, store, settings_path) -> None:
                 await shot(page, "example-laptop-FAILED")
                 import re
 
-                html = await page.evaluate("document.querySelector('flt-semantics-host').outerHTML")
+                html = await evaluate(page, "document.querySelector('flt-semantics-host').outerHTML")
                 (ARTIFACTS / "example-laptop-FAILED.html").write_text(re.sub(r' style="[^"]*"', "", html))
                 print("\n".join(page.console_lines[-40:]))
                 raise
@@ -131,4 +131,4 @@ def test_example_round_through_the_ui(server, store, settings_path) -> None:
             await shot(page, "example-laptop-craft-flag")
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())

@@ -3,13 +3,12 @@ file imported back becomes a new game that opens at the same state."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, launch_browser, open_page, pictured_on_failure, shot, wait_text
+from .harness import LAPTOP, click_id, drive, launch_browser, open_page, pictured_on_failure, shot, wait_text
 
 
 def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
@@ -37,7 +36,7 @@ def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
                 await shot(page, "files-laptop-imported")
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
     games = store.list_games("active")
     assert len(games) == 2
     imported = next(g for g in games if g.id != game_id)

@@ -11,7 +11,19 @@ import pytest
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import LAPTOP, PHONE, click_id, ident, launch_browser, open_page, set_text_scale, shot, wait_text
+from .harness import (
+    LAPTOP,
+    PHONE,
+    click_id,
+    drive,
+    evaluate,
+    ident,
+    launch_browser,
+    open_page,
+    set_text_scale,
+    shot,
+    wait_text,
+)
 
 UNNAMED_JS = """() => {
   const host = document.querySelector('flt-semantics-host');
@@ -54,7 +66,7 @@ def finished_games(store: Any) -> None:
 
 
 async def unnamed(page: Any) -> list[str]:
-    return await page.evaluate(UNNAMED_JS)
+    return await evaluate(page, UNNAMED_JS)
 
 
 @pytest.mark.parametrize("device,dark", [("phone", False), ("phone", True), ("laptop", False), ("laptop", True)])
@@ -124,5 +136,5 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
             await shot(page, f"gallery-{tag}-rolled-200")
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
     assert not problems, f"controls without an accessible name: {problems}"

@@ -34,7 +34,9 @@ from .harness import (
     PHONE,
     AppServer,
     click_id,
+    drive,
     enable_semantics,
+    evaluate,
     ident,
     launch_browser,
     open_page,
@@ -111,7 +113,7 @@ def test_the_english_detector_sees_english() -> None:
 
 
 async def visible_text(page: Any) -> str:
-    return await page.evaluate(VISIBLE_TEXT_JS)
+    return await evaluate(page, VISIBLE_TEXT_JS)
 
 
 class Walk:
@@ -223,7 +225,7 @@ def test_italian_chosen_in_settings_on_one_device(server, store) -> None:
             await browser.close()
             return walk
 
-    walk = asyncio.run(run())
+    walk = drive(run())
     assert not walk.english(), f"English left on the Italian screens: {walk.english()}"
     state = store.load(game_id).game.state
     assert state.active == 0 and state.turn == 3 and state.players[0].hand.known.get("spoon") == 1
@@ -255,7 +257,7 @@ def test_persian_from_the_browser_right_to_left_with_persian_glyphs(server, stor
             await browser.close()
             return walk, status, boxes, back, bar
 
-    walk, status, boxes, back, bar = asyncio.run(run())
+    walk, status, boxes, back, bar = drive(run())
     assert back["x"] > LAPTOP["width"] / 2, f"the back button is not on the right: {back}"
     assert filled_from_the_right(bar), "Carmen's Tunnel bar (4 of 12) does not fill from the right"
     assert differs(status, boxes), "Persian text looks the same as with the font missing (boxes)"
@@ -349,5 +351,5 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                 await browser.close()
                 return [italian, persian]
 
-    for walk in asyncio.run(run()):
+    for walk in drive(run()):
         assert not walk.english(), f"English left on the {walk.lang} phone: {walk.english()}"

@@ -4,8 +4,6 @@ the extorted player (only them) for their answer."""
 
 from __future__ import annotations
 
-import asyncio
-
 from playwright.async_api import async_playwright
 
 from companion.rules import Game
@@ -13,6 +11,7 @@ from companion.rules import Game
 from .harness import (
     LAPTOP,
     click_id,
+    drive,
     ident,
     launch_browser,
     open_page,
@@ -76,6 +75,6 @@ def test_michel_moves_and_extorts_through_the_ui(server, store) -> None:
                 await shot(page, "michel-laptop-extortion")
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
     state = store.load(game_id).game.state
     assert state.neutrals["michel"] == "infirmary" and state.pending.player == 1

@@ -10,7 +10,6 @@ them); and the app offers no join QR code, as no phone could reach a packaged ap
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from playwright.async_api import async_playwright
 from .harness import (
     PHONE,
     click_id,
+    drive,
     enable_semantics,
     free_port,
     ident,
@@ -148,7 +148,7 @@ def test_packaged_entry_keeps_its_game_in_the_data_folder(tmp_path: Path) -> Non
                     await shot(page, "native-second-run")
                 await browser.close()
 
-        asyncio.run(run())
+        drive(run())
     finally:
         stop_server(proc)
     assert not our_files(home), f"the app wrote outside its data folder: {our_files(home)}"

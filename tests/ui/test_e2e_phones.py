@@ -22,6 +22,7 @@ from .harness import (
     AppServer,
     box_in_view,
     click_id,
+    drive,
     enable_semantics,
     ident,
     launch_browser,
@@ -216,7 +217,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 assert cards[0].encode() not in table_frames, f"the table view received {cards[0]}"
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
     state = store.load(game_id).game.state
     assert state.active == 1 and state.players[0].place == "solitary"
     assert len([d for d in store.devices.devices(game_id) if d.seat is not None]) == 6
@@ -293,5 +294,5 @@ def test_no_secret_no_access_and_the_host_rotates_and_frees(lan_server, store) -
                 raise
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
     assert store.devices.devices(game_id) == []

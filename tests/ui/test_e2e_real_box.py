@@ -21,6 +21,7 @@ from .harness import (
     LAPTOP,
     PHONE,
     click_id,
+    drive,
     ident,
     launch_browser,
     open_page,
@@ -116,7 +117,7 @@ def test_the_tutorial_round_with_a_real_die_in_at_most_14_taps(server, store) ->
             {"spoon": 1},
         )
 
-    asyncio.run(run())
+    drive(run())
 
 
 def test_offence_warning_winning_dig_undo_and_the_phone_strip(server, store) -> None:
@@ -166,7 +167,7 @@ def test_offence_warning_winning_dig_undo_and_the_phone_strip(server, store) -> 
                 assert board is not None and 0 <= board["y"] < PHONE["height"]
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
 
 
 async def label_of(page, name: str) -> str:
@@ -223,7 +224,7 @@ def test_replaying_a_finished_game(server, store) -> None:
                 await wait_text(win, "Carmen draws 1 Search card")
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
 
 
 def test_a_shared_screen_shows_no_hand_until_show_my_hand(server, store) -> None:
@@ -270,4 +271,4 @@ def test_a_shared_screen_shows_no_hand_until_show_my_hand(server, store) -> None
                 assert not [card for card in drawn if card.replace("_", " ").title() in await screen_text(page)]
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())

@@ -3,7 +3,6 @@ browser comes back to the same screen (the pending decision included), and play 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -16,6 +15,7 @@ from .conftest import make_store
 from .harness import (
     PHONE,
     click_id,
+    drive,
     enable_semantics,
     free_port,
     ident,
@@ -112,6 +112,6 @@ def test_restart_mid_game_resumes_the_same_screen(tmp_path: Path) -> None:
                     assert await ident(page, "answer-weapon-blade-0").count()
                 await browser.close()
 
-        asyncio.run(run())
+        drive(run())
     finally:
         stop_server(proc)

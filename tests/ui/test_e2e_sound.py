@@ -12,7 +12,18 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
-from .harness import CHROMIUM_ARGS, LAPTOP, click_id, ident, open_page, pictured_on_failure, require_chromium, wait_text
+from .harness import (
+    CHROMIUM_ARGS,
+    LAPTOP,
+    click_id,
+    drive,
+    evaluate,
+    ident,
+    open_page,
+    pictured_on_failure,
+    require_chromium,
+    wait_text,
+)
 
 RECORD_PLAYS = """
 (() => {
@@ -29,7 +40,7 @@ PLAIN = {"players": [{"name": "Carmen"}, {"name": "Nicholas"}]}
 
 
 async def played(page) -> list[str]:
-    return await page.evaluate("() => window.__played.slice()")
+    return await evaluate(page, "() => window.__played.slice()")
 
 
 async def wait_played(page, url: str, timeout: float = 15000) -> None:
@@ -89,4 +100,4 @@ def test_the_whistle_and_the_roll_play_and_sound_off_is_quiet(server, store) -> 
             await browser.close()
         assert server.services.settings_file.load().sound == "off"
 
-    asyncio.run(run())
+    drive(run())

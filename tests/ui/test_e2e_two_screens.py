@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, PHONE, click_id, launch_browser, open_page, wait_text
+from .harness import LAPTOP, PHONE, click_id, drive, launch_browser, open_page, wait_text
 
 
 def test_two_screens_follow_each_other(server, store) -> None:
@@ -26,5 +24,5 @@ def test_two_screens_follow_each_other(server, store) -> None:
             await wait_text(laptop, "Nicholas's turn", 10000)
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
     assert store.load(game_id).game.state.active == 1

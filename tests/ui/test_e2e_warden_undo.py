@@ -5,8 +5,6 @@ Games are created in the test's temporary database, then played only through the
 
 from __future__ import annotations
 
-import asyncio
-
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
@@ -14,6 +12,7 @@ from .harness import (
     LAPTOP,
     PHONE,
     click_id,
+    drive,
     ident,
     launch_browser,
     open_page,
@@ -61,7 +60,7 @@ def test_warden_offence_is_flagged_and_reported(server, store) -> None:
                 await shot(page, "warden-phone-reported")
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
     state = store.load(game_id).game.state
     carmen = state.players[0]
     assert (carmen.place, carmen.tunnel, carmen.dug) == ("solitary", 1, ["spoon"])  # WARD-3, WARD-4
@@ -118,4 +117,4 @@ def test_undo_asks_before_a_die_roll_and_redo_restores(server, store, settings_p
                 await shot(page, "undo-laptop-dark-log")
             await browser.close()
 
-    asyncio.run(run())
+    drive(run())
