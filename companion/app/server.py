@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import Request
 
-from . import manifest
+from . import flet_costs, manifest
 from .join.peer import PeerGate, bind_session, peer_of_scope
 from .settings import SettingsFile
 from .shell import SESSION_SECONDS, App, Services
@@ -35,23 +35,6 @@ def assets_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return checkout
-
-
-def name_messages_briefly() -> None:
-    """A Flet message's text is its action alone.
-
-    Flet's web transport formats `f"send_message: {message}"` for a debug log before every frame
-    it sends, whether or not that log is on, and a message's dataclass text spells out its whole
-    patch, every control it adds: about a tenth of a busy instance's CPU (py-spy, 20 tables). No
-    one reads that text but a debug log, which the frame's action is enough for.
-    """
-    from flet.messaging.protocol import Message
-
-    Message.__repr__ = _brief_message  # type: ignore[method-assign]
-
-
-def _brief_message(message: Any) -> str:
-    return f"Message({message.action!r})"
 
 
 def make_main(services: Services) -> Callable[[Any], None]:
@@ -74,7 +57,7 @@ def make_asgi(
     import flet_web.fastapi as flet_fastapi
     from fastapi.responses import JSONResponse, Response
 
-    name_messages_briefly()
+    flet_costs.apply()
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
     api = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     api.state.services = services

@@ -1,18 +1,67 @@
-"""The server's garbage collector settings (companion/app/memory.py says why)."""
+"""The server's garbage collector settings (companion/app/memory.py says why).
+
+They change the collector of the whole process, so each test runs them in a fresh interpreter.
+"""
 
 from __future__ import annotations
 
-import gc
+import subprocess
+import sys
+import textwrap
 
-from companion.app import memory
+
+def _run(script: str) -> None:
+    code = textwrap.dedent(
+        """
+        import gc, time, weakref
+        from companion.app import memory
+
+        class Cycle:
+            def __init__(self):
+                self.me = self
+
+        def frozen_cycle():
+            alive = Cycle()
+            gc.collect(0)  # a young collection finds it alive: it is frozen
+            return weakref.ref(alive)
+        """
+    ) + textwrap.dedent(script)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_the_started_server_leaves_its_loaded_objects_out_of_collections() -> None:
-    before = gc.get_threshold()
-    try:
+def test_the_started_server_freezes_what_it_loaded_and_scans_only_new_objects() -> None:
+    _run(
+        """
+        before = gc.get_threshold()
         memory.settle_collector()
         assert gc.get_freeze_count() > 1000  # modules, classes, catalogs: frozen once loaded
         assert gc.get_threshold() == (memory.YOUNG_COLLECTION, *before[1:])
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)
+        """
+    )
+
+
+def test_what_survives_a_collection_is_left_out_until_sessions_close() -> None:
+    _run(
+        """
+        memory.settle_collector()
+        dead = frozen_cycle()
+        gc.collect()
+        assert dead() is not None  # frozen: not even a full collection scans it
+        memory.release_now()  # sessions closed: everything is collected
+        assert dead() is None
+        """
+    )
+
+
+def test_what_died_frozen_is_collected_within_the_sweep_period() -> None:
+    _run(
+        """
+        memory.settle_collector(sweep_seconds=0.2)
+        dead = frozen_cycle()
+        deadline = time.monotonic() + 10
+        while dead() is not None:
+            assert time.monotonic() < deadline, "never swept"
+            time.sleep(0.05)
+        """
+    )

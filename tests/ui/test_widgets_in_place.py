@@ -65,3 +65,21 @@ def test_a_tumbling_die_turns_its_pips_in_place() -> None:
         show_pips(face, value)
         assert _pips(face) == _pips(die_face(value)) == [i in PIPS[value] for i in range(9)]
     assert [cell for row in face.content.controls for cell in row.controls] == cells
+
+
+def test_the_die_of_the_last_roll_turns_in_place_and_says_so() -> None:
+    from companion.app.widgets.head import TableHead
+
+    head = TableHead(TR, lambda seat: None, lambda *_: None)
+    head.set_result(["Carmen rolls a 3."], 3, rolls=False)
+    shown = head.result.die.content
+    face = shown.content
+    head.changed.clear()
+    head.set_result(["Carmen rolls a 3."], 3, rolls=False)
+    assert head.changed == []  # the same roll: nothing to send
+    head.set_result(["Carmen rolls a 3."], 5, rolls=False)  # a new roll with the same words
+    assert [part for part, _ in head.changed] == [head.result_slot]
+    assert head.result.die.content is shown and shown.content is face  # the same controls, turned
+    assert _pips(face) == _pips(die_face(5)) and shown.label == TR("ui.die_rolled", value=5)
+    head.set_result(["Carmen rolls a 4."], 4, rolls=True)  # rolled here: a die that tumbles
+    assert head.roller is not None and head.result.die.content is head.roller.control

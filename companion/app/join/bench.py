@@ -35,6 +35,8 @@ from flet.pubsub.pubsub_hub import PubSubHub
 
 from companion.bench import rss_mb
 
+from .. import flet_costs
+
 _ENCODE = configure_encode_object_for_msgpack(BaseControl)
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 GAME = {"players": [{"name": n} for n in NAMES], "modules": {"warden": True}, "seed": 21}
@@ -221,6 +223,7 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
     from .access import Access
     from .service import JoinService
 
+    flet_costs.apply()  # as the server does
     loop = asyncio.get_running_loop()
     executor = ThreadPoolExecutor(2)
     hub = PubSubHub(loop=loop, executor=executor)

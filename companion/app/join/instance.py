@@ -16,6 +16,7 @@ from typing import Any
 import msgpack
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from .. import flet_costs
 from .bench import _ENCODE, _Connection
 
 
@@ -50,6 +51,7 @@ class Instance:
         from ..browser import LAPTOP, PHONE
         from ..shell import App
 
+        flet_costs.apply()  # as the server does
         connection = _Connection(self.loop, self.hub, self.executor)
         session = Session(connection)
         self.sessions.append(session)

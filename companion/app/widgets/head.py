@@ -15,8 +15,7 @@ import flet as ft
 
 from ..vm.table import ScoreVM, TableVM
 from ..vm.text import Tr
-from .common import Memo
-from .die import RollingDie, die_face
+from .die import RollingDie, die_face, show_pips
 from .panels import ResultStrip
 from .patch import buttons_key
 from .players import ScoreStrip, StatusBanner
@@ -34,7 +33,7 @@ class TableHead:
         self.result = ResultStrip(tr, on_dismiss)
         self.result_slot.content = self.result.control
         self.roller: RollingDie | None = None  # the die rolled just now, to tumble once on the page
-        self.memo = Memo(keep=2)  # the die shown, kept while it shows the same face
+        self.still: ft.Semantics | None = None  # the die that shows the last roll, turned in place
         self.changed: list[tuple[ft.Control, int]] = []  # the parts to send, with their place in the column
         self.control = ft.Column(
             [
@@ -70,26 +69,37 @@ class TableHead:
 
     def set_result(self, lines: list[str], value: int | None, rolls: bool) -> None:
         """What just happened, with the die rolled (tumbling when it was rolled just now)."""
-        tr = self.tr
-        die = None
+        die: ft.Control | None = None
+        turned = False
         self.roller = None
         if value is not None and rolls:
-            self.roller = RollingDie(value, DIE_SIZE, tr("ui.die_rolled", value=value))
+            self.roller = RollingDie(value, DIE_SIZE, self.tr("ui.die_rolled", value=value))
             die = self.roller.control
         elif value is not None:
-            die = self.memo.get(
-                ("die", value),
-                lambda: ft.Semantics(
-                    label=tr("ui.die_rolled", value=value),
-                    container=True,
-                    identifier="die-result",
-                    content=die_face(value, DIE_SIZE),
-                ),
-            )
-        self.memo.cycle()
-        if self.result.set(lines, die) or self.result_slot.visible != bool(lines):
+            die, turned = self._still_die(value)
+        if self.result.set(lines, die) or turned or self.result_slot.visible != bool(lines):
             self.result_slot.visible = bool(lines)
             self._mark(self.result_slot)
+
+    def _still_die(self, value: int) -> tuple[ft.Semantics, bool]:
+        """The die showing the last roll, and whether it turned to a new value.
+
+        There is one per head and a new roll turns its pips in place: a new die would cost every
+        screen of the table its whole subtree (fifteen controls built, configured and sent).
+        """
+        label = self.tr("ui.die_rolled", value=value)
+        if self.still is None:
+            self.still = ft.Semantics(
+                label=label, container=True, identifier="die-result", content=die_face(value, DIE_SIZE)
+            )
+            return self.still, True
+        turned = self.still.label != label
+        if turned:
+            face = self.still.content
+            assert isinstance(face, ft.Container)
+            show_pips(face, value)
+            self.still.label = label
+        return self.still, turned
 
     def _mark(self, part: ft.Control, within: ft.Control | None = None) -> None:
         """`part` changed: it is one of the column's, or inside the one given as `within`."""
