@@ -15,13 +15,11 @@ import ctypes
 import ctypes.util
 import gc
 import logging
-import threading
-import time
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 YOUNG_COLLECTION = 5_000  # new objects between two collections of them (Python's default: 700)
-SWEEP_SECONDS = 600.0  # at most this long between two collections of everything (see settle_collector)
+SCREENS_PER_SWEEP = 100  # screens left between two collections of everything (each leaves ~3,000 objects in cycles)
 TRIM_DELAY = 2.0  # seconds: sessions expire in batches (Flet sweeps every 10 s); trim once per batch
 
 
@@ -37,9 +35,10 @@ def _load_trim() -> Callable[[int], int] | None:
 
 _trim = _load_trim()
 _pending: asyncio.TimerHandle | None = None
+_screens_left = 0
 
 
-def settle_collector(sweep_seconds: float = SWEEP_SECONDS) -> None:
+def settle_collector() -> None:
     """Keep the cyclic garbage collector's pauses short once the server has started.
 
     A screen update leaves no cycles behind (flet_costs.py), so what a young collection finds
@@ -47,9 +46,11 @@ def settle_collector(sweep_seconds: float = SWEEP_SECONDS) -> None:
     Python would scan it again and again in older generations, in pauses that grow with the
     tables (300-460 ms at 45 tables, stalling every screen of the instance). So what survives a
     collection is frozen out of the later ones, and only new objects are scanned, in short pauses
-    (p95 ~26 ms at 45 tables). What was frozen and has died in a cycle (a screen navigated away
-    from, a closed session) is freed by a collection of everything when sessions close, and at
-    least every `sweep_seconds`; what is loaded at start is frozen first.
+    (p95 ~26 ms at 45 tables). What was frozen and has died in a cycle (a closed session, a screen
+    navigated away from) waits for a collection of everything: when sessions close, and after
+    `SCREENS_PER_SWEEP` screens were left. Never on a timer: such a collection stalls the whole
+    instance (on a 10-minute timer, one step of `bench tables` at 65 tables had p95 0.7 and
+    1.4 s). What is loaded at start is frozen first.
     """
     gc.collect()
     gc.freeze()
@@ -57,7 +58,6 @@ def settle_collector(sweep_seconds: float = SWEEP_SECONDS) -> None:
     gc.set_threshold(YOUNG_COLLECTION, middle, oldest)
     if _freeze_survivors not in gc.callbacks:
         gc.callbacks.append(_freeze_survivors)
-        threading.Thread(target=_sweep_every, args=(sweep_seconds,), name="collector-sweep", daemon=True).start()
 
 
 def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
@@ -65,26 +65,25 @@ def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
         gc.freeze()
 
 
-def _sweep_every(seconds: float) -> None:
-    while True:
-        time.sleep(seconds)
-        sweep()
-
-
-def sweep() -> None:
-    """Collect everything, frozen or not (what died since it was frozen), and freeze what lives."""
+def release_now() -> None:
+    """Collect everything, frozen or not (what closed sessions and left screens held), freeze
+    what lives, and give the pages back to the system."""
+    global _pending, _screens_left
+    _pending = None
+    _screens_left = 0
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-
-
-def release_now() -> None:
-    """Free what closed sessions held and give the pages back to the system."""
-    global _pending
-    _pending = None
-    sweep()
     if _trim is not None:
         _trim(0)
+
+
+def screen_left() -> None:
+    """Called as a screen is left: after enough of them, release what they held."""
+    global _screens_left
+    _screens_left += 1
+    if _screens_left >= SCREENS_PER_SWEEP:
+        session_closed()
 
 
 def session_closed() -> None:

@@ -193,6 +193,8 @@ class App:
         meanwhile the page keeps what it showed."""
         if self.screen is not None and hasattr(self.screen, "leave"):
             self.screen.leave()
+        if self.screen is not None:
+            memory.screen_left()
         self.screen = None
         self.route = route
         read = read_for(self, urlsplit(route or "/").path or "/")
