@@ -71,9 +71,12 @@ def release_now() -> None:
     global _pending, _screens_left
     _pending = None
     _screens_left = 0
-    gc.unfreeze()
+    settled = _freeze_survivors in gc.callbacks  # a server's collector, not a test's or a tool's
+    if settled:
+        gc.unfreeze()
     gc.collect()
-    gc.freeze()
+    if settled:
+        gc.freeze()
     if _trim is not None:
         _trim(0)
 

@@ -67,3 +67,13 @@ def test_screens_left_are_collected_after_enough_of_them() -> None:
         assert dead() is None
         """
     )
+
+
+def test_a_process_that_is_not_a_server_keeps_its_collector() -> None:
+    _run(
+        """
+        for _ in range(memory.SCREENS_PER_SWEEP):  # a test or a tool that shows many screens
+            memory.screen_left()
+        assert gc.get_freeze_count() == 0 and memory._freeze_survivors not in gc.callbacks
+        """
+    )
