@@ -86,15 +86,19 @@ def screen_left() -> None:
     global _screens_left
     _screens_left += 1
     if _screens_left >= SCREENS_PER_SWEEP:
-        session_closed()
+        _release_soon()
 
 
 def session_closed() -> None:
     """Called as a session is closed: release what it held once this batch has closed too."""
+    _release_soon()
+
+
+def _release_soon() -> None:
     global _pending
     if _pending is not None:
         return
     try:
         _pending = asyncio.get_running_loop().call_later(TRIM_DELAY, release_now)
-    except RuntimeError:  # no loop (a session closed outside the server)
+    except RuntimeError:  # no loop (outside the server)
         release_now()

@@ -28,6 +28,7 @@ class Instance:
         from ..shell import Services
         from .access import Access
 
+        flet_costs.apply()  # as the server does
         self.loop = asyncio.get_running_loop()
         self.executor = ThreadPoolExecutor(2)
         self.hub = PubSubHub(loop=self.loop, executor=self.executor)
@@ -51,7 +52,6 @@ class Instance:
         from ..browser import LAPTOP, PHONE
         from ..shell import App
 
-        flet_costs.apply()  # as the server does
         connection = _Connection(self.loop, self.hub, self.executor)
         session = Session(connection)
         self.sessions.append(session)
