@@ -155,7 +155,8 @@ class News:
 
 def portable(message: dict[str, Any]) -> dict[str, Any]:
     """What crosses to another instance: plain data, never the events (each instance reads them
-    from the store, so nothing a viewer may not see travels beyond what the store already holds)."""
+    from the store, so nothing a viewer may not see travels beyond what the store already holds), nor
+    the table a local message hands to the screens of this process."""
     out: dict[str, Any] = {}
     for key in ("version", "kind", "devices"):
         if key in message:

@@ -120,6 +120,15 @@ class TableSession:
         """`reload`, with the replay off the loop."""
         self._adopt((await offloop.read(self.game_id, self.store.load, self.game_id)).copy())
 
+    def take_news(self, table: Any) -> bool:
+        """Another screen of this process recorded `table` and handed it over with its news: the
+        same table a reread would give, without the store and the thread hop (each screen keeps
+        its own copy). False: this screen had it already."""
+        before = self.version
+        if table.version > before:
+            self._adopt(table.copy())
+        return self.version > before
+
     def _adopt(self, table: Any) -> None:
         """Take in a table read off the loop, unless a newer one arrived meanwhile (versions only grow)."""
         if table is not None and table.version >= self.version:

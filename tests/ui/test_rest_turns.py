@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
+from typing import Any
 
 from companion.app.widgets.patch import rest_turn
 
@@ -54,3 +56,55 @@ def test_each_loop_has_its_own_turns() -> None:
 
     asyncio.run(two_rests())
     asyncio.run(two_rests())
+
+
+def test_the_screen_that_recorded_an_action_rebuilds_after_every_headline(tmp_path: Path) -> None:
+    """A tap's screen sends its headline, the other screens of the game theirs (each taking the
+    table the news carry, with no read of the store), and only then does any screen rebuild the
+    rest: the tapping screen's rebuild never holds back the news on the phones."""
+    from companion.app.join.instance import Instance
+
+    async def run() -> tuple[list[tuple[str, str]], int]:
+        one = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "one")
+        try:
+            game = one.store.create_game({"players": [{"name": n} for n in ("Ann", "Bo", "Cy")], "seed": 3})
+            secret = one.store.devices.secret(game)
+            referee = await one.open_screen(f"/game/{game}")
+            apps = {"referee": referee}
+            for seat in range(3):
+                device, _ = one.services.join.join(game, secret, "127.0.0.1", seat, "test phone")
+                apps[f"phone {seat}"] = await one.open_screen(f"/play/{game}", device)
+            order: list[tuple[str, str]] = []
+            for name, app in apps.items():
+                _note(app.screen, "show_headline", "headline", name, order)
+                _note(app.screen, "refresh", "rest", name, order)
+            reads = []
+            load = one.store.load
+            one.store.load = lambda game_id: reads.append(game_id) or load(game_id)
+            referee.screen.control.submit({"type": "search", "player": 0})
+            for _ in range(400):
+                if sum(kind == "rest" for kind, _ in order) == len(apps):
+                    break
+                await asyncio.sleep(0.005)
+            return order, len(reads)
+        finally:
+            one.close()
+
+    order, reads = asyncio.run(run())
+    headlines = [i for i, (kind, _) in enumerate(order) if kind == "headline"]
+    rests = [i for i, (kind, _) in enumerate(order) if kind == "rest"]
+    assert len(headlines) == len(rests) == 4, order
+    assert max(headlines) < min(rests), order
+    assert order[0] == ("headline", "referee"), order
+    assert reads == 0  # the phones took the table the news carried
+
+
+def _note(screen: Any, method: str, kind: str, name: str, order: list[tuple[str, str]]) -> None:
+    """Record each call of one screen's `method` (the screen calls it through itself)."""
+    original = getattr(screen, method)
+
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        order.append((kind, name))
+        return original(*args, **kwargs)
+
+    setattr(screen, method, noted)

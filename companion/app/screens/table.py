@@ -413,7 +413,7 @@ class TableScreen(Screen):
         if (outcome.winner is not None or self.session.state.winner is not None) and self.policy.won_route:
             self.app.go(f"/game/{self.game_id}/win")
             return
-        self._show()
+        self.news.headline_first()
 
     def rewound(self) -> None:
         self.news.publish()
@@ -430,8 +430,13 @@ class TableScreen(Screen):
             return
 
     def show_headline(self) -> None:
-        """Whose turn it is and what happened, sent alone (news of another screen's change, the
-        rest of the table follows: table_news.py)."""
-        self._head.set_table(*self._table(), self.session.state.pending is not None)
+        """Whose turn it is and what happened, sent alone (after a change, the rest of the table
+        follows: table_news.py). A panel with nothing left to show (the composer of the action
+        just recorded) goes with it; a new one (a decision) comes with the rest."""
+        state = self.session.state
+        ctl = self.control
+        self._head.set_table(*self._table(), state.pending is not None)
         self._fill_result()
+        if ctl.michel_for is None and ctl.composer is None and state.pending is None:
+            self._head.fill(self._head.main_slot, None)
         self._head.send()

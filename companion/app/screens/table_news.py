@@ -1,7 +1,8 @@
 """The table screens of one game telling each other of a change.
 
-The news carry the new version and the events, and stay in this process: each screen reloads
-its session and shows only what its viewer may read.
+The news carry the new version, the events and the table as recorded, and stay in this process:
+each screen takes its own copy of that table (news from another instance, which carry no table,
+make it read the store again) and shows only what its viewer may read.
 """
 
 from __future__ import annotations
@@ -40,11 +41,12 @@ class TableNews:
             pass
 
     def publish(self, events: Sequence[Event] | None = None) -> None:
-        """Tell the other screens of this game."""
+        """Tell the other screens of this game (the table goes with the news: `portable` keeps it
+        in this process)."""
+        session = self.screen.session
+        message = {"version": session.version, "events": list(events or []), "table": session.table}
         try:
-            self.app.services.news.publish(
-                self.app.page, self.topic, {"version": self.screen.session.version, "events": list(events or [])}
-            )
+            self.app.services.news.publish(self.app.page, self.topic, message)
         except Exception:
             pass
 
@@ -53,7 +55,12 @@ class TableNews:
         version = message.get("version", 0) if isinstance(message, dict) else 0
         if self.app.screen is not screen or screen.missing:
             return
-        if await screen.session.refresh(version):
+        table = message.get("table") if isinstance(message, dict) else None
+        if table is not None and table.version == version:
+            changed = screen.session.take_news(table)  # at once: every headline goes before any rest
+        else:
+            changed = await screen.session.refresh(version)
+        if changed:
             events = list(message.get("events") or []) if isinstance(message, dict) else []
             self.show(events)
 
@@ -70,6 +77,13 @@ class TableNews:
         ctl.reset()
         ctl.tell(screen.policy.news_lines(screen, events), events)
         sound.after(screen, events)  # an offence or a roll made on a phone sounds at the table
+        self.headline_first()
+
+    def headline_first(self) -> None:
+        """Send the headline now and the rest of the table in its turn (`rest_turn`), after the
+        headlines of the game's other screens: the screen that recorded an action does the same,
+        so its rebuild never holds back the news on the others."""
+        screen = self.screen
         if not screen.frame_on_page():
             screen.show()
             return
