@@ -1,7 +1,7 @@
-"""Two costs Flet 1.0.5's web server pays on every patch it sends, and the app does without.
+"""Three costs Flet 1.0.5's web server pays, and the app does without.
 
 Every session of a process shares one event loop, so what a patch costs one screen delays every
-phone of every table on that instance. Two of those costs buy nothing:
+phone of every table on that instance. Three of those costs buy nothing:
 
 - Its web transport formats `f"send_message: {message}"` for a debug log before every frame,
   whether or not that log is on, and a message's dataclass text spells out its whole patch.
@@ -11,8 +11,12 @@ phone of every table on that instance. Two of those costs buy nothing:
   that only the cyclic collector frees. At 45 tables an instance collected 5,000-15,000 such
   objects every few seconds in pauses of 50-170 ms, and its middle generation in 300-400 ms,
   stalling every screen on it.
+- After an event handler that called no `update()`, it updates the whole page: a diff of every
+  control of the screen. A tap that records an action hands its step to a task and changes
+  nothing itself, so that diff finds nothing to send; on a loaded 2-core machine it still took
+  25-40 ms, and the step waited for it before it could start (`spare_page_update`).
 
-Both fixes change nothing a browser receives (tests/ui/test_flet_costs.py checks each against
+The fixes change nothing a browser receives (tests/ui/test_flet_costs.py checks each against
 the Flet version pinned in pyproject.toml; an upgrade that changes either fails there).
 """
 
@@ -42,6 +46,19 @@ def apply() -> None:
 
     DiffBuilder.teardown = teardown  # type: ignore[method-assign,assignment]
     _applied = True
+
+
+def spare_page_update() -> None:
+    """Skip the update of the whole page after this event's handler: its screen sends its own.
+
+    Only inside an event's own context (Flet gives each one): elsewhere the same call would
+    change the default of every session of the process.
+    """
+    import flet as ft
+    from flet.controls.context import _update_behavior_context_var
+
+    if _update_behavior_context_var.get() is not None:
+        ft.context.disable_auto_update()
 
 
 def _brief_message(message: Any) -> str:

@@ -4,6 +4,7 @@ a fix needless, or breaks it, fails here)."""
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 import textwrap
@@ -64,11 +65,33 @@ class Costly:
 
 
 def test_a_message_is_named_by_its_action_without_reading_its_patch() -> None:
-    import inspect
-
     from flet_web.fastapi.flet_app import FletApp
 
     assert 'f"send_message: {message}"' in inspect.getsource(FletApp.send_message)  # still formatted there
     flet_costs.apply()
     message = Message(MessageAction.PATCH_CONTROL, {"id": 1, "patch": [Costly()]})
     assert f"send_message: {message}" == f"send_message: Message({MessageAction.PATCH_CONTROL!r})"
+
+
+def test_a_tap_that_hands_its_step_to_a_task_spares_the_update_of_the_whole_page() -> None:
+    """Flet still updates the whole page after a handler that updated nothing; the app turns that
+    off inside an event's own context, and never outside one (it would be every session's default)."""
+    import contextvars
+
+    import flet as ft
+    from flet.messaging.session import Session
+
+    assert "auto_update_enabled()" in inspect.getsource(Session.after_event)  # still done after each event
+
+    def event() -> bool:
+        ft.context.reset_auto_update()  # what Flet does before each handler
+        flet_costs.spare_page_update()
+        return ft.context.auto_update_enabled()
+
+    assert contextvars.Context().run(event) is False
+    outside = contextvars.Context().run(lambda: (flet_costs.spare_page_update(), ft.context.auto_update_enabled()))
+    assert outside == (None, True)
+    assert contextvars.Context().run(lambda: (ft.context.reset_auto_update(), ft.context.auto_update_enabled())) == (
+        None,
+        True,
+    )  # the default every event starts from is untouched

@@ -83,3 +83,50 @@ def test_the_die_of_the_last_roll_turns_in_place_and_says_so() -> None:
     assert _pips(face) == _pips(die_face(5)) and shown.label == TR("ui.die_rolled", value=5)
     head.set_result(["Carmen rolls a 4."], 4, rolls=True)  # rolled here: a die that tumbles
     assert head.roller is not None and head.result.die.content is head.roller.control
+
+
+def test_a_roll_after_one_without_a_die_shows_the_same_die_again() -> None:
+    from companion.app.widgets.head import TableHead
+
+    head = TableHead(TR, lambda seat: None, lambda *_: None)
+    head.set_result(["Carmen rolls a 3."], 3, rolls=False)
+    shown = head.result.die.content
+    head.set_result(["Carmen searches."], None, rolls=False)
+    assert head.result.die.visible is False and head.result.die.content is shown  # hidden, kept
+    head.changed.clear()
+    head.set_result(["Carmen rolls a 6."], 6, rolls=False)
+    assert head.result.die.visible is True and head.result.die.content is shown
+    assert [part for part, _ in head.changed] == [head.result_slot]
+
+
+def _decision(title: str, die: int | None, answers: list[str]) -> object:
+    from companion.app.vm.pending import AnswerVM, PendingVM
+
+    offered = [AnswerVM(label, {"type": "choose", "player": 0, "option": label}, 0, "primary") for label in answers]
+    return PendingVM("destination", 0, "Carmen", "orange", title, answers=offered, die=die)
+
+
+def test_a_new_decision_rewrites_the_same_panel() -> None:
+    """The card, its header, title and die stay the same controls; only the answers are new,
+    and an answer offered again keeps its button."""
+    from companion.app.widgets.head import TableHead
+    from companion.app.widgets.panels import PendingPanel
+
+    head = TableHead(TR, lambda seat: None, lambda *_: None)
+    panel = PendingPanel()
+    assert panel.show(None, _decision("Where to, Carmen?", 3, ["Showers", "Cafeteria"]), TR, None, [])
+    head.fill(head.main_slot, panel.control, True)
+    title, die_cells = panel.title, [c for row in panel.die.content.controls for c in row.controls]
+    showers = panel.offers.controls[-1].controls[0]
+    assert panel.show(None, _decision("Where to, Carmen?", 3, ["Showers", "Cafeteria"]), TR, None, []) is False
+    head.changed.clear()
+    head.fill(head.main_slot, None)  # no decision now: the panel is hidden, not dropped
+    assert head.main_slot.content is panel.control and head.main_slot.visible is False
+    assert panel.show(None, _decision("Where to now?", 5, ["Showers", "Infirmary"]), TR, None, [])
+    head.fill(head.main_slot, panel.control, True)
+    assert head.main_slot.visible is True and [part for part, _ in head.changed] == [head.main_slot]
+    assert panel.title is title and panel.title.value == "Where to now?"
+    assert [c for row in panel.die.content.controls for c in row.controls] == die_cells
+    assert _pips(panel.die) == _pips(die_face(5))
+    buttons = panel.offers.controls[-1].controls
+    assert buttons[0] is showers and buttons[1] is not showers  # Showers offered again: the same button

@@ -18,7 +18,7 @@ import flet as ft
 
 from companion.rules import Event, action_options
 
-from .. import sound
+from .. import flet_costs, sound
 from ..opening import Opening
 from ..session import Outcome
 from ..vm.actions import action_menu, end_turn_vm
@@ -153,12 +153,13 @@ class TableScreen(Screen):
         head.set_tools(self._body_actions())
         head.fill(head.alert_slot, panels.offence_alert(ctl, reactions, tr))
         self._fill_result()
-        main = None
+        main, rewritten = None, False
         if ctl.michel_for is not None:
             action, count = ctl.michel_for
             main = panels.michel_panel(ctl, michel_ask(s, action, count, ctl.michel_drawn, tr), tr)
         elif pend is not None:
-            main = panels.pending_panel(ctl, pend, tr, ctl.die_for, ctl.pick)
+            rewritten = self._pending.show(ctl, pend, tr, ctl.die_for, ctl.pick)
+            main = self._pending.control
         elif ctl.composer is not None:
             composer = ctl.composer
             main = panels.composer_panel(
@@ -171,7 +172,7 @@ class TableScreen(Screen):
                 bool(composer.history),
                 composer.force,
             )
-        head.fill(head.main_slot, main)
+        head.fill(head.main_slot, main, rewritten)
         # The menu stays on the page under a composer (no rebuilding it on Cancel); a pending
         # decision hides it: only the decision's answers are offered then.
         seat = policy.menu_seat(s)
@@ -254,6 +255,7 @@ class TableScreen(Screen):
         self._menu = card(self._menu_col, identifier="actions", padding=10)
         self._piles = PilesRow(self.tr)
         self._react_slot = ft.Container(visible=False)
+        self._pending = panels.PendingPanel()
         self._pad_box = ft.Container(height=0)
         self._head = TableHead(self.tr, self.show_player, lambda e=None: self.control.clear_result())
         self._side_parts = [self._head.control, self._menu, self._react_slot, self._pad_box]
@@ -375,6 +377,12 @@ class TableScreen(Screen):
         self.patch.later(rest)
 
     # --- what the controller asks of the screen (vm/interaction.py, TablePort) --------------------
+
+    def later(self, coro_fn: Any, *args: Any) -> bool:
+        """A tap's step, as every screen's; the tap itself changed nothing on the page (the step
+        redraws when it is done), so Flet's update of the whole page after it is spared."""
+        flet_costs.spare_page_update()
+        return super().later(coro_fn, *args)
 
     def show(self) -> None:
         self._show()

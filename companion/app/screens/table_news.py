@@ -99,4 +99,7 @@ class TableNews:
         await asyncio.sleep(0)  # the other screens' headlines were queued first; this goes after them
         async with rest_turn():
             if self.waiting and self.app.screen is self.screen:
-                self.screen.show()
+                try:
+                    self.screen.show()
+                except RuntimeError:  # the session closed meanwhile: nothing to draw on
+                    return

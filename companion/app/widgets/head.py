@@ -60,11 +60,18 @@ class TableHead:
             self.tools.visible = bool(tools)
             self._mark(self.tools)
 
-    def fill(self, slot: ft.Container, content: ft.Control | None) -> None:
-        """A slot shows `content` (a panel, built anew when what it shows changed) or nothing."""
-        if content is not slot.content or slot.visible != (content is not None):
+    def fill(self, slot: ft.Container, content: ft.Control | None, changed: bool = False) -> None:
+        """A slot shows `content` (a panel built anew, or one rewritten in place: `changed`) or nothing.
+
+        A panel no longer shown stays in its slot, hidden: one kept by its screen (the pending
+        decision) and shown again is then a small patch, not its whole subtree sent anew."""
+        if content is None:
+            if slot.visible:
+                slot.visible = False
+                self._mark(slot)
+        elif changed or content is not slot.content or not slot.visible:
             slot.content = content
-            slot.visible = content is not None
+            slot.visible = True
             self._mark(slot)
 
     def set_result(self, lines: list[str], value: int | None, rolls: bool) -> None:

@@ -8,18 +8,18 @@ reaches them as `panels.<name>`, hence the names below.
 """
 
 from .compose import composer_panel, michel_panel
-from .decisions import pending_panel
+from .decisions import PendingPanel
 from .menu import action_menu, action_menu_rows
 from .reactions import offence_alert, reactions_panel
 from .result import ResultStrip
 
 __all__ = [
+    "PendingPanel",
     "ResultStrip",
     "action_menu",
     "action_menu_rows",
     "composer_panel",
     "michel_panel",
     "offence_alert",
-    "pending_panel",
     "reactions_panel",
 ]

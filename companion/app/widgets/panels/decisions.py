@@ -10,50 +10,77 @@ import flet as ft
 
 from ...vm.pending import AnswerVM, PendingVM
 from ...vm.text import Tr
-from ..common import card, ident, muted, paint, stepper
+from ..common import Memo, card, ident, muted, paint, stepper
 from ..common import flat_button as button
-from ..die import die_face
+from ..die import die_face, show_pips
 from .dice import die_entry, die_pad
 
 
-def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str]) -> ft.Control:
-    fill, ink = paint(vm.color)
-    rows: list[ft.Control] = [
-        ft.Row(
-            [
-                ft.Container(
-                    ft.Text(vm.player[:1].upper(), color=ink, weight=ft.FontWeight.BOLD, size=16),
-                    bgcolor=fill,
-                    width=34,
-                    height=34,
-                    border_radius=ft.BorderRadius.all(17),
-                    alignment=ft.Alignment.CENTER,
-                ),
-                ft.Text(
-                    tr("ui.decision_for", player=vm.player),
-                    size=13,
-                    weight=ft.FontWeight.W_600,
-                    color=ft.Colors.ON_SURFACE_VARIANT,
-                    expand=True,
-                ),
-            ],
-            spacing=10,
-        ),
-        ft.Semantics(
-            identifier="pending-title",
-            container=True,
-            live_region=True,
-            content=ft.Text(vm.title, size=20, weight=ft.FontWeight.BOLD),
-        ),
-    ]
-    if vm.die is not None:
-        rows.append(
-            ft.Row(
-                [die_face(vm.die, 44), muted(tr("ui.highlighted_on_map"), 13)],
-                spacing=10,
-                vertical_alignment=ft.CrossAxisAlignment.CENTER,
-            )
+class PendingPanel:
+    """The pending decision's card, kept on a screen and rewritten in place.
+
+    A decision follows most moves (where to go with the die), on every screen of the table. Built
+    anew, its card, header and die were hundreds of controls to configure and send on each
+    screen; now the frame, whose decision it is, the title and the die stay, the die turning its
+    pips, and only what the decision offers (its answers, the cards to pick) is new.
+    """
+
+    def __init__(self) -> None:
+        self.initial = ft.Text(weight=ft.FontWeight.BOLD, size=16)
+        self.badge = ft.Container(
+            self.initial, width=34, height=34, border_radius=ft.BorderRadius.all(17), alignment=ft.Alignment.CENTER
         )
+        self.whose = ft.Text(size=13, weight=ft.FontWeight.W_600, color=ft.Colors.ON_SURFACE_VARIANT, expand=True)
+        self.title = ft.Text(size=20, weight=ft.FontWeight.BOLD)
+        self.die = die_face(None, 44)
+        self.die_note = muted("", 13)
+        self.die_row = ft.Row(
+            [self.die, self.die_note], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER, visible=False
+        )
+        self.offers = ft.Column(spacing=12, tight=True)
+        column = ft.Column(
+            [
+                ft.Row([self.badge, self.whose], spacing=10),
+                ft.Semantics(identifier="pending-title", container=True, live_region=True, content=self.title),
+                self.die_row,
+                self.offers,
+            ],
+            spacing=12,
+            tight=True,
+        )
+        named = card(column, identifier="pending", padding=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)
+        assert isinstance(named, ft.Semantics) and isinstance(named.content, ft.Container)
+        self.control, self.box = named, named.content
+        self.answers = Memo(keep=3)  # an answer offered again (Fight, Cooperate) keeps its button
+        self.shown: tuple[str, ...] | None = None
+
+    def show(self, ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str]) -> bool:
+        """Show this decision; False when it is shown already."""
+        key = (repr(vm), repr(die_for), repr(pick), tr.lang)
+        if key == self.shown:
+            return False
+        self.shown = key
+        fill, ink = paint(vm.color)
+        self.initial.value, self.initial.color, self.badge.bgcolor = vm.player[:1].upper(), ink, fill
+        self.whose.value = tr("ui.decision_for", player=vm.player)
+        self.title.value = vm.title
+        self.box.border = ft.Border.all(3, fill)
+        self.control.identifier = f"pending-{vm.kind}"
+        self.die_row.visible = vm.die is not None
+        if vm.die is not None:
+            show_pips(self.die, vm.die)
+            self.die_note.value = tr("ui.highlighted_on_map")
+        self.offers.controls = _offers(ctl, vm, tr, die_for, pick, self.answers)
+        self.answers.cycle()
+        return True
+
+
+def _offers(
+    ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str], answers: Memo
+) -> list[ft.Control]:
+    """What the decision shows beside its title: its details, then its answers (or the die, or
+    the cards to discard, it needs first)."""
+    rows: list[ft.Control] = []
     if vm.michel_card:
         rows.append(
             ft.Row(
@@ -117,18 +144,16 @@ def pending_panel(ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pic
         )
     else:
         rows += [die_pad(ctl, pad, tr) for pad in vm.pads]
-        buttons = [_answer_button(ctl, a, tr) for a in vm.answers]
-        rows.append(ft.Row(buttons, wrap=True, spacing=10, run_spacing=10))
+
+        def buttons(offered: list[AnswerVM]) -> ft.Row:
+            kept = [answers.get(repr(a), functools.partial(_answer_button, ctl, a, tr)) for a in offered]
+            return ft.Row(kept, wrap=True, spacing=10, run_spacing=10)
+
+        rows.append(buttons(vm.answers))
         if vm.helpers:
             rows.append(muted(tr("ui.helpers_title"), 13))
-            rows.append(ft.Row([_answer_button(ctl, a, tr) for a in vm.helpers], wrap=True, spacing=10, run_spacing=10))
-    return card(
-        ft.Column(rows, spacing=12, tight=True),
-        identifier=f"pending-{vm.kind}",
-        padding=16,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
-        border=ft.Border.all(3, fill),
-    )
+            rows.append(buttons(vm.helpers))
+    return rows
 
 
 def _answer_button(ctl: Any, a: AnswerVM, tr: Tr) -> ft.Control:

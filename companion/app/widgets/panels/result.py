@@ -38,8 +38,11 @@ class ResultStrip:
         self.lines: list[str] | None = None
 
     def set(self, lines: list[str], die: ft.Control | None) -> bool:
-        """Show these lines and die; False when they are already shown."""
-        if lines == self.lines and die is self.die.content:
+        """Show these lines and die; False when they are already shown.
+
+        A die no longer shown stays in its slot, hidden: shown again (the head's die turns in
+        place), it is not sent anew with its whole face."""
+        if lines == self.lines and die is (self.die.content if self.die.visible else None):
             return False
         self.lines = list(lines)
         while len(self.texts) < len(lines):
@@ -48,6 +51,7 @@ class ResultStrip:
             text.value = line
         shown: list[ft.Control] = list(self.texts[: len(lines)])
         self.column.controls = shown
-        self.die.content = die
+        if die is not None:
+            self.die.content = die
         self.die.visible = die is not None
         return True
