@@ -50,6 +50,7 @@ class BrowserStuck(AssertionError):
     """
 
 
+FRAME_S = 10.0  # how long a page that still answers may take to draw one frame
 SESSION_S = 300.0  # the longest a browser test's whole session may take (the slowest: ~60 s on 2 cores)
 
 
@@ -301,10 +302,24 @@ async def screen_text(page: Any, timeout: float = ANSWER_S) -> str:
 
 
 async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
-    """Wait until `text` is on screen (as a text, or inside a merged group's label)."""
-    await page.wait_for_function(
-        "(needle) => { const f = " + SCREEN_TEXT_JS + "; return f().includes(needle); }", arg=text, timeout=timeout
-    )
+    """Wait until `text` is on screen (as a text, or inside a merged group's label).
+
+    A wait that runs out on a page whose renderer stopped answering is BrowserStuck, not a text
+    missing from the screen."""
+    from playwright.async_api import TimeoutError as WaitTimeout
+
+    try:
+        await page.wait_for_function(
+            "(needle) => { const f = " + SCREEN_TEXT_JS + "; return f().includes(needle); }", arg=text, timeout=timeout
+        )
+    except WaitTimeout:
+        await answering(page)
+        raise
+
+
+async def answering(page: Any) -> None:
+    """BrowserStuck unless the page still runs a script and draws a frame."""
+    await evaluate(page, "() => new Promise(done => requestAnimationFrame(() => done()))", timeout=FRAME_S)
 
 
 def _uniform(png: bytes) -> bool:
@@ -362,8 +377,12 @@ async def _screenshot(page: Any, tries: int = 3) -> bytes:
             return await page.screenshot(timeout=30000)
         except CaptureTimeout:
             with contextlib.suppress(BrowserStuck):
-                await evaluate(page, "() => new Promise(done => requestAnimationFrame(() => done()))", timeout=10)
-    return await page.screenshot(timeout=30000)
+                await answering(page)
+    try:
+        return await page.screenshot(timeout=30000)
+    except CaptureTimeout:
+        await answering(page)  # BrowserStuck when the renderer stopped drawing altogether
+        raise
 
 
 async def launch_browser(playwright: Any) -> Any:

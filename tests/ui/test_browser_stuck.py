@@ -75,3 +75,32 @@ def test_only_a_stuck_browser_runs_a_browser_test_again(tmp_path: Path) -> None:
     summary = run.stdout.strip().splitlines()[-1]
     counts = dict((word, int(n)) for n, word in re.findall(r"(\d+) (\w+)", summary))
     assert counts == {"failed": 1, "passed": 1, "rerun": 1}, run.stdout + run.stderr
+
+
+class SlowText:
+    """A page whose text never comes, and whose renderer answers or not."""
+
+    def __init__(self, hung: bool) -> None:
+        self.hung = hung
+        self.console_lines: list[str] = []
+
+    async def wait_for_function(self, script: str, arg: object = None, timeout: float = 0) -> None:
+        from playwright.async_api import TimeoutError as WaitTimeout
+
+        raise WaitTimeout(f"Timeout {timeout}ms exceeded.")
+
+    async def evaluate(self, script: str, arg: object = None) -> None:
+        if self.hung:
+            await asyncio.sleep(60)
+
+
+def test_a_text_that_never_comes_is_stuck_only_when_the_renderer_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    from playwright.async_api import TimeoutError as WaitTimeout
+
+    from companion.app import browser
+
+    monkeypatch.setattr(browser, "FRAME_S", 0.1)
+    with pytest.raises(BrowserStuck, match="its renderer is stuck"):
+        asyncio.run(browser.wait_text(SlowText(hung=True), "Carmen rolls", 10))
+    with pytest.raises(WaitTimeout):  # the page draws: the text is really not there
+        asyncio.run(browser.wait_text(SlowText(hung=False), "Carmen rolls", 10))
