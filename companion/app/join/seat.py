@@ -148,7 +148,10 @@ class SeatPolicy(DevicePolicy):
         return None
 
     def actions(self, screen: TableScreen) -> list[ft.Control]:
-        """The app bar's buttons: the rules and the phone's language."""
+        return screen.memo.make(self._phone_actions, screen, screen.tr.lang)
+
+    def _phone_actions(self, screen: TableScreen, lang: str) -> list[ft.Control]:
+        """The app bar's buttons: the same on every redraw (`lang` keys them in the memo)."""
         back = f"/play/{screen.game_id}"
         app = screen.app
         return [

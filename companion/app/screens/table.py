@@ -67,8 +67,6 @@ class TableScreen(Screen):
         self.patch = Patch(app)
         self._extra_key: Any = None
         self._vm_key: Any = None
-        self._actions_key: Any = None
-        self._actions: list[ft.Control] = []
         self.news = TableNews(self)
         policy.opened(self, opening.seating)
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
@@ -94,17 +92,7 @@ class TableScreen(Screen):
         return "/" if self.missing else self.policy.back_route(self)
 
     def actions(self) -> list[ft.Control]:
-        """The policy's buttons, built again only when what they show may have changed (a redraw
-        asks twice: for the app bar, and for a phone's row on top of the table). A new layout gets
-        new buttons: one kept would move between the bar and the row, and a browser that got the
-        row's patch before the bar's would hold one control in two places."""
-        if self.missing:
-            return []
-        app = self.app
-        key = (self.session.can_undo, self.session.can_redo, self.tr.lang, self.policy.has_extra, app.narrow, app.wide)
-        if key != self._actions_key:
-            self._actions_key, self._actions = key, self.policy.actions(self)
-        return self._actions
+        return [] if self.missing else self.policy.actions(self)
 
     def bar_actions(self) -> list[ft.Control]:
         """On a phone the bar keeps Undo and Redo; the other buttons go in a row on top of the
