@@ -17,7 +17,7 @@ phone of every table on that instance. Three of those costs buy nothing:
   25-40 ms, and the step waited for it before it could start (`spare_page_update`).
 
 The fixes change nothing a browser receives (tests/ui/test_flet_costs.py checks each against
-the Flet version pinned in pyproject.toml; an upgrade that changes either fails there).
+the Flet version pinned in pyproject.toml; an upgrade that changes any of them fails there).
 """
 
 from __future__ import annotations

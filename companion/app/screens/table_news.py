@@ -56,8 +56,8 @@ class TableNews:
         if self.app.screen is not screen or screen.missing:
             return
         table = message.get("table") if isinstance(message, dict) else None
-        if table is not None and table.version == version:
-            changed = screen.session.take_news(table)  # at once: every headline goes before any rest
+        if table is not None:  # a screen of this process recorded it: taken at once, every headline before any rest
+            changed = screen.session.take_news(table)
         else:
             changed = await screen.session.refresh(version)
         if changed:
