@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from . import events as ev
 from .actions import Action
@@ -20,20 +20,28 @@ from .chance import Chance
 from .errors import Violation
 from .state import GameState, Player
 
+T = TypeVar("T")
 CheckFn = Callable[[GameState, Any, list[Violation]], None]
 ApplyFn = Callable[[GameState, Any, "Ctx"], None]
 TaskFn = Callable[[GameState, dict[str, Any], "Ctx"], None]
 
 CHECKS: dict[str, CheckFn] = {}
+# The actions of the turn an action type always takes (TURN-1): its checker declares it, the
+# engine charges it (`engine`) and a listing skips the types a turn can no longer pay for.
+PRICES: dict[str, int] = {}
 APPLIES: dict[str, ApplyFn] = {}
 TASKS: dict[str, TaskFn] = {}
 CHOICES: dict[str, ApplyFn] = {}  # pending kind -> what a `choose` answer does
 
 
-def checker(*types: str) -> Callable[[CheckFn], CheckFn]:
+def checker(*types: str, price: int = 0) -> Callable[[CheckFn], CheckFn]:
+    """Register the check of these action types; `price`: the actions of the turn each takes."""
+
     def register(fn: CheckFn) -> CheckFn:
         for t in types:
             CHECKS[t] = fn
+            if price:
+                PRICES[t] = price
         return fn
 
     return register
@@ -154,11 +162,16 @@ def hand_card_problems(state: GameState, p: Player, cards: Iterable[str]) -> lis
     """HAND-1 and SUP-1 for cards a player is about to use from hand.
 
     A card nobody entered may stand for any Search card, unless every copy of that card is
-    already seen elsewhere (SUP-1).
+    already seen elsewhere (SUP-1). A listing asks this of the same cards for many shapes (a
+    Weapon for each Tool and target): within `judging`, each answer is worked out once.
     """
-    cards = list(cards)
+    cards = tuple(cards)
     if len(cards) == 1 and cards[0] != "unknown" and p.hand.known.get(cards[0], 0):
         return []  # the common case: one card somebody entered
+    return _judged(state, (p.seat, cards), lambda: _hand_card_problems(state, p, cards))
+
+
+def _hand_card_problems(state: GameState, p: Player, cards: tuple[str, ...]) -> list[Violation]:
     missing = p.hand.shortfall(cards, state.catalog.is_search_card)
     if missing:
         return [hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name)]
@@ -177,29 +190,34 @@ def card_kind(state: GameState, card: str) -> str:
     return "action" if card in state.catalog.action_cards else card
 
 
-# While a batch of read-only checks judges one state (legal_actions), each card's unseen copies
-# are counted once: `check` never changes the state it judges.
-_UNSEEN: ContextVar[tuple[GameState, dict[str, int]] | None] = ContextVar("unseen", default=None)
+# While a batch of read-only checks judges one state (legal_actions), what many checks ask of it
+# (a card's unseen copies, whether a hand holds some cards) is worked out once: `check` never
+# changes the state it judges. Keys: a card (unseen copies), a seat and cards (hand problems).
+_JUDGING: ContextVar[tuple[GameState, dict[object, Any]] | None] = ContextVar("judging", default=None)
 
 
 @contextmanager
 def judging(state: GameState) -> Iterator[None]:
-    token = _UNSEEN.set((state, {}))
+    token = _JUDGING.set((state, {}))
     try:
         yield
     finally:
-        _UNSEEN.reset(token)
+        _JUDGING.reset(token)
+
+
+def _judged(state: GameState, key: object, work: Callable[[], T]) -> T:
+    memo = _JUDGING.get()
+    if memo is None or memo[0] is not state:
+        return work()
+    known = memo[1]
+    if key not in known:
+        known[key] = work()
+    return cast(T, known[key])
 
 
 def unaccounted(state: GameState, card: str) -> int:
     """How many copies of a Search card nobody has seen: they may be in the deck or an unknown hand."""
-    memo = _UNSEEN.get()
-    if memo is None or memo[0] is not state:
-        return _count_unseen(state, card)
-    counted = memo[1]
-    if card not in counted:
-        counted[card] = _count_unseen(state, card)
-    return counted[card]
+    return _judged(state, card, lambda: _count_unseen(state, card))
 
 
 def _count_unseen(state: GameState, card: str) -> int:

@@ -14,8 +14,9 @@ from typing import Any, Self
 from . import events as ev
 from . import handlers  # noqa: F401  (registers every rule)
 from .actions import Action
-from .core import APPLIES, CHECKS, TASKS, Ctx, hard, seat_name
+from .core import APPLIES, CHECKS, PRICES, TASKS, Ctx, hard, seat_name
 from .errors import Violation
+from .handlers.common import spend, use_action
 from .handlers.warden import note_offence
 from .state import GameState, Occasion, Offence
 
@@ -158,6 +159,9 @@ def _judge(s: GameState, a: Action, out: list[Violation]) -> None:
     if gate:
         out += gate
         return
+    price = PRICES.get(a.TYPE)
+    if price:
+        spend(s, out, price)
     CHECKS[a.TYPE](s, a, out)
 
 
@@ -202,6 +206,7 @@ def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
         # Ending a turn closes the windows without being an action anyone can react to.
         s.occasion = None if a.TYPE == "end_turn" else Occasion(action=a.TYPE, player=a.player, place=place)
     s.michel_queue.extend(a.michel_cards)  # they serve every extortion this action leads to (MICH-3)
+    use_action(s, PRICES.get(a.TYPE, 0))
     APPLIES[a.TYPE](s, a, ctx)
     if new_action and place is not None:
         note_offence(s, ctx, a.player, a.TYPE, place)

@@ -7,7 +7,6 @@ as that card (PROTOCOL.md, Hands).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -38,7 +37,9 @@ class Hand:
             if card != UNKNOWN and self.known.get(card, 0):
                 return []
             return [] if self.unknown and (card == UNKNOWN or is_search_card(card)) else cards
-        need = Counter(cards)
+        need: dict[str, int] = {}
+        for card in cards:
+            need[card] = need.get(card, 0) + 1
         spare = self.unknown
         missing: list[str] = []
         for card in sorted(need):

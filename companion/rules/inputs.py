@@ -52,8 +52,8 @@ def weapon_types(s: GameState, p: Player) -> list[str]:
 def action_cost(s: GameState, a: A.Action) -> int:
     """The actions of the turn `a` takes: the price its own check asks of a turn with none left.
 
-    The handlers charge the price (`spend`, a Cautious move's two), so asking them is the one way
-    the answer cannot drift from the rule. The state is restored before returning.
+    The check charges the price (the one its type declares, a Cautious move's two), so asking it
+    is the one way the answer cannot drift from the rule. The state is restored before returning.
     """
     left = s.actions_left
     s.actions_left = 0

@@ -14,6 +14,7 @@ from typing import Any, TypedDict, cast
 
 from . import actions as A
 from .catalog import Catalog
+from .core import PRICES
 from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
 from .handlers.gangs import accessories_required
 from .inputs import WEAPON_SEARCH_CARD, weapon_types
@@ -70,17 +71,26 @@ class Shapes:
     (building one costs microseconds): each shape, and each run of shapes (a `family`), is
     built once per process, keyed by everything it is built from. A group is known from its
     first built shape: shapes of one class with the same player and the same `planning`,
-    `bandage` and `trauma` fields share it, whatever their other fields.
+    `bandage` and `trauma` fields share it, whatever their other fields. With a `budget` (the
+    actions left to the turn), the types whose price exceeds it are not built either.
     """
 
-    __slots__ = ("shut", "groups")
+    __slots__ = ("shut", "groups", "too_dear")
 
-    def __init__(self, shut: Container[Group] = ()) -> None:
+    def __init__(self, shut: Container[Group] = (), budget: int | None = None) -> None:
         self.shut = shut
         self.groups: dict[Group, Group] = {}
+        self.too_dear: frozenset[str] = (
+            frozenset() if budget is None else _memo((_priced_above, budget), lambda: _priced_above(budget))
+        )
+
+    def affordable(self, make: type[A.Action]) -> bool:
+        return make.TYPE not in self.too_dear
 
     def __call__(self, make: type[A.Action], **fields: Any) -> tuple[Listed, ...]:
-        """One shape (an empty tuple when its group or aim is shut)."""
+        """One shape (an empty tuple when its group or aim is shut, or the turn cannot pay for it)."""
+        if not self.affordable(make):
+            return ()
         tag = (make, fields["player"], fields.get("planning"), fields.get("bandage"), fields.get("trauma"))
         group = self.groups.get(tag)
         if group is not None and (group in self.shut or (group, fields.get("target"), fields.get("to")) in self.shut):
@@ -97,14 +107,20 @@ class Shapes:
         `build` must make its shapes from its arguments alone: they are its memo's key.
         """
         members, groups = _memo((build, *args), lambda: _family(build(*args)))
-        if all(g in self.shut for g in groups):
+        if all(g in self.shut for g in groups) or (members and not self.affordable(type(members[0][0]))):
             return ()
         return cast(tuple[Listed, ...], members)
 
     def open(self, make: type[A.Action], seat: int) -> bool:
         """Whether a group of plain shapes (no flags) may still pass: the costly ones are built only then."""
+        if not self.affordable(make):
+            return False
         group = self.groups.get((make, seat, None, None, None))
         return group is None or group not in self.shut
+
+
+def _priced_above(budget: int) -> frozenset[str]:
+    return frozenset(kind for kind, price in PRICES.items() if price > budget)
 
 
 def _family(actions: Iterable[A.Action]) -> tuple[tuple[Listed, ...], tuple[Group, ...]]:
@@ -222,7 +238,7 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
             cards = _accessories_for(p, gang.accessories, count)
             if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
                 yield from make(kind, player=seat, gang=gid, cards=cards)
-    for card, info in cat.action_cards.items():
+    for card, info in cat.action_cards.items() if make.open(A.PlayAction, seat) else ():
         if not (p.hand.count(card) or p.hand.unknown):
             continue
         if info.get("target"):
@@ -416,7 +432,7 @@ def listed(
     if decider is None:
         return
     seat = decider if seat is None else seat
-    make = Shapes(shut)
+    make = Shapes(shut, budget=None if every_type else s.actions_left)
     if seat == decider:
         yield from answers(s, seat, make) if s.pending is not None else turn_candidates(s, seat, every_type, make)
     yield from reactions(s, seat, make)

@@ -1,5 +1,6 @@
-"""legal_actions counts each card's unseen copies once per state (core.judging): the answers
-must be exactly those of checking every candidate on its own."""
+"""legal_actions works out each card's unseen copies, and each hand's problems with some cards,
+once per state (core.judging): the answers must be exactly those of checking every candidate
+on its own."""
 
 from __future__ import annotations
 

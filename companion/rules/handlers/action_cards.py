@@ -10,7 +10,7 @@ from ..ops import discard_cards, draw_search, place_standee, steal_random, take_
 from ..state import GameState, Player
 from .adjust import apply_changes, check_changes
 from .basic import check_entered_cards
-from .common import checked, spend, trauma_forbids, use_action, valid_seat
+from .common import checked, trauma_forbids, valid_seat
 from .places import pile_has
 
 
@@ -20,13 +20,12 @@ def untouchable(s: GameState, target: Player, out: list[Violation]) -> None:
         out.append(violation("GA", "v.untouchable", target=target.name))
 
 
-@checker("play_action")
+@checker("play_action", price=1)
 def check_play_action(s: GameState, a: PlayAction, out: list[Violation]) -> None:
     p = s.players[a.player]
     card = s.catalog.action_cards[a.card]
     effect = card["effect"]
     trauma_forbids(p, "no_action_cards", out)
-    spend(s, out)
     out += hand_card_problems(s, p, [a.card])
     wants_target = card.get("target") is not None
     if wants_target:
@@ -56,7 +55,6 @@ def check_play_action(s: GameState, a: PlayAction, out: list[Violation]) -> None
 def apply_play_action(s: GameState, a: PlayAction, ctx: Ctx) -> None:
     card = s.catalog.action_cards[a.card]
     effect = card["effect"]
-    use_action(s)
     discard_cards(s, ctx, a.player, [a.card], "play_action")
     ctx.emit(ev.ActionCard(player=a.player, card=a.card, target=a.target))
     if effect == "send_to_solitary":

@@ -12,7 +12,7 @@ from ..core import Ctx, applier, checker, hand_card_problems, hard, unaccounted,
 from ..errors import Violation
 from ..ops import discard_cards, draw_search, return_token, take_from_pile
 from ..state import GameState, Player
-from .common import restricted, spend, use_action
+from .common import restricted
 
 
 def search_count(s: GameState, p: Player) -> int:
@@ -41,13 +41,12 @@ def check_entered_cards(s: GameState, cards: Iterable[str], out: list[Violation]
             return
 
 
-@checker("search")
+@checker("search", price=1)
 def check_search(s: GameState, a: Search, out: list[Violation]) -> None:
     p = s.players[a.player]
     if s.flags.searched:
         out.append(violation("SRCH-1", "v.search_once"))
     restricted(s, p, "search", out, "SRCH-1")
-    spend(s, out)
     count = search_count(s, p)
     if a.from_discard:
         if p.ability != "recycling":
@@ -64,7 +63,6 @@ def check_search(s: GameState, a: Search, out: list[Violation]) -> None:
 def apply_search(s: GameState, a: Search, ctx: Ctx) -> None:
     p = s.players[a.player]
     s.flags.searched = True
-    use_action(s)
     draw_search(s, ctx, a.player, search_count(s, p), a.cards or (), a.from_discard)
 
 
@@ -102,7 +100,7 @@ def fits(s: GameState, p: Player, slots: list[str], cards: list[str]) -> bool:
     return False
 
 
-@checker("craft")
+@checker("craft", price=1)
 def check_craft(s: GameState, a: Craft, out: list[Violation]) -> None:
     p = s.players[a.player]
     recipe = s.catalog.recipes[a.recipe]
@@ -113,7 +111,6 @@ def check_craft(s: GameState, a: Craft, out: list[Violation]) -> None:
         out.append(violation("BEAT-2", "v.beaten_no_craft", beatings=p.beatings))
     if recipe.ability is not None and p.ability != recipe.ability:
         out.append(violation("GA", "v.recipe_needs_ability", recipe=a.recipe, ability=recipe.ability))
-    spend(s, out)
     if a.bandage:
         if p.tokens.get("bandage", 0) < a.bandage:
             out.append(hard("LAUN-2", "v.no_token", token="bandage"))
@@ -133,7 +130,6 @@ def apply_craft(s: GameState, a: Craft, ctx: Ctx) -> None:
     p = s.players[a.player]
     recipe = s.catalog.recipes[a.recipe]
     s.flags.crafted = True
-    use_action(s)
     for _ in range(min(a.bandage, p.tokens.get("bandage", 0))):
         return_token(s, ctx, a.player, "bandage", "craft")
     slots = craft_materials(s, p, recipe, a.bandage)

@@ -25,7 +25,7 @@ from ..ops import (
     to_supply,
 )
 from ..state import Combat, GameState, Pending, Player
-from .common import checked, restricted, spend, trauma_forbids, use_action, valid_seat
+from .common import checked, restricted, trauma_forbids, valid_seat
 
 
 def as_played(card: str) -> str:
@@ -55,14 +55,13 @@ def extortable(s: GameState, attacker: Player, target: Player, out: list[Violati
         out.append(violation("ACTC", "v.target_camouflaged", target=target.name))
 
 
-@checker("extort")
+@checker("extort", price=1)
 def check_extort(s: GameState, a: Extort, out: list[Violation]) -> None:
     p = s.players[a.player]
     if s.flags.extorted:
         out.append(violation("EXT-1", "v.extort_once"))
     restricted(s, p, "extort", out, "EXT-1")
     trauma_forbids(p, "no_extort", out)
-    spend(s, out)
     if not valid_seat(s, a.target, out, "EXT-1"):
         return
     target = s.players[a.target]
@@ -84,7 +83,6 @@ def apply_extort(s: GameState, a: Extort, ctx: Ctx) -> None:
     p = s.players[a.player]
     target = s.players[a.target]
     s.flags.extorted = True
-    use_action(s)
     c = Combat(attacker=a.player, defender=a.target, tool=a.tool)
     for card in a.weapons:
         card = as_played(card)

@@ -25,7 +25,7 @@ from ..errors import Violation
 from ..ops import add_beatings, discard_cards, gain_cigarettes, move_card, place_standee, take_from_pile, take_token
 from ..state import GameState, Pending
 from .combat import as_played, is_weapon
-from .common import place_action, spend, use_action, valid_seat
+from .common import place_action, valid_seat
 from .places import pile_has
 
 # Place actions that only take a token from the Place's supply.
@@ -42,28 +42,25 @@ BET_NUMBERS = range(2, 7)
 BRAWL_SOLITARY_AT_MOST = 2
 
 
-@checker(*TOKEN_ACTIONS)
+@checker(*TOKEN_ACTIONS, price=1)
 def check_token_action(
     s: GameState, a: Study | DevelopSkills | Plan | Workout | StealBandage, out: list[Violation]
 ) -> None:
     token, rule = TOKEN_ACTIONS[a.TYPE]
     place_action(s, s.players[a.player], a.TYPE, rule, out)
-    spend(s, out)
     if s.supplies.get(token, 0) < 1:
         out.append(hard("SUP-6", "v.supply_empty", token=token))
 
 
 @applier(*TOKEN_ACTIONS)
 def apply_token_action(s: GameState, a: Action, ctx: Ctx) -> None:
-    use_action(s)
     take_token(s, ctx, a.player, TOKEN_ACTIONS[a.TYPE][0], a.TYPE)
 
 
-@checker("rehabilitate")
+@checker("rehabilitate", price=1)
 def check_rehabilitate(s: GameState, a: Rehabilitate, out: list[Violation]) -> None:
     p = s.players[a.player]
     place_action(s, p, "rehabilitate", "LIB-1", out)
-    spend(s, out)
     if s.background_deck < 1:
         out.append(hard("LIB-1", "v.background_deck_empty"))
     if a.card is not None:
@@ -76,7 +73,6 @@ def check_rehabilitate(s: GameState, a: Rehabilitate, out: list[Violation]) -> N
 def apply_rehabilitate(s: GameState, a: Rehabilitate, ctx: Ctx) -> None:
     """LIB-1: the held Background (used or not) is discarded, a new one drawn."""
     p = s.players[a.player]
-    use_action(s)
     if p.has_background:
         s.background_discard.append(p.background or "unknown")
     s.background_deck -= 1
@@ -103,11 +99,10 @@ def apply_spy(s: GameState, a: Spy, ctx: Ctx) -> None:
     ctx.emit(ev.Spy(player=a.player, target=a.target, hand=s.players[a.target].hand.to_json()))  # seen by the spy
 
 
-@checker("improve_tool")
+@checker("improve_tool", price=1)
 def check_improve_tool(s: GameState, a: ImproveTool, out: list[Violation]) -> None:
     p = s.players[a.player]
     place_action(s, p, "improve_tool", "WORK-1", out)
-    spend(s, out)
     if a.tool not in IMPROVE:
         out.append(hard("WORK-1", "v.improve_which", tool=a.tool))
         return
@@ -118,17 +113,15 @@ def check_improve_tool(s: GameState, a: ImproveTool, out: list[Violation]) -> No
 
 @applier("improve_tool")
 def apply_improve_tool(s: GameState, a: ImproveTool, ctx: Ctx) -> None:
-    use_action(s)
     discard_cards(s, ctx, a.player, [a.tool], "improve_tool")
     product, count = IMPROVE[a.tool]
     take_from_pile(s, ctx, a.player, product, count, "improve_tool")
 
 
-@checker("bet")
+@checker("bet", price=1)
 def check_bet(s: GameState, a: Bet, out: list[Violation]) -> None:
     p = s.players[a.player]
     place_action(s, p, "bet", "GAMB-1", out)
-    spend(s, out)
     if a.amount not in BET_AMOUNTS or a.number not in BET_NUMBERS:
         out.append(hard("GAMB-1", "v.bet_range"))
     elif p.cigarettes < a.amount:
@@ -140,17 +133,15 @@ def check_bet(s: GameState, a: Bet, out: list[Violation]) -> None:
 @applier("bet")
 def apply_bet(s: GameState, a: Bet, ctx: Ctx) -> None:
     """GAMB-1: a result at least the number pays the bet times the number; else the bet is lost."""
-    use_action(s)
     gain_cigarettes(s, ctx, a.player, -a.amount, "bet")
     if ctx.roll(a.player, "bet") >= a.number:
         gain_cigarettes(s, ctx, a.player, a.amount * a.number, "bet_won")
 
 
-@checker("brawl")
+@checker("brawl", price=1)
 def check_brawl(s: GameState, a: Brawl, out: list[Violation]) -> None:
     p = s.players[a.player]
     place_action(s, p, "brawl", "GYM-1", out)
-    spend(s, out)
     if not is_weapon(s, a.weapon):
         out.append(violation("GYM-1", "v.not_a_weapon", card=a.weapon))
     out += hand_card_problems(s, p, [as_played(a.weapon)])
@@ -159,7 +150,6 @@ def check_brawl(s: GameState, a: Brawl, out: list[Violation]) -> None:
 @applier("brawl")
 def apply_brawl(s: GameState, a: Brawl, ctx: Ctx) -> None:
     """GYM-1: every other player here, in turn, discards a Weapon or takes a Beating; then rolls."""
-    use_action(s)
     discard_cards(s, ctx, a.player, [as_played(a.weapon)], "brawl")
     place = s.players[a.player].place
     n = len(s.players)
@@ -202,13 +192,12 @@ def brawl_rolls(s: GameState, item: dict[str, Any], ctx: Ctx) -> None:
             place_standee(s, ctx, seat, s.board.solitary, "brawl")
 
 
-@checker("exchange")
+@checker("exchange", price=1)
 def check_exchange(s: GameState, a: Exchange, out: list[Violation]) -> None:
     p = s.players[a.player]
     if not s.team_mode:
         out.append(hard("TEAM-4", "v.no_team_mode"))
         return
-    spend(s, out)
     if not valid_seat(s, a.to, out, "TEAM-4"):
         return
     mate = s.players[a.to]
@@ -225,7 +214,6 @@ def check_exchange(s: GameState, a: Exchange, out: list[Violation]) -> None:
 
 @applier("exchange")
 def apply_exchange(s: GameState, a: Exchange, ctx: Ctx) -> None:
-    use_action(s)
     for card in a.cards or ():
         move_card(s, ctx, a.player, a.to, card, "exchange")
     if a.cigarettes:

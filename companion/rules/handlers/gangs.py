@@ -9,7 +9,7 @@ from ..errors import Violation
 from ..ops import discard_cards, draw_search, gain_cigarettes, leave_gang, place_standee
 from ..state import GameState
 from .basic import check_entered_cards
-from .common import checked, place_action, restricted, spend, trauma_forbids, use_action
+from .common import checked, place_action, restricted, trauma_forbids
 from .movement import check_destination
 from .places import sale_value
 
@@ -27,7 +27,6 @@ def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation]) ->
     gang = s.catalog.gangs[a.gang]
     restricted(s, p, "join_gang", out, "GANG-1")
     trauma_forbids(p, "no_join_gang", out)
-    spend(s, out)
     pile = s.gang_piles[a.gang]
     if not pile:
         out.append(hard("GANG-2", "v.gang_pile_empty", gang=a.gang))
@@ -59,7 +58,6 @@ def see_top(pile: list[str], card: str) -> None:
 
 def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:
     p = s.players[a.player]
-    use_action(s)
     discard_cards(s, ctx, a.player, a.cards, "join_gang")
     leave_gang(s, ctx, a.player, "join_gang")
     pile = s.gang_piles[a.gang]
@@ -72,12 +70,12 @@ def apply_join(s: GameState, a: JoinGang | ChangeStyle, ctx: Ctx) -> None:
     ctx.emit(ev.JoinGang(player=a.player, gang=a.gang, ability=card))
 
 
-@checker("join_gang")
+@checker("join_gang", price=1)
 def check_join_gang(s: GameState, a: JoinGang, out: list[Violation]) -> None:
     check_join(s, a, out)
 
 
-@checker("change_style")
+@checker("change_style", price=1)
 def check_change_style(s: GameState, a: ChangeStyle, out: list[Violation]) -> None:
     place_action(s, s.players[a.player], "change_style", "LAUN-1", out)
     check_join(s, a, out)
@@ -86,7 +84,7 @@ def check_change_style(s: GameState, a: ChangeStyle, out: list[Violation]) -> No
 applier("join_gang", "change_style")(apply_join)
 
 
-@checker("gang_ability")
+@checker("gang_ability", price=1)
 def check_gang_ability(s: GameState, a: GangAbility, out: list[Violation]) -> None:
     p = s.players[a.player]
     if p.ability != a.ability:
@@ -95,7 +93,6 @@ def check_gang_ability(s: GameState, a: GangAbility, out: list[Violation]) -> No
     if a.ability not in s.catalog.abilities_as_action:
         out.append(hard("TURN-2", "v.ability_passive", ability=a.ability))
         return
-    spend(s, out)
     value = s.catalog.ability_values.get(a.ability, 0)
     if a.ability in ("master_key", "not_so_free_pass"):
         if a.to is None:
@@ -125,7 +122,6 @@ def check_gang_ability(s: GameState, a: GangAbility, out: list[Violation]) -> No
 @applier("gang_ability")
 def apply_gang_ability(s: GameState, a: GangAbility, ctx: Ctx) -> None:
     p = s.players[a.player]
-    use_action(s)
     value = s.catalog.ability_values.get(a.ability, 0)
     ctx.emit(ev.Ability(player=a.player, ability=a.ability))
     if a.ability == "master_key":

@@ -8,7 +8,7 @@ from ..core import CHOICES, Ctx, applier, checker, choice, hard, violation
 from ..errors import Violation
 from ..ops import draw_search, gain_cigarettes, place_standee, return_token, take_from_pile
 from ..state import GameState, Pending
-from .common import checked, spend, use_action
+from .common import checked, use_action
 
 REROLL = "reroll"
 # The rule a wrong answer to each kind of choice breaks.
@@ -50,10 +50,9 @@ def check_destination(s: GameState, seat: int, to: str | None, out: list[Violati
     return True
 
 
-@checker("move")
+@checker("move", price=1)
 def check_move(s: GameState, a: Move, out: list[Violation]) -> None:
     p = s.players[a.player]
-    spend(s, out)
     if len(a.die) > 1 and not (len(a.die) == 2 and p.ability == "second_chance"):
         out.append(violation("GA", "v.too_many_dice", count=len(a.die)))
     if not check_destination(s, a.player, a.to, out, "MOVE-1") or not a.die or a.to is None:
@@ -68,7 +67,6 @@ def check_move(s: GameState, a: Move, out: list[Violation]) -> None:
 
 @applier("move")
 def apply_move(s: GameState, a: Move, ctx: Ctx) -> None:
-    use_action(s)
     p = s.players[a.player]
     face = ctx.roll(a.player, "move")
     can_reroll = p.ability == "second_chance"

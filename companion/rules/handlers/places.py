@@ -18,7 +18,7 @@ from ..ops import (
     take_from_pile,
 )
 from ..state import GameState, Player
-from .common import place_action, spend, trauma_forbids, use_action
+from .common import place_action, trauma_forbids
 
 
 def pile_has(s: GameState, card: str, n: int, out: list[Violation]) -> None:
@@ -27,14 +27,13 @@ def pile_has(s: GameState, card: str, n: int, out: list[Violation]) -> None:
         out.append(hard("SUP-2", "v.pile_short", card=card, count=n, left=s.piles[card]))
 
 
-@checker("dig")
+@checker("dig", price=1)
 def check_dig(s: GameState, a: Dig, out: list[Violation]) -> None:
     p = s.players[a.player]
     if place_action(s, p, "dig", "DIG-1", out) and s.team_mode and s.board.places[p.place].team != p.team:
         out.append(violation("TEAM-6", "v.dig_own_cell_block", place=p.place))
     if p.beatings >= 2:
         out.append(violation("BEAT-2", "v.beaten_no_dig", beatings=p.beatings))
-    spend(s, out)
     out += hand_card_problems(s, p, [a.tool])
     if a.die and not p.tokens.get("skill"):
         out.append(violation("WORK-3", "v.no_skill_roll"))
@@ -43,7 +42,6 @@ def check_dig(s: GameState, a: Dig, out: list[Violation]) -> None:
 @applier("dig")
 def apply_dig(s: GameState, a: Dig, ctx: Ctx) -> None:
     p = s.players[a.player]
-    use_action(s)
     p.hand.remove(a.tool)
     p.dug.append(a.tool)
     points = s.catalog.tools[a.tool]
@@ -62,17 +60,15 @@ def apply_dig(s: GameState, a: Dig, ctx: Ctx) -> None:
     check_win(s, ctx)
 
 
-@checker("steal_spoon")
+@checker("steal_spoon", price=1)
 def check_steal_spoon(s: GameState, a: StealSpoon, out: list[Violation]) -> None:
     p = s.players[a.player]
     place_action(s, p, "steal_spoon", "SPOON-1", out)
-    spend(s, out)
     pile_has(s, "spoon", 1, out)
 
 
 @applier("steal_spoon")
 def apply_steal_spoon(s: GameState, a: StealSpoon, ctx: Ctx) -> None:
-    use_action(s)
     take_from_pile(s, ctx, a.player, "spoon", 1, "steal_spoon")
 
 
@@ -84,11 +80,10 @@ def sale_value(s: GameState, p: Player, cards: Sequence[str], printed: int | Non
     return (base or 0) + bonus * len(cards)
 
 
-@checker("sell")
+@checker("sell", price=1)
 def check_sell(s: GameState, a: Sell, out: list[Violation]) -> None:
     p = s.players[a.player]
     place_action(s, p, "sell", "SELL-1", out)
-    spend(s, out)
     if not a.cards:
         out.append(violation("SELL-1", "v.sell_nothing"))
     table = s.ruleset.sell
@@ -104,7 +99,6 @@ def check_sell(s: GameState, a: Sell, out: list[Violation]) -> None:
 @applier("sell")
 def apply_sell(s: GameState, a: Sell, ctx: Ctx) -> None:
     p = s.players[a.player]
-    use_action(s)
     discard_cards(s, ctx, a.player, a.cards, "sell")
     gain_cigarettes(s, ctx, a.player, sale_value(s, p, a.cards, a.cigarettes), "sell")
 
@@ -113,14 +107,13 @@ def buy_price(s: GameState, item: str) -> int:
     return max(0, s.ruleset.buy[item].price - s.flags.buy_discount)
 
 
-@checker("buy")
+@checker("buy", price=1)
 def check_buy(s: GameState, a: Buy, out: list[Violation]) -> None:
     p = s.players[a.player]
     role = s.board.places[p.place].role
     if not (s.flags.buy_anywhere and role not in ("cell_block", "solitary")):
         place_action(s, p, "buy", "BUY-1", out)
     trauma_forbids(p, "no_buy", out)
-    spend(s, out)
     offer = s.ruleset.buy.get(a.item)
     if offer is None:
         out.append(hard("BUY-1", "v.unknown_item", item=a.item, items=list(s.ruleset.buy)))
@@ -134,12 +127,11 @@ def check_buy(s: GameState, a: Buy, out: list[Violation]) -> None:
 @applier("buy")
 def apply_buy(s: GameState, a: Buy, ctx: Ctx) -> None:
     offer = s.ruleset.buy[a.item]
-    use_action(s)
     gain_cigarettes(s, ctx, a.player, -buy_price(s, a.item), "buy")
     take_from_pile(s, ctx, a.player, offer.card, offer.count, "buy")
 
 
-@checker("heal")
+@checker("heal", price=1)
 def check_heal(s: GameState, a: Heal, out: list[Violation]) -> None:
     p = s.players[a.player]
     if a.bandage:
@@ -147,7 +139,6 @@ def check_heal(s: GameState, a: Heal, out: list[Violation]) -> None:
             out.append(hard("LAUN-2", "v.no_token", token="bandage"))
     else:
         place_action(s, p, "heal", "HEAL-1", out)
-    spend(s, out)
     if a.trauma:
         if p.trauma is None:
             out.append(hard("PSY-2", "v.no_trauma"))
@@ -157,7 +148,6 @@ def check_heal(s: GameState, a: Heal, out: list[Violation]) -> None:
 
 @applier("heal")
 def apply_heal(s: GameState, a: Heal, ctx: Ctx) -> None:
-    use_action(s)
     if a.bandage:
         return_token(s, ctx, a.player, "bandage", "heal")
     if a.trauma:

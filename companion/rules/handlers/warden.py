@@ -13,7 +13,7 @@ from ..core import Ctx, applier, checker, hard, violation
 from ..errors import Violation
 from ..ops import add_beatings, discard_random, gain_cigarettes, place_standee, return_token, take_token
 from ..state import GameState, Offence, Pending
-from .common import checked, place_action, spend, use_action
+from .common import checked, place_action
 from .movement import place_not_in_game
 
 
@@ -38,26 +38,22 @@ def needs_warden(s: GameState, out: list[Violation], rule: str) -> bool:
     return True
 
 
-@checker("attract_warden")
+@checker("attract_warden", price=1)
 def check_attract(s: GameState, a: AttractWarden, out: list[Violation]) -> None:
-    if needs_warden(s, out, "WARD-6"):
-        spend(s, out)
-        if s.warden == s.players[a.player].place:
-            out.append(violation("WARD-6", "v.warden_already_here"))
+    if needs_warden(s, out, "WARD-6") and s.warden == s.players[a.player].place:
+        out.append(violation("WARD-6", "v.warden_already_here"))
 
 
 @applier("attract_warden")
 def apply_attract(s: GameState, a: AttractWarden, ctx: Ctx) -> None:
-    use_action(s)
     s.warden = s.players[a.player].place
     ctx.emit(ev.WardenMove(to=s.warden, why="attract_warden", player=a.player))
 
 
-@checker("bribe")
+@checker("bribe", price=1)
 def check_bribe(s: GameState, a: Bribe, out: list[Violation]) -> None:
     p = s.players[a.player]
     place_action(s, p, "bribe", "OFF-2", out)
-    spend(s, out)
     cost = s.ruleset.bribe_cost
     if p.cigarettes < cost:
         out.append(hard("OFF-2", "v.not_enough_cigarettes", price=cost, have=p.cigarettes, item="bribe"))
@@ -67,7 +63,6 @@ def check_bribe(s: GameState, a: Bribe, out: list[Violation]) -> None:
 
 @applier("bribe")
 def apply_bribe(s: GameState, a: Bribe, ctx: Ctx) -> None:
-    use_action(s)
     gain_cigarettes(s, ctx, a.player, -s.ruleset.bribe_cost, "bribe")
     take_token(s, ctx, a.player, "corruption", "bribe")
 
