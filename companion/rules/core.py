@@ -9,8 +9,7 @@ is answered, so a state can always be copied, compared and replayed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
@@ -196,13 +195,22 @@ def card_kind(state: GameState, card: str) -> str:
 _JUDGING: ContextVar[tuple[GameState, dict[object, Any]] | None] = ContextVar("judging", default=None)
 
 
-@contextmanager
-def judging(state: GameState) -> Iterator[None]:
-    token = _JUDGING.set((state, {}))
-    try:
-        yield
-    finally:
-        _JUDGING.reset(token)
+class judging:  # noqa: N801 (used as `with judging(state):`, like a function)
+    """Within the block, read-only checks of `state` share what they work out (see `_judged`).
+
+    A class, not a generator-based context manager: a listing enters one per step.
+    """
+
+    __slots__ = ("state", "token")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def __enter__(self) -> None:
+        self.token = _JUDGING.set((self.state, {}))
+
+    def __exit__(self, *_: object) -> None:
+        _JUDGING.reset(self.token)
 
 
 def _judged(state: GameState, key: object, work: Callable[[], T]) -> T:

@@ -39,7 +39,14 @@ SIMPLE_PLACE_ACTIONS = {
 
 def group_of(a: A.Action) -> Group:
     """The fields a moment refusal may depend on besides the moment itself (and the target)."""
-    return (a.TYPE, a.player, getattr(a, "planning", False), getattr(a, "bandage", None), getattr(a, "trauma", False))
+    return _group(
+        a.TYPE, a.player, getattr(a, "planning", False), getattr(a, "bandage", None), getattr(a, "trauma", False)
+    )
+
+
+def _group(kind: str, player: int, planning: object = False, bandage: object = None, trauma: object = False) -> Group:
+    """A group by its fields: a class without the flag fields has the defaults (`Shapes.open`)."""
+    return (kind, player, planning, bandage, trauma)
 
 
 def aim_of(group: Group, a: A.Action) -> Group:
@@ -68,37 +75,31 @@ class Shapes:
     """Builds candidates, skipping the groups a listing has refused already (`shut`).
 
     Actions are frozen values, and listings build the same few hundred shapes on every step
-    (building one costs microseconds): each shape, and each run of shapes (a `family`), is
-    built once per process, keyed by everything it is built from. A group is known from its
-    first built shape: shapes of one class with the same player and the same `planning`,
-    `bandage` and `trauma` fields share it, whatever their other fields. With a `budget` (the
-    actions left to the turn), the types whose price exceeds it are not built either.
+    (building one costs microseconds): each shape, with its group and aim, and each run of
+    shapes (a `family`), is built once per process, keyed by everything it is built from.
+    With a `budget` (the actions left to the turn), the types whose price exceeds it are not
+    built either.
     """
 
-    __slots__ = ("shut", "groups", "too_dear")
+    __slots__ = ("shut", "too_dear")
 
     def __init__(self, shut: Container[Group] = (), budget: int | None = None) -> None:
         self.shut = shut
-        self.groups: dict[Group, Group] = {}
         self.too_dear: frozenset[str] = (
             frozenset() if budget is None else _memo((_priced_above, budget), lambda: _priced_above(budget))
         )
 
-    def affordable(self, make: type[A.Action]) -> bool:
-        return make.TYPE not in self.too_dear
-
     def __call__(self, make: type[A.Action], **fields: Any) -> tuple[Listed, ...]:
         """One shape (an empty tuple when its group or aim is shut, or the turn cannot pay for it)."""
-        if not self.affordable(make):
-            return ()
-        tag = (make, fields["player"], fields.get("planning"), fields.get("bandage"), fields.get("trauma"))
-        group = self.groups.get(tag)
-        if group is not None and (group in self.shut or (group, fields.get("target"), fields.get("to")) in self.shut):
+        if make.TYPE in self.too_dear:
             return ()
         # 1 and True are one key: no field takes both (and the actions would compare equal anyway).
-        listed: Listed = _memo((make, *fields.items()), lambda: _listed(make(**fields)))
-        if group is None:
-            self.groups[tag] = listed[1]
+        key = (make, *fields.items())
+        listed: Listed | None = _MEMO.get(key)
+        if listed is None:
+            listed = _memo(key, lambda: _listed(make(**fields)))
+        if self.shut and (listed[1] in self.shut or listed[2] in self.shut):
+            return ()
         return (listed,)
 
     def family(self, build: Callable[..., Iterable[A.Action]], *args: Hashable) -> tuple[Listed, ...]:
@@ -107,16 +108,13 @@ class Shapes:
         `build` must make its shapes from its arguments alone: they are its memo's key.
         """
         members, groups = _memo((build, *args), lambda: _family(build(*args)))
-        if all(g in self.shut for g in groups) or (members and not self.affordable(type(members[0][0]))):
+        if not members or members[0][0].TYPE in self.too_dear or all(g in self.shut for g in groups):
             return ()
         return cast(tuple[Listed, ...], members)
 
     def open(self, make: type[A.Action], seat: int) -> bool:
-        """Whether a group of plain shapes (no flags) may still pass: the costly ones are built only then."""
-        if not self.affordable(make):
-            return False
-        group = self.groups.get((make, seat, None, None, None))
-        return group is None or group not in self.shut
+        """Whether shapes of a class without flags may still pass: the costly ones are built only then."""
+        return make.TYPE not in self.too_dear and _group(make.TYPE, seat) not in self.shut
 
 
 def _priced_above(budget: int) -> frozenset[str]:
