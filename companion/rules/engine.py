@@ -7,7 +7,7 @@ game over, seat, whose decision it is (TURN-4, TURN-5), then the action's own ru
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -138,8 +138,37 @@ def first_violation(s: GameState, a: Action) -> Violation | None:
     The same judgement, stopped at its first refusal: a listing that only needs to know whether
     a shape passes does not pay for the rules it breaks after that one.
     """
+    return _first(_judge, s, a)
+
+
+class FirstViolations:
+    """`first_violation` for many shapes of one unchanged state (a listing).
+
+    What `check` judges before an action's own rules (game over, seat, whose decision, the
+    price) depends only on the action's type and player: it is judged once for each pair, then
+    each shape's own rules. The answers are `first_violation`'s, in the same order of judgement.
+    """
+
+    __slots__ = ("state", "admitted")
+
+    def __init__(self, s: GameState) -> None:
+        self.state = s
+        self.admitted: dict[tuple[str, int], Violation | None] = {}
+
+    def __call__(self, a: Action) -> Violation | None:
+        s = self.state
+        if a.TYPE == "adjust":  # judged apart from any turn (`_judge`)
+            return first_violation(s, a)
+        key = (a.TYPE, a.player)
+        if key not in self.admitted:
+            self.admitted[key] = _first(_admit, s, a)
+        refused = self.admitted[key]
+        return refused if refused is not None else _first(CHECKS[a.TYPE], s, a)
+
+
+def _first(judge: Callable[[GameState, Action, list[Violation]], object], s: GameState, a: Action) -> Violation | None:
     try:
-        _judge(s, a, _FirstOnly())
+        judge(s, a, _FirstOnly())
     except _Refused as refused:
         return refused.violation
     return None
@@ -148,21 +177,26 @@ def first_violation(s: GameState, a: Action) -> Violation | None:
 def _judge(s: GameState, a: Action, out: list[Violation]) -> None:
     if a.TYPE == "adjust":
         CHECKS["adjust"](s, a, out)
-        return
+    elif _admit(s, a, out):
+        CHECKS[a.TYPE](s, a, out)
+
+
+def _admit(s: GameState, a: Action, out: list[Violation]) -> bool:
+    """What is judged before an action's own rules; False when nothing more is judged."""
     if s.winner is not None:
         out.append(hard("WIN-1", "v.game_over", winner=_winner_name(s)))
-        return
+        return False
     if not 0 <= a.player < len(s.players):
         out.append(hard("SET-1", "v.no_such_seat", seat=a.player, count=len(s.players)))
-        return
+        return False
     gate = _gate(s, a)
     if gate:
         out += gate
-        return
+        return False
     price = PRICES.get(a.TYPE)
     if price:
         spend(s, out, price)
-    CHECKS[a.TYPE](s, a, out)
+    return True
 
 
 def _winner_name(s: GameState) -> str:

@@ -15,7 +15,7 @@ from companion.i18n import DEFAULT_LANGUAGE, catalog, placeholders
 
 from . import actions as A
 from .core import judging
-from .engine import check, first_violation, step
+from .engine import FirstViolations, check, step
 from .errors import Violation
 from .events import MichelCard, Roll
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
@@ -81,17 +81,19 @@ def candidates(s: GameState, seat: int | None = None, every_type: bool = False) 
 def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     """Concrete actions `check` accepts now for `seat` (default: whoever must decide).
 
-    Every listed action passed `check` (`first_violation` is `check` stopped at its first
-    refusal). A shape is skipped unjudged, and not even built, only when another shape of its
-    group was refused for the moment alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
+    Every listed action passed `check` (`FirstViolations`: `check` stopped at its first
+    refusal, judging once what depends only on the type and the player). A shape is skipped
+    unjudged, and not even built, only when another shape of its group was refused for the
+    moment alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
     """
     out: list[A.Action] = []
     refused: set[Group] = set()
+    first_violation = FirstViolations(s)
     with judging(s):
         for a, group, aimed in listed(s, seat, shut=refused):
             if refused and (group in refused or aimed in refused):
                 continue
-            found = first_violation(s, a)
+            found = first_violation(a)
             if found is None:
                 out.append(a)
             elif found.key in MOMENT_KEYS:
