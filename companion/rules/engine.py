@@ -2,7 +2,8 @@
 
 `check` is read-only and returns every violation; `apply` changes the state and returns the
 events; `step` does both and answers in the PROTOCOL.md shape. The order of judgement is fixed:
-game over, seat, whose decision it is (TURN-4, TURN-5), then the action's own rules.
+game over, seat, whose decision it is (TURN-4, TURN-5), the price of the action's type
+(TURN-1, declared with its check), then the action's own rules.
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
         # Ending a turn closes the windows without being an action anyone can react to.
         s.occasion = None if a.TYPE == "end_turn" else Occasion(action=a.TYPE, player=a.player, place=place)
     s.michel_queue.extend(a.michel_cards)  # they serve every extortion this action leads to (MICH-3)
-    use_action(s, PRICES.get(a.TYPE, 0))
+    use_action(s, PRICES.get(a.TYPE, 0))  # the price its check asked for (TURN-1)
     APPLIES[a.TYPE](s, a, ctx)
     if new_action and place is not None:
         note_offence(s, ctx, a.player, a.TYPE, place)

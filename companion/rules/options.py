@@ -88,12 +88,12 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     """
     out: list[A.Action] = []
     refused: set[Group] = set()
-    first_violation = FirstViolations(s)
+    judge = FirstViolations(s)
     with judging(s):
         for a, group, aimed in listed(s, seat, shut=refused):
             if refused and (group in refused or aimed in refused):
                 continue
-            found = first_violation(a)
+            found = judge(a)
             if found is None:
                 out.append(a)
             elif found.key in MOMENT_KEYS:
