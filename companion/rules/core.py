@@ -191,7 +191,7 @@ def card_kind(state: GameState, card: str) -> str:
 
 # While a batch of read-only checks judges one state (legal_actions), what many checks ask of it
 # (a card's unseen copies, whether a hand holds some cards) is worked out once: `check` never
-# changes the state it judges. Keys: a card (unseen copies), a seat and cards (hand problems).
+# changes the state it judges. Keys: ("unseen", a card's kind); (a seat, cards): hand problems.
 _JUDGING: ContextVar[tuple[GameState, dict[object, Any]] | None] = ContextVar("judging", default=None)
 
 
@@ -224,14 +224,17 @@ def _judged(state: GameState, key: object, work: Callable[[], T]) -> T:
 
 
 def unaccounted(state: GameState, card: str) -> int:
-    """How many copies of a Search card nobody has seen: they may be in the deck or an unknown hand."""
-    return _judged(state, card, lambda: _count_unseen(state, card))
+    """How many copies of a Search card nobody has seen: they may be in the deck or an unknown hand.
 
-
-def _count_unseen(state: GameState, card: str) -> int:
-    cat = state.catalog
+    Named Action cards count together, as the deck's composition does (`card_kind`).
+    """
     kind = card_kind(state, card)
-    names = cat.action_cards if kind == "action" else (card,)
+    return _judged(state, ("unseen", kind), lambda: _count_unseen(state, kind))
+
+
+def _count_unseen(state: GameState, kind: str) -> int:
+    cat = state.catalog
+    names = cat.action_cards if kind == "action" else (kind,)
     total = cat.search_deck.get(kind, 0) + state.corrections.get(kind, 0)
     laid = [c for _, c in state.combat.laid] if state.combat is not None else ()
     seen = 0

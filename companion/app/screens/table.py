@@ -97,11 +97,14 @@ class TableScreen(Screen):
     def bar_actions(self) -> list[ft.Control]:
         """On a phone the bar keeps Undo and Redo; the other buttons go in a row on top of the
         table, so the title keeps room for the turn number and the player's name."""
-        actions = self.actions()
+        return self._in_bar(self.actions())
+
+    def _in_bar(self, actions: list[ft.Control]) -> list[ft.Control]:
         return actions[:NARROW_BAR] if self.app.narrow and len(actions) > NARROW_BAR + 1 else actions
 
     def _body_actions(self) -> list[ft.Control]:
-        return self.actions()[len(self.bar_actions()) :]
+        actions = self.actions()
+        return actions[len(self._in_bar(actions)) :]
 
     def resized(self, old: float, new: float) -> bool:
         def bucket(w: float) -> int:
