@@ -112,6 +112,7 @@ class App:
         self._short_lived = False
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
+        self._open_on_connect = False  # a screen asked for while the socket was gone
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -138,6 +139,9 @@ class App:
 
     def _connected(self, e: Any = None) -> None:
         self._short_lived = False
+        if self._open_on_connect:
+            self._open_on_connect = False
+            self.show(self.route)
 
     async def _disconnected(self, e: Any = None) -> None:
         """Its socket is gone: a session that never held a key is kept only briefly (a stranger's
@@ -201,10 +205,14 @@ class App:
         if read is None:
             self._present(route, None)
             return
+        self.opening = None
         try:
-            self.opening = self.page.run_task(self._open, route, read)
-        except Exception:  # the session is closing: nothing to show it on
-            self.opening = None
+            if self.page.session.connection is None:  # its socket dropped: opened when it reconnects
+                self._open_on_connect = True
+            else:
+                self.opening = self.page.run_task(self._open, route, read)
+        except Exception:  # the session is gone or closing: nothing to show it on
+            pass
 
     async def shown(self) -> None:
         """Until the screen the last route asked for is drawn (what it reads is read first)."""

@@ -5,7 +5,9 @@ handles stale versions, and the launcher explains a busy port and a missing chro
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -153,6 +155,29 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
         assert screen.control.shown_version == version  # the whole table redrawn, fresh
 
     asyncio.run(run())
+
+
+def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path) -> None:
+    """A phone whose socket dropped (its screen locked) may still be sent elsewhere by the
+    server; the screen opens when it reconnects, and no opening is left half-started."""
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path)
+        await show(app, "/")
+        session = app.session_keepalive
+        await session.disconnect(60)
+        app.show(f"/game/{game}")
+        assert app.opening is None and app.screen is None
+        await session.connect(FakeConnection(asyncio.get_running_loop()))
+        await app.shown()
+        assert type(app.screen).__name__ == "TableScreen" and app.route == f"/game/{game}"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # a coroutine made and never awaited
+        asyncio.run(run())
+        gc.collect()
 
 
 def test_settings_survive_a_damaged_file(tmp_path: Path) -> None:
