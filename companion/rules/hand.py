@@ -7,6 +7,7 @@ as that card (PROTOCOL.md, Hands).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -37,9 +38,7 @@ class Hand:
             if card != UNKNOWN and self.known.get(card, 0):
                 return []
             return [] if self.unknown and (card == UNKNOWN or is_search_card(card)) else cards
-        need: dict[str, int] = {}
-        for card in cards:
-            need[card] = need.get(card, 0) + 1
+        need = Counter(cards)
         spare = self.unknown
         missing: list[str] = []
         for card in sorted(need):
