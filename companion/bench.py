@@ -182,10 +182,11 @@ def playout_rates(playouts: dict[str, Iterator[None]], seconds: float, slices: i
     """
     moves = dict.fromkeys(playouts, 0)
     spent = dict.fromkeys(playouts, 0.0)
+    turn = seconds / slices
     for _ in range(slices):
         for name, playout in playouts.items():
             n, start = 0, time.perf_counter()
-            while time.perf_counter() - start < seconds / slices:
+            while time.perf_counter() - start < turn:
                 next(playout)
                 n += 1
             moves[name] += n
