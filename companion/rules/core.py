@@ -171,13 +171,9 @@ def hand_card_problems(state: GameState, p: Player, cards: Iterable[str]) -> lis
 
 
 def _hand_card_problems(state: GameState, p: Player, cards: tuple[str, ...]) -> list[Violation]:
-    missing = p.hand.shortfall(cards, state.catalog.is_search_card)
+    missing, from_unknown = p.hand.cover(cards, state.catalog.is_search_card)
     if missing:
         return [hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name)]
-    need: dict[str, int] = {}
-    for card in cards:
-        need[card] = need.get(card, 0) + 1
-    from_unknown = {c: n - p.hand.count(c) for c, n in need.items() if c != "unknown" and n > p.hand.count(c)}
     for card, n in from_unknown.items():
         if unaccounted(state, card) < n:
             return [hard("SUP-1", "v.all_copies_seen", card=card)]

@@ -105,6 +105,22 @@ def _gate(s: GameState, a: Action) -> list[Violation]:
     return []
 
 
+def _admission_class(kind: str) -> tuple[object, ...]:
+    """All that `_admit` reads of an action's type: the sets `_gate` looks it up in, the types
+    `_gate` names, its price. Types of one class are admitted, or refused with the same
+    violation, alike (`FirstViolations`); keep it in step with `_gate`."""
+    return (
+        frozenset(decision for decision, types in ANSWERS.items() if kind in types),
+        kind in ANSWER_TYPES,
+        kind in REACTIONS,
+        kind if kind in ("weapon", "cooperate") else None,
+        PRICES.get(kind, 0),
+    )
+
+
+_ADMISSION_CLASSES = {kind: _admission_class(kind) for kind in CHECKS}
+
+
 def check(s: GameState, a: Action) -> list[Violation]:
     """Every rule this action breaks now, in order; an empty list means legal."""
     out: list[Violation] = []
@@ -146,21 +162,22 @@ class FirstViolations:
     """`first_violation` for many shapes of one unchanged state (a listing).
 
     What `check` judges before an action's own rules (game over, seat, whose decision, the
-    price) depends only on the action's type and player: it is judged once for each pair, then
-    each shape's own rules. The answers are `first_violation`'s, in the same order of judgement.
+    price) depends only on the player and on what `_admit` reads of the action's type (its
+    `_admission_class`): it is judged once for each pair, then each shape's own rules. The
+    answers are `first_violation`'s, in the same order of judgement.
     """
 
     __slots__ = ("state", "admitted")
 
     def __init__(self, s: GameState) -> None:
         self.state = s
-        self.admitted: dict[tuple[str, int], Violation | None] = {}
+        self.admitted: dict[tuple[tuple[object, ...], int], Violation | None] = {}
 
     def __call__(self, a: Action) -> Violation | None:
         s = self.state
         if a.TYPE == "adjust":  # judged apart from any turn (`_judge`)
             return first_violation(s, a)
-        key = (a.TYPE, a.player)
+        key = (_ADMISSION_CLASSES[a.TYPE], a.player)
         if key not in self.admitted:
             self.admitted[key] = _first(_admit, s, a)
         refused = self.admitted[key]

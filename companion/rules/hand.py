@@ -7,7 +7,6 @@ as that card (PROTOCOL.md, Hands).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -32,27 +31,37 @@ class Hand:
 
     def shortfall(self, cards: Iterable[str], is_search_card: Callable[[str], bool]) -> list[str]:
         """The cards of `cards` this hand cannot provide, even using its unknown cards."""
+        return self.cover(cards, is_search_card)[0]
+
+    def cover(self, cards: Iterable[str], is_search_card: Callable[[str], bool]) -> tuple[list[str], dict[str, int]]:
+        """How this hand provides `cards`: those it cannot provide, even using its unknown cards,
+        and how many of each card (in the order `cards` names them) its unknown cards stand for."""
         cards = list(cards)
         if len(cards) == 1:  # the common case, without counting
             card = cards[0]
             if card != UNKNOWN and self.known.get(card, 0):
-                return []
-            return [] if self.unknown and (card == UNKNOWN or is_search_card(card)) else cards
-        need = Counter(cards)
+                return [], {}
+            if self.unknown and (card == UNKNOWN or is_search_card(card)):
+                return [], {} if card == UNKNOWN else {card: 1}
+            return cards, {}
+        need: dict[str, int] = {}
+        for card in cards:
+            need[card] = need.get(card, 0) + 1
         spare = self.unknown
         missing: list[str] = []
-        for card in sorted(need):
-            extra = need[card] - self.known.get(card, 0)
-            if card == UNKNOWN:
-                extra = need[card]
+        stood_for: dict[str, int] = {}
+        for card in sorted(need):  # a fixed order decides which cards the unknown ones stand for
+            extra = need[card] if card == UNKNOWN else need[card] - self.known.get(card, 0)
             if extra <= 0:
                 continue
             if card == UNKNOWN or is_search_card(card):
                 used = min(extra, spare)
                 spare -= used
                 extra -= used
+                if used and card != UNKNOWN:
+                    stood_for[card] = used
             missing.extend([card] * extra)
-        return missing
+        return missing, {card: stood_for[card] for card in need if card in stood_for}
 
     def add(self, card: str, n: int = 1) -> None:
         if card == UNKNOWN:

@@ -17,6 +17,7 @@ from .catalog import Catalog
 from .core import PRICES
 from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
 from .handlers.gangs import accessories_required
+from .handlers.places import buys_anywhere
 from .inputs import WEAPON_SEARCH_CARD, weapon_types
 from .state import GameState, Player
 
@@ -210,8 +211,8 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
     """The active player's possible turn actions: every shape `check` could accept, each built once.
 
     A Place action (Dig, Sell, Bet, a plain Heal...) is listed only where the Place offers it: its
-    check always asks the Place (`place_action`), so elsewhere no shape of it can pass. Buy is
-    listed everywhere: a flag lets it happen away from its Place. Cards the hand cannot hold are
+    check always asks the Place (`place_action`), so elsewhere no shape of it can pass; Buy also
+    where I Know a Guy lets it happen away from its Place. Cards the hand cannot hold are
     left out too, and so are Extortions and Steals of players out of reach, Extortions without a
     Weapon in hand and Bets above the cigarettes; `check` still judges every shape that is listed.
     With `every_type` every such shape is kept, so a menu can say why it is not possible here.
@@ -318,12 +319,13 @@ def _place_candidates(
         printed = None if s.ruleset.sell is not None else 1
         for c in _hand_types(p):
             yield from make(A.Sell, player=seat, cards=(c,), cigarettes=printed)
-    yield from make.family(_buys, seat, tuple(s.ruleset.buy))
+    if "buy" in here or buys_anywhere(s, p):
+        yield from make.family(_buys, seat, tuple(s.ruleset.buy))
     if "heal" in here:
         yield from make(A.Heal, player=seat)
     if bandage:
         yield from make(A.Heal, player=seat, bandage=True)
-    if p.trauma is not None:
+    if p.trauma is not None and "heal" in here:
         yield from make(A.Heal, player=seat, trauma=True)
     yield from _background_candidates(s, p, make)
     yield from _ability_candidates(s, p, make)

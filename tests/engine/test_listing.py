@@ -8,9 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import check, legal_actions, new_game, step
+from companion.rules.options import candidates
 from companion.simulate import random_config
 
 from .exhaustive import exhaustive_legal_actions
+from support import follows, start
 
 configs = st.builds(
     lambda seed, players, modules: random_config(random.Random(seed), players, seed, modules),
@@ -50,3 +52,36 @@ def test_seeded_games_list_what_the_exhaustive_listing_lists():
             for seat in [None, *range(len(state.players))]:
                 assert legal_actions(state, seat) == exhaustive_legal_actions(state, seat), (seed, state.step, seat)
             assert step(state, rng.choice(legal_actions(state))).accepted
+
+
+def _buys(state):
+    return [a.item for a in legal_actions(state) if a.TYPE == "buy"]
+
+
+def test_buy_is_listed_away_from_its_place_only_where_i_know_a_guy_allows_it():
+    """Buy is built for judging where the Place sells, and elsewhere only while I Know a Guy lets
+    the player buy there (not from the Cell Block): the listing still equals `check`'s."""
+    state = start(player_fields={0: {"place": "cafeteria", "cigarettes": 6}})
+    assert _buys(state) == [] and not [a for a in candidates(state) if a.TYPE == "buy"]  # not even judged
+    follows(state, type="reveal_background", player=0, card="i_know_a_guy")
+    assert "knife" in _buys(state)
+    assert legal_actions(state) == exhaustive_legal_actions(state)
+
+    state = start(player_fields={0: {"cigarettes": 6}})
+    follows(state, type="reveal_background", player=0, card="i_know_a_guy")
+    assert state.board.places[state.players[0].place].role == "cell_block"
+    assert _buys(state) == []
+    assert legal_actions(state) == exhaustive_legal_actions(state)
+
+
+def test_a_trauma_heal_is_listed_only_where_heal_is_offered():
+    """Healing a Trauma without a bandage takes the Place that heals (HEAL-1): elsewhere no such
+    shape is built, let alone judged."""
+    ward = {"places": ["psychiatric_ward"]}
+    state = start(modules=ward, player_fields={0: {"place": "cafeteria", "trauma": "no_buy", "beatings": 1}})
+    assert not [a for a in candidates(state) if a.TYPE == "heal"]  # not even judged
+    assert legal_actions(state) == exhaustive_legal_actions(state)
+    infirmary = next(pid for pid, info in state.board.places.items() if "heal" in info.actions)
+    state = start(modules=ward, player_fields={0: {"place": infirmary, "trauma": "no_buy", "beatings": 1}})
+    heals = [a for a in legal_actions(state) if a.TYPE == "heal"]
+    assert any(a.trauma for a in heals) and legal_actions(state) == exhaustive_legal_actions(state)

@@ -107,11 +107,15 @@ def buy_price(s: GameState, item: str) -> int:
     return max(0, s.ruleset.buy[item].price - s.flags.buy_discount)
 
 
+def buys_anywhere(s: GameState, p: Player) -> bool:
+    """I Know a Guy lets the player buy away from the Place that sells, but not from a cell or Solitary."""
+    return s.flags.buy_anywhere and s.board.places[p.place].role not in ("cell_block", "solitary")
+
+
 @checker("buy", price=1)
 def check_buy(s: GameState, a: Buy, out: list[Violation]) -> None:
     p = s.players[a.player]
-    role = s.board.places[p.place].role
-    if not (s.flags.buy_anywhere and role not in ("cell_block", "solitary")):
+    if not buys_anywhere(s, p):
         place_action(s, p, "buy", "BUY-1", out)
     trauma_forbids(p, "no_buy", out)
     offer = s.ruleset.buy.get(a.item)
