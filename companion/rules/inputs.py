@@ -76,7 +76,9 @@ def action_inputs(s: GameState, a: A.Action) -> Inputs:
     if isinstance(a, A.JoinGang | A.ChangeStyle):
         gang = s.catalog.gangs[a.gang]
         return Inputs(
-            cost, accessories=tuple(sorted(gang.accessories)), accessory_count=accessories_required(s, a.TYPE, a.gang)
+            cost,
+            accessories=tuple(sorted(gang.accessories)),
+            accessory_count=accessories_required(s.catalog, a.TYPE, a.gang),
         )
     if isinstance(a, A.Craft) and s.catalog.substitutes.get(p.ability or ""):
         subs = s.catalog.substitutes[p.ability or ""]

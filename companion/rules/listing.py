@@ -146,15 +146,29 @@ def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
     return tuple(pool[:n]) if len(pool) >= n else tuple(pool + ["knife"] * (n - len(pool)))
 
 
-def _accessories_for(p: Player, allowed: frozenset[str], count: int) -> tuple[str, ...]:
-    """The Accessories entered first, then cards nobody entered standing for the missing ones."""
-    order: tuple[str, ...] = _memo((_accessories_for, allowed), lambda: tuple(sorted(allowed)))
-    held = p.hand.known
-    known = [c for c in order if held.get(c)]
-    if len(known) >= count:
-        return tuple(known[:count])
-    rest = [c for c in order if c not in known]
-    return tuple(known + rest[: max(0, min(p.hand.unknown, count - len(known)))])
+def _gang_choices(cat: Catalog) -> tuple[tuple[type[A.JoinGang | A.ChangeStyle], str, tuple[str, ...], int], ...]:
+    """Each way into a Gang: the kind, the Gang, its Accessories in a fixed order and how many the kind takes."""
+    return tuple(
+        (kind, gid, tuple(sorted(gang.accessories)), accessories_required(cat, kind.TYPE, gid))
+        for gid, gang in cat.gangs.items()
+        for kind in (A.JoinGang, A.ChangeStyle)
+    )
+
+
+def _gang_entries(
+    cat: Catalog, seat: int, style: bool, entered: tuple[str, ...], unknown: int, every_type: bool
+) -> Iterator[A.Action]:
+    """Joining each Gang (and changing style to it where the Place offers that) with the
+    Accessories entered in hand first, then cards nobody entered standing for the missing ones;
+    only where the hand can hold the Accessories it takes, unless `every_type`."""
+    for kind, gid, order, count in _memo((_gang_choices, cat), lambda: _gang_choices(cat)):
+        if kind is A.ChangeStyle and not style:
+            continue
+        known = tuple(c for c in order if c in entered)[:count]
+        stand_ins = tuple(c for c in order if c not in known)[: max(0, min(unknown, count - len(known)))]
+        cards = known + stand_ins
+        if every_type or len(cards) == count:
+            yield kind(player=seat, gang=gid, cards=cards)
 
 
 def answers(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Listed]:
@@ -228,22 +242,11 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
     yield from make(A.Move, player=seat)
     yield from make.family(_cautious_moves, seat, p.place, planning, tuple(s.board.places))
     yield from make.family(_crafts, cat, seat, bandage)
+    entered = tuple(sorted(c for c, n in p.hand.known.items() if n > 0))
     style = "change_style" in here
-    for gid, gang in cat.gangs.items():
-        for kind in (A.JoinGang, A.ChangeStyle):
-            if (kind is A.ChangeStyle and not style) or not make.open(kind, seat):
-                continue
-            count = accessories_required(s, kind.TYPE, gid)
-            cards = _accessories_for(p, gang.accessories, count)
-            if every_type or len(cards) == count:  # else the hand cannot hold the Accessories it takes
-                yield from make(kind, player=seat, gang=gid, cards=cards)
-    for card, info in cat.action_cards.items() if make.open(A.PlayAction, seat) else ():
-        if not (p.hand.count(card) or p.hand.unknown):
-            continue
-        if info.get("target"):
-            yield from make.family(_targeted_plays, seat, card, _play_targets(s, p, info["effect"], every_type))
-        else:
-            yield from make(A.PlayAction, player=seat, card=card)
+    yield from make.family(_gang_entries, cat, seat, style, entered, p.hand.unknown, every_type)
+    nearby = tuple(q.seat for q in others if q.place == p.place)
+    yield from make.family(_plays, cat, seat, entered, p.hand.unknown > 0, len(s.players), nearby, every_type)
     intimidation: dict[int, tuple[str, ...]] = {}
     armed = every_type or p.hand.unknown > 0 or any(c in cat.weapons for c in p.hand.known)
     for q in others:
@@ -274,20 +277,31 @@ def _crafts(cat: Catalog, seat: int, bandage: bool) -> Iterator[A.Action]:
             yield A.Craft(player=seat, recipe=recipe, bandage=1)
 
 
-def _play_targets(s: GameState, p: Player, effect: str, every_type: bool) -> tuple[int, ...]:
-    """Every seat; a Steal only others in the same Place, as its check refuses the rest."""
-    if every_type or effect != "steal_random":
-        return tuple(range(len(s.players)))
-    return tuple(q.seat for q in s.players if q.seat != p.seat and q.place == p.place)
+def _plays(
+    cat: Catalog,
+    seat: int,
+    entered: tuple[str, ...],
+    unknown: bool,
+    seats: int,
+    nearby: tuple[int, ...],
+    every_type: bool,
+) -> Iterator[A.Action]:
+    """Each Action card the hand may hold, at every seat if it takes a target; a Steal only at
+    the others in the same Place (`nearby`), as its check refuses the rest, unless `every_type`."""
+    for card, info in cat.action_cards.items():
+        if not (card in entered or unknown):
+            continue
+        if not info.get("target"):
+            yield A.PlayAction(player=seat, card=card)
+            continue
+        targets = nearby if info["effect"] == "steal_random" and not every_type else range(seats)
+        for target in targets:
+            yield A.PlayAction(player=seat, card=card, target=target)
 
 
 def _within_reach(p: Player, q: Player) -> bool:
     """Whether an Extortion of `q` escapes EXT-1's refusals of a target elsewhere or camouflaged."""
     return not q.camouflaged and (q.place == p.place or p.ability == "knife_throwing")
-
-
-def _targeted_plays(seat: int, card: str, targets: tuple[int, ...]) -> Iterator[A.Action]:
-    return (A.PlayAction(player=seat, card=card, target=q) for q in targets)
 
 
 def _extorts(cat: Catalog, seat: int, target: int, weapons: tuple[str, ...]) -> Iterator[A.Action]:

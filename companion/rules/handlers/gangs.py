@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import events as ev
 from ..actions import ChangeStyle, GangAbility, JoinGang
+from ..catalog import Catalog
 from ..core import Ctx, applier, checker, hand_card_problems, hard, violation
 from ..errors import Violation
 from ..ops import discard_cards, draw_search, gain_cigarettes, leave_gang, place_standee
@@ -17,9 +18,9 @@ from .places import sale_value
 FEWER_ACCESSORIES = {"join_gang": 0, "change_style": 1}
 
 
-def accessories_required(s: GameState, kind: str, gang_id: str) -> int:
+def accessories_required(cat: Catalog, kind: str, gang_id: str) -> int:
     """How many of the Gang's Accessories joining it (`join_gang`) or changing style to it takes."""
-    return max(1, s.catalog.gangs[gang_id].required - FEWER_ACCESSORIES[kind])
+    return max(1, cat.gangs[gang_id].required - FEWER_ACCESSORIES[kind])
 
 
 def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation]) -> None:
@@ -32,7 +33,7 @@ def check_join(s: GameState, a: JoinGang | ChangeStyle, out: list[Violation]) ->
         out.append(hard("GANG-2", "v.gang_pile_empty", gang=a.gang))
     elif a.card is not None and a.card not in pile:
         out.append(hard("SUP-3", "v.not_in_gang_pile", ability=a.card, gang=a.gang))
-    required = accessories_required(s, a.TYPE, a.gang)
+    required = accessories_required(s.catalog, a.TYPE, a.gang)
     wrong = [c for c in a.cards if c not in gang.accessories]
     if wrong:
         out.append(
