@@ -1,16 +1,16 @@
-"""The candidate shapes a listing judges, built lazily so refused groups cost nothing more.
+"""The candidate shapes a listing judges, each with its group and aim.
 
 `options.legal_actions` judges these one by one; when `check` refuses a shape for the moment
 alone (`options.MOMENT_KEYS`), every other shape of its group would be refused the same way,
-so the generator here stops building them: it reads the refusals (`shut`) as it goes. Nothing
-here decides legality; it only leaves out shapes no `check` could accept.
+so it skips them unjudged. Nothing here decides legality; it only leaves out shapes no `check`
+could accept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from itertools import combinations
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from . import actions as A
 from .catalog import Catalog
@@ -22,7 +22,7 @@ from .inputs import WEAPON_SEARCH_CARD, weapon_types
 from .state import GameState, Player
 
 Group = tuple[object, ...]
-# A candidate with its group (`group`) and its group aimed at one seat or Place: what a refusal shuts.
+# A candidate with its group (`group`) and its group aimed at one seat or Place: what a refusal rules out.
 Listed = tuple[A.Action, Group, Group]
 
 # A full menu (`every_type`) shows the base game's Place actions and those of this game's Places
@@ -40,14 +40,7 @@ SIMPLE_PLACE_ACTIONS = {
 
 def group_of(a: A.Action) -> Group:
     """The fields a moment refusal may depend on besides the moment itself (and the target)."""
-    return _group(
-        a.TYPE, a.player, getattr(a, "planning", False), getattr(a, "bandage", None), getattr(a, "trauma", False)
-    )
-
-
-def _group(kind: str, player: int, planning: object = False, bandage: object = None, trauma: object = False) -> Group:
-    """A group by its fields: a class without the flag fields has the defaults (`Shapes.open`)."""
-    return (kind, player, planning, bandage, trauma)
+    return (a.TYPE, a.player, getattr(a, "planning", False), getattr(a, "bandage", None), getattr(a, "trauma", False))
 
 
 def aim_of(group: Group, a: A.Action) -> Group:
@@ -73,25 +66,24 @@ def _listed(a: A.Action) -> Listed:
 
 
 class Shapes:
-    """Builds candidates, skipping the groups a listing has refused already (`shut`).
+    """Builds candidates.
 
     Actions are frozen values, and listings build the same few hundred shapes on every step
     (building one costs microseconds): each shape, with its group and aim, and each run of
-    shapes (a `family`), is built once per process, keyed by everything it is built from.
-    With a `budget` (the actions left to the turn), the types whose price exceeds it are not
-    built either.
+    shapes (a `family`), is built once per process, keyed by everything it is built from, so
+    a listing builds them all before judging any. With a `budget` (the actions left to the
+    turn), the types whose price exceeds it are not built.
     """
 
-    __slots__ = ("shut", "too_dear")
+    __slots__ = ("too_dear",)
 
-    def __init__(self, shut: Container[Group] = (), budget: int | None = None) -> None:
-        self.shut = shut
+    def __init__(self, budget: int | None = None) -> None:
         self.too_dear: frozenset[str] = (
             frozenset() if budget is None else _memo((_priced_above, budget), lambda: _priced_above(budget))
         )
 
     def __call__(self, make: type[A.Action], **fields: Any) -> tuple[Listed, ...]:
-        """One shape (an empty tuple when its group or aim is shut, or the turn cannot pay for it)."""
+        """One shape (an empty tuple when the turn cannot pay for it)."""
         if make.TYPE in self.too_dear:
             return ()
         # 1 and True are one key: no field takes both (and the actions would compare equal anyway).
@@ -99,32 +91,21 @@ class Shapes:
         listed: Listed | None = _MEMO.get(key)
         if listed is None:
             listed = _memo(key, lambda: _listed(make(**fields)))
-        if self.shut and (listed[1] in self.shut or listed[2] in self.shut):
-            return ()
         return (listed,)
 
     def family(self, build: Callable[..., Iterable[A.Action]], *args: Hashable) -> tuple[Listed, ...]:
-        """The run of shapes `build(*args)` makes, in order; none when every group among them is shut.
+        """The run of shapes `build(*args)` makes, in order (none when the turn cannot pay for them).
 
         `build` must make its shapes from its arguments alone: they are its memo's key.
         """
-        members, groups = _memo((build, *args), lambda: _family(build(*args)))
-        if not members or members[0][0].TYPE in self.too_dear or all(g in self.shut for g in groups):
+        members: tuple[Listed, ...] = _memo((build, *args), lambda: tuple(_listed(a) for a in build(*args)))
+        if not members or members[0][0].TYPE in self.too_dear:
             return ()
-        return cast(tuple[Listed, ...], members)
-
-    def open(self, make: type[A.Action], seat: int) -> bool:
-        """Whether shapes of a class without flags may still pass: the costly ones are built only then."""
-        return make.TYPE not in self.too_dear and _group(make.TYPE, seat) not in self.shut
+        return members
 
 
 def _priced_above(budget: int) -> frozenset[str]:
     return frozenset(kind for kind, price in PRICES.items() if price > budget)
-
-
-def _family(actions: Iterable[A.Action]) -> tuple[tuple[Listed, ...], tuple[Group, ...]]:
-    members = tuple(_listed(a) for a in actions)
-    return members, tuple(dict.fromkeys(group for _, group, _ in members))
 
 
 def deciding_seat(s: GameState) -> int | None:
@@ -250,7 +231,7 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
     intimidation: dict[int, tuple[str, ...]] = {}
     armed = every_type or p.hand.unknown > 0 or any(c in cat.weapons for c in p.hand.known)
     for q in others:
-        if armed and make.open(A.Extort, seat) and (every_type or _within_reach(p, q)):
+        if armed and (every_type or _within_reach(p, q)):
             n = 2 if q.ability == "sturdiness" else 1
             if n not in intimidation:
                 intimidation[n] = _pick_weapons(s, p, n)
@@ -438,15 +419,15 @@ def reactions(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[L
             yield from make(A.Corruption, player=seat, effect="move", to=t)
 
 
-def listed(
-    s: GameState, seat: int | None = None, every_type: bool = False, shut: Container[Group] = ()
-) -> Iterator[Listed]:
-    """The shapes worth judging for `seat` now, in a fixed order, leaving out the groups in `shut`."""
+def listed(s: GameState, seat: int | None = None, every_type: bool = False) -> list[Listed]:
+    """The shapes worth judging for `seat` now, in a fixed order."""
     decider = deciding_seat(s)
     if decider is None:
-        return
+        return []
     seat = decider if seat is None else seat
-    make = Shapes(shut, budget=None if every_type else s.actions_left)
+    make = Shapes(budget=None if every_type else s.actions_left)
+    out: list[Listed] = []
     if seat == decider:
-        yield from answers(s, seat, make) if s.pending is not None else turn_candidates(s, seat, every_type, make)
-    yield from reactions(s, seat, make)
+        out += answers(s, seat, make) if s.pending is not None else turn_candidates(s, seat, every_type, make)
+    out += reactions(s, seat, make)
+    return out

@@ -83,14 +83,14 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
 
     Every listed action passed `check` (`FirstViolations`: `check` stopped at its first
     refusal, judging once what depends only on the type and the player). A shape is skipped
-    unjudged, and not even built, only when another shape of its group was refused for the
-    moment alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
+    unjudged only when another shape of its group was refused for the moment alone
+    (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
     """
     out: list[A.Action] = []
     refused: set[Group] = set()
     judge = FirstViolations(s)
     with judging(s):
-        for a, group, aimed in listed(s, seat, shut=refused):
+        for a, group, aimed in listed(s, seat):
             if refused and (group in refused or aimed in refused):
                 continue
             found = judge(a)
