@@ -152,8 +152,9 @@ def _gang_entries(
             yield kind(player=seat, gang=gid, cards=cards)
 
 
-def answers(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Listed]:
+def answers(s: GameState, seat: int, make: Shapes | None = None) -> list[Listed]:
     """The shapes that answer the pending decision."""
+    out: list[Listed] = []
     pending = s.pending
     assert pending is not None
     make = make or Shapes()
@@ -161,35 +162,36 @@ def answers(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Lis
     p = s.players[seat]
     if kind in ("destination", "give_weapon", "kings_choice", "michel_tool", "neutral_destination"):
         for o in pending.options:
-            yield from make(A.Choose, player=seat, option=o)
+            out += make(A.Choose, player=seat, option=o)
     elif kind in ("extortion_answer", "michel_answer"):
-        yield from make(A.Fight, player=seat)
+        out += make(A.Fight, player=seat)
         if kind == "michel_answer":
             for t in pending.tools or ():
-                yield from make(A.Cooperate, player=seat, tool=t)
+                out += make(A.Cooperate, player=seat, tool=t)
         else:
-            yield from make(A.Cooperate, player=seat)
+            out += make(A.Cooperate, player=seat)
     elif kind == "combat":
         cards = weapon_types(s, p)
         if p.ability == "improvisation":
             cards = sorted(set(cards) | set(_hand_types(p)))
         for c in cards:
-            yield from make(A.Weapon, player=seat, card=c)
-        yield from make(A.GiveUp, player=seat)
-        yield from make(A.Bodybuilding, player=seat)
+            out += make(A.Weapon, player=seat, card=c)
+        out += make(A.GiveUp, player=seat)
+        out += make(A.Bodybuilding, player=seat)
     elif kind == "neutral_move":
         for n in s.neutral_names:
-            yield from make(A.MoveNeutral, player=seat, neutral=n)
-        yield from make(A.SkipNeutral, player=seat)
+            out += make(A.MoveNeutral, player=seat, neutral=n)
+        out += make(A.SkipNeutral, player=seat)
     elif kind == "hand_limit":
-        yield from make(A.EndTurn, player=seat, discard=tuple(p.hand.entries()[: (pending.discard or 0)]))
+        out += make(A.EndTurn, player=seat, discard=tuple(p.hand.entries()[: (pending.discard or 0)]))
     elif kind == "brawl_response":
         for c in weapon_types(s, p):
-            yield from make(A.BrawlResponse, player=seat, discard=c)
-        yield from make(A.BrawlResponse, player=seat, discard=None)
+            out += make(A.BrawlResponse, player=seat, discard=c)
+        out += make(A.BrawlResponse, player=seat, discard=None)
     elif kind == "punishment_choice":
         for choice in A.CHOICES:
-            yield from make(A.PunishmentChoice, player=seat, choice=choice)
+            out += make(A.PunishmentChoice, player=seat, choice=choice)
+    return out
 
 
 def _every_place_action(s: GameState) -> set[str]:
@@ -202,7 +204,7 @@ def _may_hold(s: GameState, p: Player, card: str, every_type: bool = False) -> b
     return every_type or bool(p.hand.known.get(card)) or (p.hand.unknown > 0 and s.catalog.is_search_card(card))
 
 
-def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Shapes | None = None) -> Iterator[Listed]:
+def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Shapes | None = None) -> list[Listed]:
     """The active player's possible turn actions: every shape `check` could accept, each built once.
 
     A Place action (Dig, Sell, Bet, a plain Heal...) is listed only where the Place offers it: its
@@ -212,6 +214,7 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
     Weapon in hand and Bets above the cigarettes; `check` still judges every shape that is listed.
     With `every_type` every such shape is kept, so a menu can say why it is not possible here.
     """
+    out: list[Listed] = []
     make = make or Shapes()
     p = s.players[seat]
     cat = s.catalog
@@ -219,15 +222,15 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
     others = [q for q in s.players if q.seat != seat]
     planning = bool(p.tokens.get("planning"))
     bandage = bool(p.tokens.get("bandage"))
-    yield from make(A.Search, player=seat)
-    yield from make(A.Move, player=seat)
-    yield from make.family(_cautious_moves, seat, p.place, planning, tuple(s.board.places))
-    yield from make.family(_crafts, cat, seat, bandage)
+    out += make(A.Search, player=seat)
+    out += make(A.Move, player=seat)
+    out += make.family(_cautious_moves, seat, p.place, planning, tuple(s.board.places))
+    out += make.family(_crafts, cat, seat, bandage)
     entered = tuple(sorted(c for c, n in p.hand.known.items() if n > 0))
     style = "change_style" in here
-    yield from make.family(_gang_entries, cat, seat, style, entered, p.hand.unknown, every_type)
+    out += make.family(_gang_entries, cat, seat, style, entered, p.hand.unknown, every_type)
     nearby = tuple(q.seat for q in others if q.place == p.place)
-    yield from make.family(_plays, cat, seat, entered, p.hand.unknown > 0, len(s.players), nearby, every_type)
+    out += make.family(_plays, cat, seat, entered, p.hand.unknown > 0, len(s.players), nearby, every_type)
     intimidation: dict[int, tuple[str, ...]] = {}
     armed = every_type or p.hand.unknown > 0 or any(c in cat.weapons for c in p.hand.known)
     for q in others:
@@ -235,12 +238,13 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
             n = 2 if q.ability == "sturdiness" else 1
             if n not in intimidation:
                 intimidation[n] = _pick_weapons(s, p, n)
-            yield from make.family(_extorts, cat, seat, q.seat, intimidation[n])
+            out += make.family(_extorts, cat, seat, q.seat, intimidation[n])
         if p.tokens.get("spy"):
-            yield from make(A.Spy, player=seat, target=q.seat)
-    yield from _place_candidates(s, p, here, every_type, make)
+            out += make(A.Spy, player=seat, target=q.seat)
+    out += _place_candidates(s, p, here, every_type, make)
     over = p.hand.size() - s.hand_limit(p)
-    yield from make(A.EndTurn, player=seat, discard=tuple(p.hand.entries()[:over]) if over > 0 else None)
+    out += make(A.EndTurn, player=seat, discard=tuple(p.hand.entries()[:over]) if over > 0 else None)
+    return out
 
 
 def _cautious_moves(seat: int, here: str, planning: bool, places: tuple[str, ...]) -> Iterator[A.Action]:
@@ -297,56 +301,56 @@ def _bets(seat: int, amounts: tuple[int, ...]) -> Iterator[A.Action]:
     return (A.Bet(player=seat, amount=n, number=k) for n in amounts for k in BET_NUMBERS)
 
 
-def _place_candidates(
-    s: GameState, p: Player, here: Collection[str], every_type: bool, make: Shapes
-) -> Iterator[Listed]:
+def _place_candidates(s: GameState, p: Player, here: Collection[str], every_type: bool, make: Shapes) -> list[Listed]:
     """The turn's shapes after the Extortions: Place actions, Buy, Heal, Background and Gang cards."""
+    out: list[Listed] = []
     seat = p.seat
     cat = s.catalog
     bandage = bool(p.tokens.get("bandage"))
     if "dig" in here:
         for t in cat.tools:
             if _may_hold(s, p, t, every_type):
-                yield from make(A.Dig, player=seat, tool=t)
+                out += make(A.Dig, player=seat, tool=t)
     if "steal_spoon" in here:
-        yield from make(A.StealSpoon, player=seat)
+        out += make(A.StealSpoon, player=seat)
     if "sell" in here:
         printed = None if s.ruleset.sell is not None else 1
         for c in _hand_types(p):
-            yield from make(A.Sell, player=seat, cards=(c,), cigarettes=printed)
+            out += make(A.Sell, player=seat, cards=(c,), cigarettes=printed)
     if "buy" in here or buys_anywhere(s, p):
-        yield from make.family(_buys, seat, tuple(s.ruleset.buy))
+        out += make.family(_buys, seat, tuple(s.ruleset.buy))
     if "heal" in here:
-        yield from make(A.Heal, player=seat)
+        out += make(A.Heal, player=seat)
     if bandage:
-        yield from make(A.Heal, player=seat, bandage=True)
+        out += make(A.Heal, player=seat, bandage=True)
     if p.trauma is not None and "heal" in here:
-        yield from make(A.Heal, player=seat, trauma=True)
-    yield from _background_candidates(s, p, make)
-    yield from _ability_candidates(s, p, make)
+        out += make(A.Heal, player=seat, trauma=True)
+    out += _background_candidates(s, p, make)
+    out += _ability_candidates(s, p, make)
     if s.warden_module:
-        yield from make(A.AttractWarden, player=seat)
+        out += make(A.AttractWarden, player=seat)
         if "bribe" in here:
-            yield from make(A.Bribe, player=seat)
+            out += make(A.Bribe, player=seat)
     for kind, simple in SIMPLE_PLACE_ACTIONS.items():
         if kind in here:
-            yield from make(simple, player=seat)
+            out += make(simple, player=seat)
     if "improve_tool" in here:
         for t in IMPROVE:
             if _may_hold(s, p, t, every_type):
-                yield from make(A.ImproveTool, player=seat, tool=t)
+                out += make(A.ImproveTool, player=seat, tool=t)
     if "bet" in here:
         affordable = tuple(n for n in BET_AMOUNTS if every_type or n <= p.cigarettes)
-        yield from make.family(_bets, seat, affordable)
+        out += make.family(_bets, seat, affordable)
     if "brawl" in here:
         for w in weapon_types(s, p):
-            yield from make(A.Brawl, player=seat, weapon=w)
+            out += make(A.Brawl, player=seat, weapon=w)
     for q in s.players:
         if q.seat != seat and q.team == p.team and p.team is not None:
             for c in _hand_types(p):
-                yield from make(A.Exchange, player=seat, to=q.seat, cards=(c,))
+                out += make(A.Exchange, player=seat, to=q.seat, cards=(c,))
             if p.cigarettes:
-                yield from make(A.Exchange, player=seat, to=q.seat, cigarettes=1)
+                out += make(A.Exchange, player=seat, to=q.seat, cigarettes=1)
+    return out
 
 
 class _Reveal(TypedDict):
@@ -354,9 +358,10 @@ class _Reveal(TypedDict):
     card: str
 
 
-def _background_candidates(s: GameState, p: Player, make: Shapes) -> Iterator[Listed]:
+def _background_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed]:
     if not p.has_background:
-        return
+        return []
+    out: list[Listed] = []
     cards = [p.background] if p.background is not None else list(s.catalog.backgrounds)
     others = [q.seat for q in s.players if q.seat != p.seat]
     here = p.place
@@ -364,40 +369,44 @@ def _background_candidates(s: GameState, p: Player, make: Shapes) -> Iterator[Li
     for card in cards:
         base: _Reveal = {"player": p.seat, "card": card}
         if card == "get_out_of_here":
-            yield from make(A.RevealBackground, **base, to=elsewhere)
+            out += make(A.RevealBackground, **base, to=elsewhere)
         elif card in ("nobody_walks_away_from_me", "protection_doesnt_come_cheap"):
             for t in others:
-                yield from make(A.RevealBackground, **base, target=t)
+                out += make(A.RevealBackground, **base, target=t)
         elif card == "every_cent_is_good_to_take":
             if s.discard:
-                yield from make(A.RevealBackground, **base, cards=(s.discard[-1],))
+                out += make(A.RevealBackground, **base, cards=(s.discard[-1],))
         elif card == "you_shouldnt_look_away":
             n = s.catalog.backgrounds[card]["bonus" if p.gang == "queers" else "amount"]
-            yield from make(A.RevealBackground, **base, targets=tuple((others * n)[:n]))
+            out += make(A.RevealBackground, **base, targets=tuple((others * n)[:n]))
         else:
-            yield from make(A.RevealBackground, **base)
+            out += make(A.RevealBackground, **base)
+    return out
 
 
-def _ability_candidates(s: GameState, p: Player, make: Shapes) -> Iterator[Listed]:
+def _ability_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed]:
     ability = p.ability
     if ability not in s.catalog.abilities_as_action:
-        return
+        return []
+    out: list[Listed] = []
     if ability in ("master_key", "not_so_free_pass"):
         for t in s.board.places:
             if t != p.place:
-                yield from make(A.GangAbility, player=p.seat, ability=ability, to=t)
+                out += make(A.GangAbility, player=p.seat, ability=ability, to=t)
     elif ability == "group_deal":
         printed = None if s.ruleset.sell is not None else 3
-        yield from make(A.GangAbility, player=p.seat, ability=ability, cigarettes=printed)
+        out += make(A.GangAbility, player=p.seat, ability=ability, cigarettes=printed)
     else:
         entries = p.hand.entries()
         shapes = [c for n in (1, 2) for c in sorted(set(combinations(entries, n)))]
         for c in shapes[:8]:
-            yield from make(A.GangAbility, player=p.seat, ability=ability, cards=tuple(c))
+            out += make(A.GangAbility, player=p.seat, ability=ability, cards=tuple(c))
+    return out
 
 
-def reactions(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[Listed]:
+def reactions(s: GameState, seat: int, make: Shapes | None = None) -> list[Listed]:
     """Out-of-turn actions a seat may have now (Background reveals in or after a combat, Warden reactions)."""
+    out: list[Listed] = []
     make = make or Shapes()
     p = s.players[seat]
     own_menu = seat == s.active and s.pending is None  # its turn candidates list every Background already
@@ -409,14 +418,15 @@ def reactions(s: GameState, seat: int, make: Shapes | None = None) -> Iterator[L
             else [c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
         )
         for c in cards:
-            yield from make(A.RevealBackground, player=seat, card=c)
+            out += make(A.RevealBackground, player=seat, card=c)
     if s.offence is not None:
-        yield from make(A.Report, player=seat)
+        out += make(A.Report, player=seat)
     if p.tokens.get("corruption"):
-        yield from make(A.Corruption, player=seat, effect="freepass")
-        yield from make(A.Corruption, player=seat, effect="punishment", target=s.active)
+        out += make(A.Corruption, player=seat, effect="freepass")
+        out += make(A.Corruption, player=seat, effect="punishment", target=s.active)
         for t in s.board.places:
-            yield from make(A.Corruption, player=seat, effect="move", to=t)
+            out += make(A.Corruption, player=seat, effect="move", to=t)
+    return out
 
 
 def listed(s: GameState, seat: int | None = None, every_type: bool = False) -> list[Listed]:
