@@ -127,29 +127,21 @@ def _pick_weapons(s: GameState, p: Player, n: int) -> tuple[str, ...]:
     return tuple(pool[:n]) if len(pool) >= n else tuple(pool + ["knife"] * (n - len(pool)))
 
 
-def _gang_choices(cat: Catalog) -> tuple[tuple[type[A.JoinGang | A.ChangeStyle], str, tuple[str, ...], int], ...]:
-    """Each way into a Gang: the kind, the Gang, its Accessories in a fixed order and how many the kind takes."""
-    return tuple(
-        (kind, gid, tuple(sorted(gang.accessories)), accessories_required(cat, kind.TYPE, gid))
-        for gid, gang in cat.gangs.items()
-        for kind in (A.JoinGang, A.ChangeStyle)
-    )
-
-
 def _gang_entries(
     cat: Catalog, seat: int, style: bool, entered: tuple[str, ...], unknown: int, every_type: bool
 ) -> Iterator[A.Action]:
     """Joining each Gang (and changing style to it where the Place offers that) with the
     Accessories entered in hand first, then cards nobody entered standing for the missing ones;
     only where the hand can hold the Accessories it takes, unless `every_type`."""
-    for kind, gid, order, count in _memo((_gang_choices, cat), lambda: _gang_choices(cat)):
-        if kind is A.ChangeStyle and not style:
-            continue
-        known = tuple(c for c in order if c in entered)[:count]
-        stand_ins = tuple(c for c in order if c not in known)[: max(0, min(unknown, count - len(known)))]
-        cards = known + stand_ins
-        if every_type or len(cards) == count:
-            yield kind(player=seat, gang=gid, cards=cards)
+    for gid, gang in cat.gangs.items():
+        order = sorted(gang.accessories)
+        for kind in (A.JoinGang, A.ChangeStyle) if style else (A.JoinGang,):
+            count = accessories_required(cat, kind.TYPE, gid)
+            known = tuple(c for c in order if c in entered)[:count]
+            stand_ins = tuple(c for c in order if c not in known)[: max(0, min(unknown, count - len(known)))]
+            cards = known + stand_ins
+            if every_type or len(cards) == count:
+                yield kind(player=seat, gang=gid, cards=cards)
 
 
 def answers(s: GameState, seat: int, make: Shapes | None = None) -> list[Listed]:
