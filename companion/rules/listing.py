@@ -199,11 +199,11 @@ def _may_hold(s: GameState, p: Player, card: str, every_type: bool = False) -> b
 def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Shapes | None = None) -> list[Listed]:
     """The active player's possible turn actions: every shape `check` could accept, each built once.
 
-    A Place action (Dig, Sell, Bet, a plain Heal...) is listed only where the Place offers it: its
-    check always asks the Place (`place_action`), so elsewhere no shape of it can pass; Buy also
-    where I Know a Guy lets it happen away from its Place. Cards the hand cannot hold are
-    left out too, and so are Extortions and Steals of players out of reach, Extortions without a
-    Weapon in hand and Bets above the cigarettes; `check` still judges every shape that is listed.
+    A Place action (Dig, Sell, Bet, a Heal without a bandage...) is listed only where the Place
+    offers it: its check always asks the Place (`place_action`), so elsewhere no shape of it can
+    pass; Buy also where I Know a Guy lets it happen away from its Place. Cards the hand cannot
+    hold are left out too, and so are Extortions and Steals of players out of reach, Extortions
+    without a Weapon in hand and Bets above the cigarettes; `check` still judges every shape listed.
     With `every_type` every such shape is kept, so a menu can say why it is not possible here.
     """
     out: list[Listed] = []
