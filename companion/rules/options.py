@@ -82,9 +82,9 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     """Concrete actions `check` accepts now for `seat` (default: whoever must decide).
 
     Every listed action passed `check` (`FirstViolations`: `check` stopped at its first
-    refusal, judging once what depends only on the type and the player). A shape is skipped
-    unjudged only when another shape of its group was refused for the moment alone
-    (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
+    refusal, judging once per player and class of types what precedes a type's own rules). A
+    shape is skipped unjudged only when another shape of its group was refused for the moment
+    alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
     """
     out: list[A.Action] = []
     refused: set[Group] = set()

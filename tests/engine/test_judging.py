@@ -38,9 +38,9 @@ def test_the_memo_never_changes_an_answer() -> None:
 
 
 def test_a_listings_judge_answers_as_first_violation_does() -> None:
-    """`FirstViolations` judges once per type and player what precedes an action's own rules
-    (game over, seat, whose decision, price): for every shape a menu shows, made by every seat,
-    its answers are `first_violation`'s."""
+    """`FirstViolations` judges once per player and class of types what precedes an action's
+    own rules (game over, seat, whose decision, price): for every shape a menu shows, made by
+    every seat, its answers are `first_violation`'s."""
     compared = refused_first = 0
     for seed in (6, 7):
         rng = random.Random(seed)
