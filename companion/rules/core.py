@@ -28,19 +28,25 @@ CHECKS: dict[str, CheckFn] = {}
 # The actions of the turn an action type always takes (TURN-1): its checker declares it, the
 # engine charges it (`engine`) and a listing skips the types a turn can no longer pay for.
 PRICES: dict[str, int] = {}
+# The least a type whose price varies with its shape takes (a Cautious move: 1 or 2); its own
+# check asks for the rest. Only a listing reads it, to skip the types a turn cannot pay for.
+FLOORS: dict[str, int] = {}
 APPLIES: dict[str, ApplyFn] = {}
 TASKS: dict[str, TaskFn] = {}
 CHOICES: dict[str, ApplyFn] = {}  # pending kind -> what a `choose` answer does
 
 
-def checker(*types: str, price: int = 0) -> Callable[[CheckFn], CheckFn]:
-    """Register the check of these action types; `price`: the actions of the turn each takes."""
+def checker(*types: str, price: int = 0, floor: int = 0) -> Callable[[CheckFn], CheckFn]:
+    """Register the check of these action types; `price`: the actions of the turn each takes;
+    `floor`: the least a type takes whose check charges its own price (see `FLOORS`)."""
 
     def register(fn: CheckFn) -> CheckFn:
         for t in types:
             CHECKS[t] = fn
             if price:
                 PRICES[t] = price
+            if floor:
+                FLOORS[t] = floor
         return fn
 
     return register

@@ -14,10 +14,11 @@ from typing import Any, TypedDict
 
 from . import actions as A
 from .catalog import Catalog
-from .core import PRICES
+from .core import FLOORS, PRICES
+from .handlers.backgrounds import spent
 from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
 from .handlers.gangs import accessories_required
-from .handlers.places import buys_anywhere
+from .handlers.places import buy_price, buys_anywhere
 from .inputs import WEAPON_SEARCH_CARD, weapon_types
 from .state import GameState, Player
 
@@ -72,15 +73,23 @@ class Shapes:
     (building one costs microseconds): each shape, with its group and aim, and each run of
     shapes (a `family`), is built once per process, keyed by everything it is built from, so
     a listing builds them all before judging any. With a `budget` (the actions left to the
-    turn), the types whose price exceeds it are not built.
+    turn), the types whose price (or floor) exceeds it are not built; `paying` says whether
+    any type with a price is left. One `Shapes` serves every listing with its budget (`for_budget`).
     """
 
-    __slots__ = ("too_dear",)
+    __slots__ = ("too_dear", "paying")
 
     def __init__(self, budget: int | None = None) -> None:
-        self.too_dear: frozenset[str] = (
-            frozenset() if budget is None else _memo((_priced_above, budget), lambda: _priced_above(budget))
-        )
+        priced = PRICES | FLOORS
+        self.too_dear = frozenset() if budget is None else frozenset(k for k, n in priced.items() if n > budget)
+        self.paying = not self.too_dear >= priced.keys()
+
+    @staticmethod
+    def for_budget(budget: int | None) -> Shapes:
+        found: Shapes | None = _BY_BUDGET.get(budget)
+        if found is None:
+            found = _BY_BUDGET[budget] = Shapes(budget)
+        return found
 
     def __call__(self, make: type[A.Action], **fields: Any) -> tuple[Listed, ...]:
         """One shape (an empty tuple when the turn cannot pay for it)."""
@@ -104,8 +113,7 @@ class Shapes:
         return members
 
 
-def _priced_above(budget: int) -> frozenset[str]:
-    return frozenset(kind for kind, price in PRICES.items() if price > budget)
+_BY_BUDGET: dict[int | None, Shapes] = {}
 
 
 def deciding_seat(s: GameState) -> int | None:
@@ -203,39 +211,51 @@ def turn_candidates(s: GameState, seat: int, every_type: bool = False, make: Sha
     offers it: its check always asks the Place (`place_action`), so elsewhere no shape of it can
     pass; Buy also where I Know a Guy lets it happen away from its Place. Cards the hand cannot
     hold are left out too, and so are Extortions and Steals of players out of reach, Extortions
-    without a Weapon in hand and Bets above the cigarettes; `check` still judges every shape listed.
-    With `every_type` every such shape is kept, so a menu can say why it is not possible here.
+    without a Weapon in hand, Buys and Bets above the cigarettes and Backgrounds already spent;
+    `check` still judges every shape listed. With `every_type` every such shape is kept, so a
+    menu can say why it is not possible here. A turn that cannot pay for any priced type
+    (`Shapes.paying`) builds only the free ones: Spy, Background reveals, End turn.
     """
     out: list[Listed] = []
     make = make or Shapes()
     p = s.players[seat]
-    cat = s.catalog
-    here = _every_place_action(s) if every_type else s.board.places[p.place].actions
     others = [q for q in s.players if q.seat != seat]
-    planning = bool(p.tokens.get("planning"))
-    bandage = bool(p.tokens.get("bandage"))
-    out += make(A.Search, player=seat)
-    out += make(A.Move, player=seat)
-    out += make.family(_cautious_moves, seat, p.place, planning, tuple(s.board.places))
-    out += make.family(_crafts, cat, seat, bandage)
-    entered = tuple(sorted(c for c, n in p.hand.known.items() if n > 0))
-    style = "change_style" in here
-    out += make.family(_gang_entries, cat, seat, style, entered, p.hand.unknown, every_type)
-    nearby = tuple(q.seat for q in others if q.place == p.place)
-    out += make.family(_plays, cat, seat, entered, p.hand.unknown > 0, len(s.players), nearby, every_type)
+    here = _every_place_action(s) if every_type else s.board.places[p.place].actions
+    if make.paying:
+        out += _moves_and_cards(s, p, here, every_type, make)
     intimidation: dict[int, tuple[str, ...]] = {}
-    armed = every_type or p.hand.unknown > 0 or any(c in cat.weapons for c in p.hand.known)
+    armed = make.paying and (every_type or p.hand.unknown > 0 or any(c in s.catalog.weapons for c in p.hand.known))
     for q in others:
         if armed and (every_type or _within_reach(p, q)):
             n = 2 if q.ability == "sturdiness" else 1
             if n not in intimidation:
                 intimidation[n] = _pick_weapons(s, p, n)
-            out += make.family(_extorts, cat, seat, q.seat, intimidation[n])
+            out += make.family(_extorts, s.catalog, seat, q.seat, intimidation[n])
         if p.tokens.get("spy"):
             out += make(A.Spy, player=seat, target=q.seat)
-    out += _place_candidates(s, p, here, every_type, make)
+    if make.paying:
+        out += _place_candidates(s, p, here, every_type, make)
+    else:
+        out += _background_candidates(s, p, every_type, make)
     over = p.hand.size() - s.hand_limit(p)
     out += make(A.EndTurn, player=seat, discard=tuple(p.hand.entries()[:over]) if over > 0 else None)
+    return out
+
+
+def _moves_and_cards(s: GameState, p: Player, here: Collection[str], every_type: bool, make: Shapes) -> list[Listed]:
+    """The turn's shapes before the Extortions: Search, moves, Crafts, Gangs, Action cards."""
+    out: list[Listed] = []
+    seat = p.seat
+    cat = s.catalog
+    out += make(A.Search, player=seat)
+    out += make(A.Move, player=seat)
+    out += make.family(_cautious_moves, seat, p.place, bool(p.tokens.get("planning")), tuple(s.board.places))
+    out += make.family(_crafts, cat, seat, bool(p.tokens.get("bandage")))
+    entered = tuple(sorted(c for c, n in p.hand.known.items() if n > 0))
+    style = "change_style" in here
+    out += make.family(_gang_entries, cat, seat, style, entered, p.hand.unknown, every_type)
+    nearby = tuple(q.seat for q in s.players if q.seat != seat and q.place == p.place)
+    out += make.family(_plays, cat, seat, entered, p.hand.unknown > 0, len(s.players), nearby, every_type)
     return out
 
 
@@ -310,14 +330,15 @@ def _place_candidates(s: GameState, p: Player, here: Collection[str], every_type
         for c in _hand_types(p):
             out += make(A.Sell, player=seat, cards=(c,), cigarettes=printed)
     if "buy" in here or buys_anywhere(s, p):
-        out += make.family(_buys, seat, tuple(s.ruleset.buy))
+        items = tuple(item for item in s.ruleset.buy if every_type or buy_price(s, item) <= p.cigarettes)
+        out += make.family(_buys, seat, items)
     if "heal" in here:
         out += make(A.Heal, player=seat)
     if bandage:
         out += make(A.Heal, player=seat, bandage=True)
     if p.trauma is not None and "heal" in here:
         out += make(A.Heal, player=seat, trauma=True)
-    out += _background_candidates(s, p, make)
+    out += _background_candidates(s, p, every_type, make)
     out += _ability_candidates(s, p, make)
     if s.warden_module:
         out += make(A.AttractWarden, player=seat)
@@ -350,11 +371,12 @@ class _Reveal(TypedDict):
     card: str
 
 
-def _background_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed]:
+def _background_candidates(s: GameState, p: Player, every_type: bool, make: Shapes) -> list[Listed]:
+    """Revealing the Background: the one entered, else each one nobody has spent yet (unless `every_type`)."""
     if not p.has_background:
         return []
     out: list[Listed] = []
-    cards = [p.background] if p.background is not None else list(s.catalog.backgrounds)
+    cards = [p.background] if p.background is not None else _unspent(s, s.catalog.backgrounds, every_type)
     others = [q.seat for q in s.players if q.seat != p.seat]
     here = p.place
     elsewhere = next((pid for pid in s.board.places if pid != here and not s.board.places[pid].solitary), here)
@@ -374,6 +396,10 @@ def _background_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed
         else:
             out += make(A.RevealBackground, **base)
     return out
+
+
+def _unspent(s: GameState, cards: Iterable[str], every_type: bool = False) -> list[str]:
+    return [card for card in cards if every_type or not spent(s, card)]
 
 
 def _ability_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed]:
@@ -396,7 +422,7 @@ def _ability_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed]:
     return out
 
 
-def reactions(s: GameState, seat: int, make: Shapes | None = None) -> list[Listed]:
+def reactions(s: GameState, seat: int, every_type: bool = False, make: Shapes | None = None) -> list[Listed]:
     """Out-of-turn actions a seat may have now (Background reveals in or after a combat, Warden reactions)."""
     out: list[Listed] = []
     make = make or Shapes()
@@ -407,7 +433,9 @@ def reactions(s: GameState, seat: int, make: Shapes | None = None) -> list[Liste
         cards = (
             [p.background]
             if p.background is not None
-            else [c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"]
+            else _unspent(
+                s, [c for c, info in s.catalog.backgrounds.items() if info["timing"] != "own_turn"], every_type
+            )
         )
         for c in cards:
             out += make(A.RevealBackground, player=seat, card=c)
@@ -427,9 +455,9 @@ def listed(s: GameState, seat: int | None = None, every_type: bool = False) -> l
     if decider is None:
         return []
     seat = decider if seat is None else seat
-    make = Shapes(budget=None if every_type else s.actions_left)
+    make = Shapes.for_budget(None if every_type else s.actions_left)
     out: list[Listed] = []
     if seat == decider:
         out += answers(s, seat, make) if s.pending is not None else turn_candidates(s, seat, every_type, make)
-    out += reactions(s, seat, make)
+    out += reactions(s, seat, every_type, make)
     return out

@@ -85,3 +85,36 @@ def test_a_trauma_heal_is_listed_only_where_heal_is_offered():
     state = start(modules=ward, player_fields={0: {"place": infirmary, "trauma": "no_buy", "beatings": 1}})
     heals = [a for a in legal_actions(state) if a.TYPE == "heal"]
     assert any(a.trauma for a in heals) and legal_actions(state) == exhaustive_legal_actions(state)
+
+
+def test_a_turn_with_no_action_left_builds_only_its_free_shapes():
+    """With no action left, no priced shape is built, nor a Cautious move (it takes 1 or 2):
+    only Spy, Background reveals and End turn, which the listing still judges."""
+    state = start()
+    state.players[0].tokens.update(spy=1, planning=1)
+    state.actions_left = 0
+    built = {a.TYPE for a in candidates(state)}
+    assert built <= {"spy", "reveal_background", "end_turn"} and {"spy", "end_turn"} <= built
+    assert legal_actions(state) == exhaustive_legal_actions(state)
+    state.actions_left = 1
+    assert {"cautious_move", "search", "move"} <= {a.TYPE for a in candidates(state)}
+
+
+def test_spent_backgrounds_and_buys_above_the_cigarettes_are_not_built():
+    """A Background somebody has spent cannot be revealed again (BG) and a Buy above the
+    cigarettes is refused (BUY-1): neither is built for judging, but a full menu keeps both so
+    it can say why."""
+    state = start(player_fields={0: {"place": "cafeteria"}})
+    state.players[0].background = None
+    state.players[1].revealed.append("i_know_a_guy")
+    reveals = {a.card for a in candidates(state) if a.TYPE == "reveal_background"}
+    assert "i_know_a_guy" not in reveals and reveals
+    assert "i_know_a_guy" in {a.card for a in candidates(state, every_type=True) if a.TYPE == "reveal_background"}
+    assert legal_actions(state) == exhaustive_legal_actions(state)
+
+    shop = next(pid for pid, info in state.board.places.items() if "buy" in info.actions)
+    state = start(player_fields={0: {"place": shop, "cigarettes": 2}})
+    cheap = {a.item for a in candidates(state) if a.TYPE == "buy"}
+    assert cheap and cheap < {a.item for a in candidates(state, every_type=True) if a.TYPE == "buy"}
+    assert _buys(state) == sorted(cheap, key=list(state.ruleset.buy).index)
+    assert legal_actions(state) == exhaustive_legal_actions(state)

@@ -144,7 +144,7 @@ def apply_choose(s: GameState, a: Choose, ctx: Ctx) -> None:
     CHOICES[s.pending.kind](s, a, ctx)
 
 
-@checker("cautious_move")
+@checker("cautious_move", floor=1)
 def check_cautious_move(s: GameState, a: CautiousMove, out: list[Violation]) -> None:
     p = s.players[a.player]
     if a.planning and p.tokens.get("planning", 0) < 1:
