@@ -173,7 +173,7 @@ def hand_card_problems(state: GameState, p: Player, cards: Iterable[str]) -> lis
     cards = tuple(cards)
     if len(cards) == 1 and cards[0] != "unknown" and p.hand.known.get(cards[0], 0):
         return []  # the common case: one card somebody entered
-    return _judged(state, (p.seat, cards), lambda: _hand_card_problems(state, p, cards))
+    return _judged(state, (p.seat, cards), _hand_card_problems, state, p, cards)
 
 
 def _hand_card_problems(state: GameState, p: Player, cards: tuple[str, ...]) -> list[Violation]:
@@ -215,14 +215,19 @@ class judging:  # noqa: N801 (used as `with judging(state):`, like a function)
         _JUDGING.reset(self.token)
 
 
-def _judged(state: GameState, key: object, work: Callable[[], T]) -> T:
+def _judged(state: GameState, key: object, work: Callable[..., T], *args: object) -> T:
+    """`work(*args)`, worked out once per key while `state` is being judged (`judging`)."""
     memo = _JUDGING.get()
     if memo is None or memo[0] is not state:
-        return work()
+        return work(*args)
     known = memo[1]
-    if key not in known:
-        known[key] = work()
-    return cast(T, known[key])
+    found = known.get(key, _NOT_YET)
+    if found is _NOT_YET:
+        found = known[key] = work(*args)
+    return cast(T, found)
+
+
+_NOT_YET = object()
 
 
 def unaccounted(state: GameState, card: str) -> int:
@@ -231,7 +236,7 @@ def unaccounted(state: GameState, card: str) -> int:
     Named Action cards count together, as the deck's composition does (`card_kind`).
     """
     kind = card_kind(state, card)
-    return _judged(state, ("unseen", kind), lambda: _count_unseen(state, kind))
+    return _judged(state, ("unseen", kind), _count_unseen, state, kind)
 
 
 def _count_unseen(state: GameState, kind: str) -> int:

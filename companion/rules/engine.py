@@ -181,15 +181,24 @@ class FirstViolations:
         if key not in self.admitted:
             self.admitted[key] = _first(_admit, s, a)
         refused = self.admitted[key]
-        return refused if refused is not None else _first(CHECKS[a.TYPE], s, a)
+        if refused is not None:
+            return refused
+        try:
+            CHECKS[a.TYPE](s, a, _FIRST_ONLY)
+        except _Refused as found:
+            return found.violation
+        return None
 
 
 def _first(judge: Callable[[GameState, Action, list[Violation]], object], s: GameState, a: Action) -> Violation | None:
     try:
-        judge(s, a, _FirstOnly())
+        judge(s, a, _FIRST_ONLY)
     except _Refused as refused:
         return refused.violation
     return None
+
+
+_FIRST_ONLY = _FirstOnly()  # never holds an entry, so one serves every judgement (and every thread)
 
 
 def _judge(s: GameState, a: Action, out: list[Violation]) -> None:

@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 from . import actions as A
 from .catalog import Catalog
 from .core import FLOORS, PRICES
-from .handlers.backgrounds import spent
+from .handlers.backgrounds import spent_backgrounds
 from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
 from .handlers.gangs import accessories_required
 from .handlers.places import buy_price, buys_anywhere
@@ -107,7 +107,10 @@ class Shapes:
 
         `build` must make its shapes from its arguments alone: they are its memo's key.
         """
-        members: tuple[Listed, ...] = _memo((build, *args), lambda: tuple(_listed(a) for a in build(*args)))
+        key = (build, *args)
+        members: tuple[Listed, ...] | None = _MEMO.get(key)
+        if members is None:
+            members = _memo(key, lambda: tuple(_listed(a) for a in build(*args)))
         if not members or members[0][0].TYPE in self.too_dear:
             return ()
         return members
@@ -378,11 +381,11 @@ def _background_candidates(s: GameState, p: Player, every_type: bool, make: Shap
     out: list[Listed] = []
     cards = [p.background] if p.background is not None else _unspent(s, s.catalog.backgrounds, every_type)
     others = [q.seat for q in s.players if q.seat != p.seat]
-    here = p.place
-    elsewhere = next((pid for pid in s.board.places if pid != here and not s.board.places[pid].solitary), here)
     for card in cards:
         base: _Reveal = {"player": p.seat, "card": card}
         if card == "get_out_of_here":
+            here = p.place
+            elsewhere = next((pid for pid in s.board.places if pid != here and not s.board.places[pid].solitary), here)
             out += make(A.RevealBackground, **base, to=elsewhere)
         elif card in ("nobody_walks_away_from_me", "protection_doesnt_come_cheap"):
             for t in others:
@@ -399,7 +402,10 @@ def _background_candidates(s: GameState, p: Player, every_type: bool, make: Shap
 
 
 def _unspent(s: GameState, cards: Iterable[str], every_type: bool = False) -> list[str]:
-    return [card for card in cards if every_type or not spent(s, card)]
+    if every_type:
+        return list(cards)
+    gone = spent_backgrounds(s)
+    return [card for card in cards if card not in gone]
 
 
 def _ability_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed]:

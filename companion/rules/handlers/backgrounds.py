@@ -43,7 +43,12 @@ Effect = Callable[[GameState, Ctx, Player, RevealBackground, bool, int], None]
 
 
 def spent(s: GameState, card: str) -> bool:
-    return any(card in p.revealed for p in s.players) or card in s.background_discard
+    return card in spent_backgrounds(s)
+
+
+def spent_backgrounds(s: GameState) -> set[str]:
+    """The Background cards gone for good: revealed by anybody, or discarded."""
+    return {card for p in s.players for card in p.revealed}.union(s.background_discard)
 
 
 def has_bonus(s: GameState, p: Player, card: str) -> bool:
