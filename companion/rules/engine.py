@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from . import events as ev
 from . import handlers  # noqa: F401  (registers every rule)
@@ -118,7 +118,13 @@ def _admission_class(kind: str) -> tuple[object, ...]:
     )
 
 
-_ADMISSION_CLASSES = {kind: _admission_class(kind) for kind in CHECKS}
+def _numbered(classes: dict[str, tuple[object, ...]]) -> dict[str, int]:
+    """Each type's class as a small number (cheaper to hash, per shape, than the class itself)."""
+    numbers: dict[tuple[object, ...], int] = {}
+    return {kind: numbers.setdefault(found, len(numbers)) for kind, found in classes.items()}
+
+
+_ADMISSION_CLASSES = _numbered({kind: _admission_class(kind) for kind in CHECKS})
 
 
 def check(s: GameState, a: Action) -> list[Violation]:
@@ -129,9 +135,7 @@ def check(s: GameState, a: Action) -> list[Violation]:
 
 
 class _Refused(Exception):
-    def __init__(self, violation: Violation) -> None:
-        super().__init__(violation)
-        self.violation = violation
+    """Raised with the first violation (`args[0]`): no `__init__` of its own, as it is raised often."""
 
 
 class _FirstOnly(list[Violation]):
@@ -171,7 +175,7 @@ class FirstViolations:
 
     def __init__(self, s: GameState) -> None:
         self.state = s
-        self.admitted: dict[tuple[tuple[object, ...], int], Violation | None] = {}
+        self.admitted: dict[tuple[int, int], Violation | None] = {}
 
     def __call__(self, a: Action) -> Violation | None:
         s = self.state
@@ -186,7 +190,7 @@ class FirstViolations:
         try:
             CHECKS[a.TYPE](s, a, _FIRST_ONLY)
         except _Refused as found:
-            return found.violation
+            return cast(Violation, found.args[0])
         return None
 
 
@@ -194,7 +198,7 @@ def _first(judge: Callable[[GameState, Action, list[Violation]], object], s: Gam
     try:
         judge(s, a, _FIRST_ONLY)
     except _Refused as refused:
-        return refused.violation
+        return cast(Violation, refused.args[0])
     return None
 
 
