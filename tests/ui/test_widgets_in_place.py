@@ -78,7 +78,7 @@ def test_the_die_of_the_last_roll_turns_in_place_and_says_so() -> None:
     head.set_result(["Carmen rolls a 3."], 3, rolls=False)
     assert head.changed == []  # the same roll: nothing to send
     head.set_result(["Carmen rolls a 3."], 5, rolls=False)  # a new roll with the same words
-    assert [part for part, _ in head.changed] == [head.result_slot]
+    assert head.changed == [head.result_slot]
     assert head.result.die.content is shown and shown.content is face  # the same controls, turned
     assert _pips(face) == _pips(die_face(5)) and shown.label == TR("ui.die_rolled", value=5)
     head.set_result(["Carmen rolls a 4."], 4, rolls=True)  # rolled here: a die that tumbles
@@ -96,7 +96,7 @@ def test_a_roll_after_one_without_a_die_shows_the_same_die_again() -> None:
     head.changed.clear()
     head.set_result(["Carmen rolls a 6."], 6, rolls=False)
     assert head.result.die.visible is True and head.result.die.content is shown
-    assert [part for part, _ in head.changed] == [head.result_slot]
+    assert head.changed == [head.result_slot]
 
 
 def _decision(title: str, die: int | None, answers: list[str]) -> object:
@@ -124,9 +124,30 @@ def test_a_new_decision_rewrites_the_same_panel() -> None:
     assert head.main_slot.content is panel.control and head.main_slot.visible is False
     assert panel.show(None, _decision("Where to now?", 5, ["Showers", "Infirmary"]), TR, None, [])
     head.fill(head.main_slot, panel.control, True)
-    assert head.main_slot.visible is True and [part for part, _ in head.changed] == [head.main_slot]
+    assert head.main_slot.visible is True and head.changed == [head.main_slot]
     assert panel.title is title and panel.title.value == "Where to now?"
     assert [c for row in panel.die.content.controls for c in row.controls] == die_cells
     assert _pips(panel.die) == _pips(die_face(5))
     buttons = panel.offers.controls[-1].controls
     assert buttons[0] is showers and buttons[1] is not showers  # Showers offered again: the same button
+
+
+def test_the_news_go_out_in_one_message_before_the_rest_of_the_head():
+    """A connection writes one message per pass of the event loop, between the other screens'
+    work, and a phone draws each message that arrives alone in a frame of its own: whose turn
+    it is and what happened go in one message (their column), then the scores and the panel."""
+    from companion.app.widgets.head import TableHead
+
+    head = TableHead(TR, lambda seat: None, lambda *_: None)
+    sent: list[object] = []
+    chip = ft.Container()
+    for control in (head.news, head.status.control, head.result_slot, head.main_slot, chip):
+        object.__setattr__(control, "update", lambda control=control: sent.append(control))
+    for part in (chip, head.status.control, head.main_slot, head.result_slot):
+        head._mark(part)
+    head.send()
+    assert sent == [head.news, chip, head.main_slot] and head.changed == []
+    sent.clear()
+    head._mark(head.status.control)
+    head.send()
+    assert sent == [head.status.control]  # one part of the news: only its own subtree

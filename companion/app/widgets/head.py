@@ -1,9 +1,8 @@
 """What answers a tap on the table, on top of its side panel.
 
-A phone's other buttons, the scores, whose turn it is, the Warden's alert, what just happened
-and the decision or composer are one column. Its parts are rewritten in place and only the
-parts that changed are sent, back to back: Flet diffs the whole subtree of a control it
-sends, so sending the column for one changed chip would cost every screen the whole head.
+A phone's other buttons, the scores, the news (whose turn it is, the Warden's alert, what just
+happened) and the decision or composer are one column. Its parts are rewritten in place and only
+what changed is sent (`send`): Flet diffs the whole subtree of a control it sends, changed or not.
 """
 
 from __future__ import annotations
@@ -34,25 +33,16 @@ class TableHead:
         self.result_slot.content = self.result.control
         self.roller: RollingDie | None = None  # the die rolled just now, to tumble once on the page
         self.still: ft.Semantics | None = None  # the die that shows the last roll, turned in place
-        self.changed: list[tuple[ft.Control, int]] = []  # the parts to send, with their place in the column
-        self.control = ft.Column(
-            [
-                self.tools,
-                self.strip.control,
-                self.status.control,
-                self.alert_slot,
-                self.result_slot,
-                self.main_slot,
-            ],
-            spacing=10,
-        )
+        self.changed: list[ft.Control] = []  # the parts to send
+        self.news = ft.Column([self.status.control, self.alert_slot, self.result_slot], spacing=10)
+        self.control = ft.Column([self.tools, self.strip.control, self.news, self.main_slot], spacing=10)
 
     def set_table(self, table: TableVM, scores: list[ScoreVM], deciding_now: bool) -> None:
         """Whose turn or decision it is (`deciding_now`: a decision, not a turn) and the scores."""
         if self.status.set(table, self.tr, deciding_now):
             self._mark(self.status.control)
         for part in self.strip.set(scores):
-            self._mark(part, self.strip.control)
+            self._mark(part)
 
     def set_tools(self, tools: Sequence[ft.Control]) -> None:
         if buttons_key(tools) != buttons_key(self.tools.controls) or self.tools.visible != bool(tools):
@@ -108,13 +98,25 @@ class TableHead:
             self.still.label = label
         return self.still, turned
 
-    def _mark(self, part: ft.Control, within: ft.Control | None = None) -> None:
-        """`part` changed: it is one of the column's, or inside the one given as `within`."""
-        if all(part is not p for p, _ in self.changed):
-            self.changed.append((part, self.control.controls.index(within or part)))
+    def _mark(self, part: ft.Control) -> None:
+        """`part` changed: one of the column's, one of the news, the scores or one of their chips."""
+        if all(part is not p for p in self.changed):
+            self.changed.append(part)
 
     def send(self) -> None:
-        """Send the parts that changed, top first (RuntimeError: the head is not on the page)."""
-        parts, self.changed = sorted(self.changed, key=lambda changed: changed[1]), []
-        for part, _ in parts:
-            part.update()
+        """Send what changed, the news first (RuntimeError: the head is not on the page).
+
+        Flet sends each control updated as a message of its own, and a connection writes one
+        message per pass of the event loop, between the other screens' work: a phone draws a
+        message that arrives alone in a frame of its own. So the news go in one message (their
+        column, when more than one of them changed), then the scores, the buttons and the panel.
+        """
+        changed, self.changed = self.changed, []
+        news = [part for part in changed if any(part is n for n in self.news.controls)]
+        if len(news) > 1:
+            self.news.update()
+        elif news:
+            news[0].update()
+        for part in changed:
+            if all(part is not n for n in news):
+                part.update()
