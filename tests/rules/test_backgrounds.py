@@ -216,6 +216,14 @@ class TestBratvaBackgrounds:
         follows(state, type="give_up", player=0)
         assert state.players[0].beatings == 1 and known(state, 1) == {}
 
+    def test_i_will_cut_you_a_card_nobody_entered_is_no_blade_once_every_blade_is_seen(self):
+        """The attacker's unknown cards may be a Blade only while a Blade is still unseen (SUP-1):
+        with every copy in the discard pile, an attacker holding nothing else known must lose."""
+        state = combat(attacker_hand=("knife", "unknown"), defender_hand=())
+        state.discard.extend(["blade"] * state.catalog.search_deck["blade"])
+        reveal(state, 1, "i_will_cut_you_with_your_own_blade")
+        assert state.combat is None and state.players[0].beatings == 1
+
     def test_i_will_cut_you_the_attacker_may_rather_lose(self):
         state = combat(attacker_hand=("knife", "blade", "rare"), defender_hand=())
         reveal(state, 1, "i_will_cut_you_with_your_own_blade")

@@ -250,8 +250,10 @@ def _cut_you(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool
     if bonus:
         c.knife_bonus.append(p.seat)
     attacker = s.players[c.attacker]
+    # A card nobody entered may be a Blade, unless every Blade is already seen (SUP-1).
+    may_be_blade = attacker.hand.unknown > 0 and not hand_card_problems(s, attacker, ["blade"])
     weapons = sorted(
-        {card for card in attacker.hand.known if is_weapon(s, card)} | ({"blade"} if attacker.hand.unknown else set())
+        {card for card in attacker.hand.known if is_weapon(s, card)} | ({"blade"} if may_be_blade else set())
     )
     if not weapons:
         s.pending = None
