@@ -185,13 +185,7 @@ class FirstViolations:
         if key not in self.admitted:
             self.admitted[key] = _first(_admit, s, a)
         refused = self.admitted[key]
-        if refused is not None:
-            return refused
-        try:
-            CHECKS[a.TYPE](s, a, _FIRST_ONLY)
-        except _Refused as found:
-            return cast(Violation, found.args[0])
-        return None
+        return refused if refused is not None else _first(CHECKS[a.TYPE], s, a)
 
 
 def _first(judge: Callable[[GameState, Action, list[Violation]], object], s: GameState, a: Action) -> Violation | None:

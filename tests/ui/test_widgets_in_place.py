@@ -135,19 +135,24 @@ def test_a_new_decision_rewrites_the_same_panel() -> None:
 def test_the_news_go_out_in_one_message_before_the_rest_of_the_head():
     """A connection writes one message per pass of the event loop, between the other screens'
     work, and a phone draws each message that arrives alone in a frame of its own: whose turn
-    it is and what happened go in one message (their column), then the scores and the panel."""
+    it is and what happened go in one message (their column), then the scores in one, then the
+    panel."""
+    from types import SimpleNamespace
+
     from companion.app.widgets.head import TableHead
 
     head = TableHead(TR, lambda seat: None, lambda *_: None)
     sent: list[object] = []
-    chip = ft.Container()
-    for control in (head.news, head.status.control, head.result_slot, head.main_slot, chip):
+    chips = [ft.Container(), ft.Container()]
+    head.strip.chips = [SimpleNamespace(control=chip) for chip in chips]  # type: ignore[misc]
+    for control in (head.news, head.status.control, head.result_slot, head.main_slot, head.strip.control, *chips):
         object.__setattr__(control, "update", lambda control=control: sent.append(control))
-    for part in (chip, head.status.control, head.main_slot, head.result_slot):
+    for part in (chips[0], head.status.control, head.main_slot, chips[1], head.result_slot):
         head._mark(part)
     head.send()
-    assert sent == [head.news, chip, head.main_slot] and head.changed == []
+    assert sent == [head.news, head.strip.control, head.main_slot] and head.changed == []
     sent.clear()
     head._mark(head.status.control)
+    head._mark(chips[1])
     head.send()
-    assert sent == [head.status.control]  # one part of the news: only its own subtree
+    assert sent == [head.status.control, chips[1]]  # one part of each: only its own subtree

@@ -109,14 +109,17 @@ class TableHead:
         Flet sends each control updated as a message of its own, and a connection writes one
         message per pass of the event loop, between the other screens' work: a phone draws a
         message that arrives alone in a frame of its own. So the news go in one message (their
-        column, when more than one of them changed), then the scores, the buttons and the panel.
+        column, when more than one of them changed), then the scores in one, then the buttons
+        and the panel.
         """
         changed, self.changed = self.changed, []
         news = [part for part in changed if any(part is n for n in self.news.controls)]
-        if len(news) > 1:
-            self.news.update()
-        elif news:
-            news[0].update()
+        chips = [part for part in changed if any(part is c.control for c in self.strip.chips)]
+        for group, whole in ((news, self.news), (chips, self.strip.control)):
+            if len(group) > 1:
+                whole.update()
+            elif group:
+                group[0].update()
         for part in changed:
-            if all(part is not n for n in news):
+            if all(part is not n for n in news + chips):
                 part.update()
