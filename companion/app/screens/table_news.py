@@ -21,12 +21,6 @@ if TYPE_CHECKING:
     from .table import TableScreen
 
 
-# How long a screen told of another's change waits before rebuilding the rest of its table. Every
-# headline is queued before any rest anyway; the pause also leaves the CPU to the browsers drawing
-# the headlines first, where they share the server's machine (README, Playing from phones).
-REST_AFTER_NEWS = 0.15
-
-
 class TableNews:
     """One table screen's side of its game's topic."""
 
@@ -75,7 +69,7 @@ class TableNews:
 
         Every screen of the game hears of the change at once, and each rebuilds its whole table
         for its own viewer; so each first sends only its headline (a small patch, drawn in one
-        frame), and rebuilds the rest a moment after every screen's headline is out. Any redraw meanwhile
+        frame), and rebuilds the rest once every screen's headline is out. Any redraw meanwhile
         (a tap) draws everything, and the late rebuild then does nothing.
         """
         screen = self.screen
@@ -102,7 +96,7 @@ class TableNews:
             screen.show()
 
     async def _show_rest(self) -> None:
-        await asyncio.sleep(REST_AFTER_NEWS)
+        await asyncio.sleep(0)  # the other screens' headlines were queued first; this goes after them
         async with rest_turn():
             if self.waiting and self.app.screen is self.screen:
                 try:
