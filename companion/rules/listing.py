@@ -52,18 +52,27 @@ _MEMO: dict[tuple[object, ...], Any] = {}
 _MAX_MEMO = 50_000  # a bound no game reaches: the keys are catalog values, seats and Places
 
 
-def _memo(key: tuple[object, ...], build: Callable[[], Any]) -> Any:
+def _memo(key: tuple[object, ...], build: Callable[..., Any], *args: Any) -> Any:
+    """`build(*args)`, built once per key (the arguments, not a closure: this runs per shape)."""
     found = _MEMO.get(key)
     if found is None:
         if len(_MEMO) >= _MAX_MEMO:
             _MEMO.clear()
-        found = _MEMO[key] = build()
+        found = _MEMO[key] = build(*args)
     return found
 
 
 def _listed(a: A.Action) -> Listed:
     group = group_of(a)
     return (a, group, aim_of(group, a))
+
+
+def _one(make: type[A.Action], fields: dict[str, Any]) -> Listed:
+    return _listed(make(**fields))
+
+
+def _run(build: Callable[..., Iterable[A.Action]], args: tuple[Hashable, ...]) -> tuple[Listed, ...]:
+    return tuple(_listed(a) for a in build(*args))
 
 
 class Shapes:
@@ -96,21 +105,14 @@ class Shapes:
         if make.TYPE in self.too_dear:
             return ()
         # 1 and True are one key: no field takes both (and the actions would compare equal anyway).
-        key = (make, *fields.items())
-        listed: Listed | None = _MEMO.get(key)
-        if listed is None:
-            listed = _memo(key, lambda: _listed(make(**fields)))
-        return (listed,)
+        return (_memo((make, *fields.items()), _one, make, fields),)
 
     def family(self, build: Callable[..., Iterable[A.Action]], *args: Hashable) -> tuple[Listed, ...]:
         """The run of shapes `build(*args)` makes, in order (none when the turn cannot pay for them).
 
         `build` must make its shapes from its arguments alone: they are its memo's key.
         """
-        key = (build, *args)
-        members: tuple[Listed, ...] | None = _MEMO.get(key)
-        if members is None:
-            members = _memo(key, lambda: tuple(_listed(a) for a in build(*args)))
+        members: tuple[Listed, ...] = _memo((build, *args), _run, build, args)
         if not members or members[0][0].TYPE in self.too_dear:
             return ()
         return members
@@ -401,7 +403,7 @@ def _background_candidates(s: GameState, p: Player, every_type: bool, make: Shap
     return out
 
 
-def _unspent(s: GameState, cards: Iterable[str], every_type: bool = False) -> list[str]:
+def _unspent(s: GameState, cards: Iterable[str], every_type: bool) -> list[str]:
     if every_type:
         return list(cards)
     gone = spent_backgrounds(s)
