@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,55 @@ def test_the_screen_that_recorded_an_action_rebuilds_after_every_headline(tmp_pa
     assert max(headlines) < min(rests), order
     assert order[0] == ("headline", "referee"), order
     assert reads == 0  # the phones took the table the news carried
+
+
+def test_a_screen_with_nothing_to_do_now_rebuilds_after_the_others(tmp_path: Path) -> None:
+    """The screens that offer something now (the referee's, the phone whose turn it is) rebuild
+    the rest at once; a phone of another seat, and the table view, wait `WATCHING_REST_DELAY`,
+    so the browsers draw every headline before the machine is busy with their rebuilds."""
+    from companion.app.join.instance import Instance
+    from companion.app.screens.table_news import WATCHING_REST_DELAY
+
+    async def run() -> dict[str, float]:
+        one = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "one")
+        try:
+            game = one.store.create_game({"players": [{"name": n} for n in ("Ann", "Bo", "Cy")], "seed": 3})
+            secret = one.store.devices.secret(game)
+            apps = {"referee": await one.open_screen(f"/game/{game}")}
+            apps["table view"] = await one.open_screen(f"/game/{game}/table")
+            for seat in range(3):
+                device, _ = one.services.join.join(game, secret, "127.0.0.1", seat, "test phone")
+                apps[f"phone {seat}"] = await one.open_screen(f"/play/{game}", device)
+            rebuilt: dict[str, float] = {}
+            for name, app in apps.items():
+                _timed(app.screen, name, rebuilt)
+            start = time.monotonic()
+            apps["referee"].screen.control.submit({"type": "end_turn", "player": 0})
+            for _ in range(400):
+                if len(rebuilt) == len(apps):
+                    break
+                await asyncio.sleep(0.005)
+            return {name: at - start for name, at in rebuilt.items()}
+        finally:
+            one.close()
+
+    rebuilt = asyncio.run(run())
+    assert len(rebuilt) == 5, rebuilt
+    at_once = max(rebuilt["referee"], rebuilt["phone 1"])  # Bo's turn now
+    assert at_once < WATCHING_REST_DELAY, rebuilt
+    for watching in ("phone 0", "phone 2", "table view"):
+        assert rebuilt[watching] >= WATCHING_REST_DELAY, rebuilt
+
+
+def _timed(screen: Any, name: str, rebuilt: dict[str, float]) -> None:
+    """Note when the screen first rebuilds the rest of its table (`refresh`)."""
+    original = screen.refresh
+
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        rebuilt.setdefault(name, time.monotonic())
+        return original(*args, **kwargs)
+
+    screen.refresh = noted
 
 
 def _note(screen: Any, method: str, kind: str, name: str, order: list[tuple[str, str]]) -> None:

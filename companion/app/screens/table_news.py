@@ -20,6 +20,11 @@ from ..widgets.patch import rest_turn
 if TYPE_CHECKING:
     from .table import TableScreen
 
+# How long a screen with nothing to do now (nobody's turn or decision it offers) waits before
+# rebuilding the rest of its table after another screen's change: the browsers of the table
+# draw the headlines meanwhile, instead of sharing the machine with every screen's rebuild.
+WATCHING_REST_DELAY = 0.15
+
 
 class TableNews:
     """One table screen's side of its game's topic."""
@@ -77,12 +82,24 @@ class TableNews:
         ctl.reset()
         ctl.tell(screen.policy.news_lines(screen, events), events)
         sound.after(screen, events)  # an offence or a roll made on a phone sounds at the table
-        self.headline_first()
+        self.headline_first(watching=not self._offers_now())
 
-    def headline_first(self) -> None:
+    def _offers_now(self) -> bool:
+        """Whether the screen offers its viewer something to do now: the turn's menu, or any
+        decision when it answers a seat's (a phone of another seat off its turn, or the table
+        view, offers nothing until then)."""
+        state = self.screen.session.state
+        policy = self.screen.policy
+        if policy.menu_seat(state) is not None:
+            return True
+        return state.pending is not None and any(policy.answers_for(p.seat) for p in state.players)
+
+    def headline_first(self, watching: bool = False) -> None:
         """Send the headline now and the rest of the table in its turn (`rest_turn`), after the
         headlines of the game's other screens: the screen that recorded an action does the same,
-        so its rebuild never holds back the news on the others."""
+        so its rebuild never holds back the news on the others. `watching`: nothing on this
+        screen is to be done now, so its rest waits `WATCHING_REST_DELAY` (a tap meanwhile
+        draws everything at once)."""
         screen = self.screen
         if not screen.frame_on_page():
             screen.show()
@@ -92,11 +109,11 @@ class TableNews:
         except RuntimeError:  # not on the page any more
             return
         self.waiting = True
-        if not self.app.run_later(self._show_rest):
+        if not self.app.run_later(self._show_rest, WATCHING_REST_DELAY if watching else 0):
             screen.show()
 
-    async def _show_rest(self) -> None:
-        await asyncio.sleep(0)  # the other screens' headlines were queued first; this goes after them
+    async def _show_rest(self, delay: float) -> None:
+        await asyncio.sleep(delay)  # the other screens' headlines were queued first; this goes after them
         async with rest_turn():
             if self.waiting and self.app.screen is self.screen:
                 try:
