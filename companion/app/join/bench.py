@@ -315,13 +315,19 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
 
 async def _behind(apps: list[Any], version: int, patience: float = SETTLE_S) -> int:
     """The screens still behind `version` once the news had time to reach them: their rereads
-    run off the loop (offloop.py), so a screen is lost only if it never catches up."""
+    run off the loop (offloop.py), so a screen is lost only if it never catches up. Then waits
+    (within the same patience) for every screen to have sent the rest of its table, which a
+    screen with nothing to do now sends later (`WATCHING_REST_DELAY`): what the next action
+    sends first is then its own news, not this action's rest."""
     deadline = time.perf_counter() + patience
     while True:
         behind = sum(1 for app in apps if app.screen.session.version != version)
         if not behind or time.perf_counter() > deadline:
-            return behind
+            break
         await asyncio.sleep(0.001)
+    while time.perf_counter() < deadline and any(app.screen.news.waiting or app.screen.patch.busy for app in apps):
+        await asyncio.sleep(0.005)
+    return behind
 
 
 def _spread(samples: list[float]) -> str:

@@ -77,6 +77,11 @@ class Patch:
         self._rest: list[ft.Control] = []
         self._scheduled = False
 
+    @property
+    def busy(self) -> bool:
+        """Parts are still to be sent (a tap's rest, a frame after its answer)."""
+        return bool(self._rest) or self._scheduled
+
     @staticmethod
     def before(parts: Iterable[ft.Control]) -> list[tuple[Any, ...]]:
         return [signature(c) for c in parts]
