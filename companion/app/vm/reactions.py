@@ -54,6 +54,9 @@ class ReactionsVM:
         return self.offence is None and not self.others and not self.move_warden and not self.backgrounds
 
 
+SHOWN_HERE = (actions.Report, actions.Corruption, actions.RevealBackground)
+
+
 def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = None) -> ReactionsVM:
     """The reactions open now; `seats` limits the buttons to those seats (a phone: its own)."""
     out = ReactionsVM()
@@ -84,6 +87,8 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
         moves: list[str] = []
         for a in legal:
             kind = a.TYPE
+            if not isinstance(a, SHOWN_HERE):
+                continue  # the seat's turn or decision: its menu and panel show those
             data = a.to_json()
             if kind == "report" and out.offence is not None:
                 out.offence.reports.append(AnswerVM(tr("ui.react.report", player=p.name), data, p.seat, "danger"))
