@@ -113,7 +113,7 @@ class TableNews:
             screen.show()
 
     async def _show_rest(self, delay: float) -> None:
-        await asyncio.sleep(delay)  # the other screens' headlines were queued first; this goes after them
+        await asyncio.sleep(delay)  # at least a pass: the other screens' headlines were queued first
         async with rest_turn():
             if self.waiting and self.app.screen is self.screen:
                 try:

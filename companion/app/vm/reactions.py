@@ -54,6 +54,7 @@ class ReactionsVM:
         return self.offence is None and not self.others and not self.move_warden and not self.backgrounds
 
 
+# The actions this panel offers; a seat's turn and its decisions have panels of their own.
 SHOWN_HERE = (actions.Report, actions.Corruption, actions.RevealBackground)
 
 
