@@ -141,7 +141,15 @@ class App:
         self._short_lived = False
         if self._open_on_connect:
             self._open_on_connect = False
-            self.show(self.route)
+            asked = self.route
+            if self.page.route and self.page.route != asked:
+                # The browser came back on the address it had when its socket dropped, which Flet
+                # reports next as a route change: that one is skipped (an echo), and the browser is
+                # sent to the screen asked for meanwhile.
+                self._echoes.append(self.page.route)
+                self.go(asked)
+            else:
+                self.show(asked)
 
     async def _disconnected(self, e: Any = None) -> None:
         """Its socket is gone: a session that never held a key is kept only briefly (a stranger's

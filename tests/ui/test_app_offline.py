@@ -180,6 +180,34 @@ def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path
         gc.collect()
 
 
+def test_a_screen_asked_for_while_disconnected_wins_over_the_browsers_own_route(tmp_path: Path) -> None:
+    """A phone comes back on the address it had when its socket dropped, and Flet reports that
+    address as a route change once it has reconnected: the screen the server asked for
+    meanwhile stays, and the browser is sent to its address."""
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path)
+        await show(app, "/")
+        session = app.session_keepalive
+        await session.disconnect(60)
+        app.go(f"/game/{game}")
+        session.apply_page_patch({"route": "/"})  # the browser registers again, on its own address
+        back = FakeConnection(asyncio.get_running_loop())
+        back.page_url = "http://127.0.0.1:8550"
+        await session.connect(back)
+        await session.page._trigger_event("route_change", {"route": "/"})  # its own route, reported after
+        await app.shown()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert app.route == f"/game/{game}" and type(app.screen).__name__ == "TableScreen"
+        asked = [m for m in back.sent if b"push_route" in m]  # the browser is asked to show that address
+        assert asked and game.encode() in asked[-1]
+
+    asyncio.run(run())
+
+
 def test_settings_survive_a_damaged_file(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text("{not json")
