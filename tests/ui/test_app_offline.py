@@ -157,9 +157,12 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ask", ["show", "go"])
+def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path, ask: str) -> None:
     """A phone whose socket dropped (its screen locked) may still be sent elsewhere by the
-    server; the screen opens when it reconnects, and no opening is left half-started."""
+    server; the screen opens when it reconnects, and no opening is left half-started. The
+    browser comes back on the address it had, which Flet reports as a route change once it has
+    reconnected: the screen asked for meanwhile stays, and the browser is sent to its address."""
     store = make_store(tmp_path)
     game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
 
@@ -168,44 +171,24 @@ def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path
         await show(app, "/")
         session = app.session_keepalive
         await session.disconnect(60)
-        app.show(f"/game/{game}")
+        getattr(app, ask)(f"/game/{game}")
         assert app.opening is None and app.screen is None
-        await session.connect(FakeConnection(asyncio.get_running_loop()))
+        session.apply_page_patch({"route": "/"})  # the browser registers again, on its own address
+        back = FakeConnection(asyncio.get_running_loop())
+        back.page_url = "http://127.0.0.1:8550"
+        await session.connect(back)
+        await session.page._trigger_event("route_change", {"route": "/"})  # as flet_web reports it
         await app.shown()
+        for _ in range(20):
+            await asyncio.sleep(0)
         assert type(app.screen).__name__ == "TableScreen" and app.route == f"/game/{game}"
+        asked = [m for m in back.sent if b"push_route" in m]  # the browser is asked to show that address
+        assert asked and game.encode() in asked[-1]
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # a coroutine made and never awaited
         asyncio.run(run())
         gc.collect()
-
-
-def test_a_screen_asked_for_while_disconnected_wins_over_the_browsers_own_route(tmp_path: Path) -> None:
-    """A phone comes back on the address it had when its socket dropped, and Flet reports that
-    address as a route change once it has reconnected: the screen the server asked for
-    meanwhile stays, and the browser is sent to its address."""
-    store = make_store(tmp_path)
-    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
-
-    async def run() -> None:
-        app = await new_app(store, tmp_path)
-        await show(app, "/")
-        session = app.session_keepalive
-        await session.disconnect(60)
-        app.go(f"/game/{game}")
-        session.apply_page_patch({"route": "/"})  # the browser registers again, on its own address
-        back = FakeConnection(asyncio.get_running_loop())
-        back.page_url = "http://127.0.0.1:8550"
-        await session.connect(back)
-        await session.page._trigger_event("route_change", {"route": "/"})  # its own route, reported after
-        await app.shown()
-        for _ in range(20):
-            await asyncio.sleep(0)
-        assert app.route == f"/game/{game}" and type(app.screen).__name__ == "TableScreen"
-        asked = [m for m in back.sent if b"push_route" in m]  # the browser is asked to show that address
-        assert asked and game.encode() in asked[-1]
-
-    asyncio.run(run())
 
 
 def test_settings_survive_a_damaged_file(tmp_path: Path) -> None:
