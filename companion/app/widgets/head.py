@@ -120,6 +120,7 @@ class TableHead:
                 whole.update()
             elif group:
                 group[0].update()
+        grouped = news + chips
         for part in changed:
-            if all(part is not n for n in news + chips):
+            if all(part is not g for g in grouped):
                 part.update()
