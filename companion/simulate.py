@@ -294,7 +294,7 @@ class RandomTable:
         """Candidate actions for the deciding player, most wanted first (randomised by weight)."""
         weighted: list[tuple[float, Callable[[], A.Action]]]
         if s.pending is not None:
-            weighted = [(ANSWER_WEIGHTS.get(a.TYPE, 1), partial(_built, a)) for a, _, _ in answers(s, s.pending.player)]
+            weighted = [(ANSWER_WEIGHTS.get(a.TYPE, 1), partial(_built, a)) for a, *_ in answers(s, s.pending.player)]
         else:
             weighted = self.weighted(s, s.players[s.active])
         return self.draw_without_replacement(weighted)

@@ -193,7 +193,8 @@ def card_kind(state: GameState, card: str) -> str:
 
 # While a batch of read-only checks judges one state (legal_actions), what many checks ask of it
 # (a card's unseen copies, whether a hand holds some cards) is worked out once: `check` never
-# changes the state it judges. Keys: ("unseen", a card's kind); (a seat, cards): hand problems.
+# changes the state it judges. Keys: ("unseen", a card's kind); ("seen",): the cards in sight;
+# (a seat, cards): hand problems.
 _JUDGING: ContextVar[tuple[GameState, dict[object, Any]] | None] = ContextVar("judging", default=None)
 
 
@@ -217,14 +218,19 @@ class judging:  # noqa: N801 (used as `with judging(state):`, like a function)
 
 def _judged(state: GameState, key: object, work: Callable[..., T], *args: object) -> T:
     """`work(*args)`, worked out once per key while `state` is being judged (`judging`)."""
-    memo = _JUDGING.get()
-    if memo is None or memo[0] is not state:
+    known = _memo_of(state)
+    if known is None:
         return work(*args)
-    known = memo[1]
     found = known.get(key, _NOT_YET)
     if found is _NOT_YET:
         found = known[key] = work(*args)
     return cast(T, found)
+
+
+def _memo_of(state: GameState) -> dict[object, Any] | None:
+    """What the checks of `state` worked out so far, while it is being judged (`judging`)."""
+    memo = _JUDGING.get()
+    return None if memo is None or memo[0] is not state else memo[1]
 
 
 _NOT_YET = object()
@@ -243,15 +249,32 @@ def _count_unseen(state: GameState, kind: str) -> int:
     cat = state.catalog
     names = cat.action_cards if kind == "action" else (kind,)
     total = cat.search_deck.get(kind, 0) + state.corrections.get(kind, 0)
+    known = _memo_of(state)
+    if known is not None:  # a listing asks of many cards: every card in sight is counted at once
+        seen = known.get(("seen",))
+        if seen is None:
+            seen = known[("seen",)] = _seen_cards(state)
+        return total - sum(seen.get(name, 0) for name in names)
     laid = [c for _, c in state.combat.laid] if state.combat is not None else ()
-    seen = 0
     for name in names:
-        seen += state.discard.count(name)
-        if laid:
-            seen += laid.count(name)
+        total -= state.discard.count(name) + laid.count(name)
         for p in state.players:
-            seen += p.hand.known.get(name, 0)
-    return total - seen
+            total -= p.hand.known.get(name, 0)
+    return total
+
+
+def _seen_cards(state: GameState) -> dict[str, int]:
+    """How many copies of each card are in sight: the discard pile, a combat's laid cards, entered hands."""
+    seen: dict[str, int] = {}
+    for card in state.discard:
+        seen[card] = seen.get(card, 0) + 1
+    if state.combat is not None:
+        for _, card in state.combat.laid:
+            seen[card] = seen.get(card, 0) + 1
+    for p in state.players:
+        for card, n in p.hand.known.items():
+            seen[card] = seen.get(card, 0) + n
+    return seen
 
 
 def weapon_like(state: GameState, card: str) -> bool:

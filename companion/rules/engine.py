@@ -8,7 +8,7 @@ game over, seat, whose decision it is (TURN-4, TURN-5), the price of the action'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Self, cast
 
@@ -125,6 +125,7 @@ def _numbered(classes: dict[str, tuple[object, ...]]) -> dict[str, int]:
 
 
 _ADMISSION_CLASSES = _numbered({kind: _admission_class(kind) for kind in CHECKS})
+_UNKNOWN: Hashable = object()
 
 
 def check(s: GameState, a: Action) -> list[Violation]:
@@ -149,7 +150,8 @@ class _FirstOnly(list[Violation]):
             raise _Refused(v)
 
     def __iadd__(self, vs: Iterable[Violation]) -> Self:  # type: ignore[override,misc]
-        self.extend(vs)
+        for v in vs:  # not `extend`: checks add lists, mostly empty ones, to it for every shape
+            raise _Refused(v)
         return self
 
 
@@ -162,30 +164,44 @@ def first_violation(s: GameState, a: Action) -> Violation | None:
     return _first(_judge, s, a)
 
 
+def admission_of(a: Action) -> Hashable:
+    """What `_admit` reads of an action: its player and its type's `_admission_class` (None for
+    an Adjust, judged apart from any turn). Shapes alike in it are admitted, or refused, alike."""
+    return None if a.TYPE == "adjust" else (_ADMISSION_CLASSES[a.TYPE], a.player)
+
+
 class FirstViolations:
     """`first_violation` for many shapes of one unchanged state (a listing).
 
     What `check` judges before an action's own rules (game over, seat, whose decision, the
-    price) depends only on the player and on what `_admit` reads of the action's type (its
-    `_admission_class`): it is judged once for each pair, then each shape's own rules. The
-    answers are `first_violation`'s, in the same order of judgement.
+    price) is judged once for each `admission_of`, then each shape's own rules. The answers
+    are `first_violation`'s, in the same order of judgement.
     """
 
     __slots__ = ("state", "admitted")
 
     def __init__(self, s: GameState) -> None:
         self.state = s
-        self.admitted: dict[tuple[int, int], Violation | None] = {}
+        self.admitted: dict[Hashable, Violation | None] = {}
 
-    def __call__(self, a: Action) -> Violation | None:
+    def __call__(self, a: Action, admission: Hashable = _UNKNOWN) -> Violation | None:
+        """`a`'s first violation; `admission`: its `admission_of` (or a number standing for it), if known."""
         s = self.state
-        if a.TYPE == "adjust":  # judged apart from any turn (`_judge`)
+        if admission is _UNKNOWN:
+            admission = admission_of(a)
+        if admission is None:
             return first_violation(s, a)
-        key = (_ADMISSION_CLASSES[a.TYPE], a.player)
-        if key not in self.admitted:
-            self.admitted[key] = _first(_admit, s, a)
-        refused = self.admitted[key]
-        return refused if refused is not None else _first(CHECKS[a.TYPE], s, a)
+        admitted = self.admitted
+        if admission not in admitted:
+            admitted[admission] = _first(_admit, s, a)
+        refused = admitted[admission]
+        if refused is not None:
+            return refused
+        try:  # `_first`, written out: this runs for every shape of every listing
+            CHECKS[a.TYPE](s, a, _FIRST_ONLY)
+        except _Refused as found:
+            return cast(Violation, found.args[0])
+        return None
 
 
 def _first(judge: Callable[[GameState, Action, list[Violation]], object], s: GameState, a: Action) -> Violation | None:

@@ -15,6 +15,7 @@ from typing import Any, TypedDict
 from . import actions as A
 from .catalog import Catalog
 from .core import FLOORS, PRICES
+from .engine import admission_of
 from .handlers.backgrounds import spent_backgrounds
 from .handlers.dig_in import BET_AMOUNTS, BET_NUMBERS, IMPROVE
 from .handlers.gangs import accessories_required
@@ -23,8 +24,10 @@ from .inputs import WEAPON_SEARCH_CARD, weapon_types
 from .state import GameState, Player
 
 Group = tuple[object, ...]
-# A candidate with its group (`group`) and its group aimed at one seat or Place: what a refusal rules out.
-Listed = tuple[A.Action, Group, Group]
+# A candidate with numbers standing for what a listing looks up for every shape: its group
+# (`group_of`) and its group aimed at one seat or Place (`aim_of`), what a refusal rules out,
+# and its `engine.admission_of`. Numbers, as they are hashed far more often than built.
+Listed = tuple[A.Action, int, int, int]
 
 # A full menu (`every_type`) shows the base game's Place actions and those of this game's Places
 # wherever the player is.
@@ -62,9 +65,19 @@ def _memo(key: tuple[object, ...], build: Callable[..., Any], *args: Any) -> Any
     return found
 
 
+_NUMBERS: dict[Hashable, int] = {}  # never cleared, so a number stands for one key: they are few
+
+
+def _number(key: Hashable) -> int:
+    found = _NUMBERS.get(key)
+    if found is None:
+        found = _NUMBERS[key] = len(_NUMBERS)
+    return found
+
+
 def _listed(a: A.Action) -> Listed:
     group = group_of(a)
-    return (a, group, aim_of(group, a))
+    return (a, _number(group), _number(aim_of(group, a)), _number(admission_of(a)))
 
 
 def _one(make: type[A.Action], fields: dict[str, Any]) -> Listed:

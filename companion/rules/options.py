@@ -19,7 +19,7 @@ from .engine import FirstViolations, check, step
 from .errors import Violation
 from .events import MichelCard, Roll
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
-from .listing import Group, group_of, listed
+from .listing import group_of, listed
 from .state import GameState
 
 __all__ = [
@@ -75,7 +75,7 @@ TARGET_KEYS = frozenset({"v.target_not_here"})  # the same, for every shape aime
 
 def candidates(s: GameState, seat: int | None = None, every_type: bool = False) -> list[A.Action]:
     """The shapes worth judging for `seat` now (see `listing.turn_candidates` for `every_type`)."""
-    return [a for a, _, _ in listed(s, seat, every_type)]
+    return [a for a, *_ in listed(s, seat, every_type)]
 
 
 def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
@@ -87,13 +87,13 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
     alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
     """
     out: list[A.Action] = []
-    refused: set[Group] = set()
+    refused: set[int] = set()
     judge = FirstViolations(s)
     with judging(s):
-        for a, group, aimed in listed(s, seat):
+        for a, group, aimed, admission in listed(s, seat):
             if refused and (group in refused or aimed in refused):
                 continue
-            found = judge(a)
+            found = judge(a, admission)
             if found is None:
                 out.append(a)
             elif found.key in MOMENT_KEYS:
@@ -138,7 +138,7 @@ def action_options(s: GameState, seat: int | None = None) -> list[ActionOption]:
     refused: dict[str, list[list[Violation]]] = {}
     shapes: dict[str, list[A.Action]] = {}
     with judging(s):
-        for a, _, _ in listed(s, seat, every_type=True):
+        for a, *_ in listed(s, seat, every_type=True):
             option = grouped.setdefault(a.TYPE, ActionOption(a.TYPE))
             shapes.setdefault(a.TYPE, []).append(a)
             found = check(s, a)
