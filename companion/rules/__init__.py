@@ -5,8 +5,9 @@
     answer = step(state, parse_action({"type": "search", "player": 0}))
 
 `check` lists every rule an action breaks (rule ids from RULES.md), `apply`/`step` change the
-state, `legal_actions` lists what the deciding player can do now (through `check`); `view` and
-`redact_events` give what one seat, or the public table, may know of the state and its events.
+state, `legal_actions` lists what the deciding player can do now (through `check`) and
+`legal_reactions` what any seat may do out of turn; `view` and `redact_events` give what one
+seat, or the public table, may know of the state and its events.
 `action_options` also carries what each type still needs (its price, a move's die table), and
 `action_inputs` the free inputs of one candidate. An app imports these names only, never a
 submodule: `events` (the event vocabulary) is part of this API by name.
@@ -31,6 +32,7 @@ from .options import (
     action_options,
     candidates,
     legal_actions,
+    legal_reactions,
     preview,
     weapon_types,
 )
@@ -84,6 +86,7 @@ __all__ = [
     "is_clean_text",
     "is_int",
     "legal_actions",
+    "legal_reactions",
     "load_catalog",
     "neutral_destinations",
     "new_game",

@@ -470,6 +470,13 @@ def reactions(s: GameState, seat: int, every_type: bool = False, make: Shapes | 
     return out
 
 
+def listed_reactions(s: GameState, seat: int) -> list[Listed]:
+    """The out-of-turn shapes worth judging for `seat` now: `reactions`, with no turn nor decision."""
+    if deciding_seat(s) is None:
+        return []
+    return reactions(s, seat, make=Shapes.for_budget(s.actions_left))
+
+
 def listed(s: GameState, seat: int | None = None, every_type: bool = False) -> list[Listed]:
     """The shapes worth judging for `seat` now, in a fixed order."""
     decider = deciding_seat(s)

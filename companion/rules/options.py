@@ -19,7 +19,7 @@ from .engine import FirstViolations, check, step
 from .errors import Violation
 from .events import MichelCard, Roll
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
-from .listing import group_of, listed
+from .listing import Listed, group_of, listed, listed_reactions
 from .state import GameState
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "action_options",
     "candidates",
     "legal_actions",
+    "legal_reactions",
     "preview",
     "weapon_types",
 ]
@@ -79,18 +80,30 @@ def candidates(s: GameState, seat: int | None = None, every_type: bool = False) 
 
 
 def legal_actions(s: GameState, seat: int | None = None) -> list[A.Action]:
-    """Concrete actions `check` accepts now for `seat` (default: whoever must decide).
+    """Concrete actions `check` accepts now for `seat` (default: whoever must decide)."""
+    return _passing(s, listed(s, seat))
 
-    Every listed action passed `check` (`FirstViolations`: `check` stopped at its first
-    refusal, judging once per player and class of types what precedes a type's own rules). A
-    shape is skipped unjudged only when another shape of its group was refused for the moment
-    alone (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
+
+def legal_reactions(s: GameState, seat: int) -> list[A.Action]:
+    """The out-of-turn actions `check` accepts now for `seat`: a Report in the Warden's report
+    window, Corruption tokens, Backgrounds revealed in or after a combat. Its own turn and its
+    decisions are left out (`legal_actions` has them, with these)."""
+    return _passing(s, listed_reactions(s, seat))
+
+
+def _passing(s: GameState, shapes: list[Listed]) -> list[A.Action]:
+    """The shapes `check` accepts, in order.
+
+    Each passed `check` (`FirstViolations`: `check` stopped at its first refusal, judging once
+    per player and class of types what precedes a type's own rules). A shape is skipped
+    unjudged only when another shape of its group was refused for the moment alone
+    (`MOMENT_KEYS`, `TARGET_KEYS`), which it shares.
     """
     out: list[A.Action] = []
     refused: set[int] = set()
     judge = FirstViolations(s)
     with judging(s):
-        for a, group, aimed, admission in listed(s, seat):
+        for a, group, aimed, admission in shapes:
             if refused and (group in refused or aimed in refused):
                 continue
             found = judge(a, admission)

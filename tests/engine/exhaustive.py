@@ -239,3 +239,11 @@ def exhaustive_legal_actions(s: GameState, seat: int | None = None) -> list[A.Ac
     """Every candidate the old generator tried that `check` accepts, in its order."""
     with judging(s):
         return [a for a in candidates(s, seat) if not check(s, a)]
+
+
+def exhaustive_legal_reactions(s: GameState, seat: int) -> list[A.Action]:
+    """The out-of-turn candidates alone that `check` accepts, in order."""
+    if deciding_seat(s) is None:
+        return []
+    with judging(s):
+        return [a for a in _reactions(s, seat) if not check(s, a)]

@@ -7,11 +7,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import check, legal_actions, new_game, step
+from companion.rules import check, legal_actions, legal_reactions, new_game, step
 from companion.rules.options import candidates
 from companion.simulate import random_config
 
-from .exhaustive import exhaustive_legal_actions
+from .exhaustive import exhaustive_legal_actions, exhaustive_legal_reactions
 from support import follows, start
 
 configs = st.builds(
@@ -36,12 +36,16 @@ def test_legal_actions_equal_the_exhaustive_listing(config, picks):
         assert legal == exhaustive_legal_actions(state), state.summary()
         for seat in range(len(state.players)):
             assert legal_actions(state, seat) == exhaustive_legal_actions(state, seat)
+            assert legal_reactions(state, seat) == exhaustive_legal_reactions(state, seat)
         assert all(check(state, a) == [] for a in legal)
         assert step(state, legal[pick % len(legal)]).accepted
 
 
 def test_seeded_games_list_what_the_exhaustive_listing_lists():
-    """A fixed sweep as well, so Team mode, every Dig In Place and long games are always met."""
+    """A fixed sweep as well, so Team mode, every Dig In Place and long games are always met;
+    and the out-of-turn actions alone (`legal_reactions`), so a Report, Corruption and combat
+    Backgrounds are met too."""
+    seen_in_reactions = 0
     for seed in range(1, 31):
         modules = "full" if seed % 2 else "any"
         rng = random.Random(seed)
@@ -51,7 +55,12 @@ def test_seeded_games_list_what_the_exhaustive_listing_lists():
                 break
             for seat in [None, *range(len(state.players))]:
                 assert legal_actions(state, seat) == exhaustive_legal_actions(state, seat), (seed, state.step, seat)
+            for seat in range(len(state.players)):
+                reactions = legal_reactions(state, seat)
+                assert reactions == exhaustive_legal_reactions(state, seat), (seed, state.step, seat)
+                seen_in_reactions += bool(reactions)
             assert step(state, rng.choice(legal_actions(state))).accepted
+    assert seen_in_reactions > 100, seen_in_reactions
 
 
 def _buys(state):

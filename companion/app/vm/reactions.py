@@ -12,7 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, actions, legal_actions
+from companion.rules import GameState, actions, legal_reactions
 
 from .pending import AnswerVM
 from .table import seat_color
@@ -54,10 +54,6 @@ class ReactionsVM:
         return self.offence is None and not self.others and not self.move_warden and not self.backgrounds
 
 
-# The actions this panel offers; a seat's turn and its decisions have panels of their own.
-SHOWN_HERE = (actions.Report, actions.Corruption, actions.RevealBackground)
-
-
 def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = None) -> ReactionsVM:
     """The reactions open now; `seats` limits the buttons to those seats (a phone: its own)."""
     out = ReactionsVM()
@@ -80,18 +76,13 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
                 place=offence.place,
             ),
         )
-    deciding = state.pending.player if state.pending is not None else state.active
     for p in state.players:
         if seats is not None and p.seat not in seats:
             continue
-        legal = legal_actions(state, p.seat)
         moves: list[str] = []
-        for a in legal:
-            kind = a.TYPE
-            if not isinstance(a, SHOWN_HERE):
-                continue  # the seat's turn or decision: its menu and panel show those
+        for a in legal_reactions(state, p.seat):
             data = a.to_json()
-            if kind == "report" and out.offence is not None:
+            if isinstance(a, actions.Report) and out.offence is not None:
                 out.offence.reports.append(AnswerVM(tr("ui.react.report", player=p.name), data, p.seat, "danger"))
             elif isinstance(a, actions.Corruption) and a.effect == "freepass" and out.offence is not None:
                 out.offence.freepass = AnswerVM(tr("ui.react.freepass", player=p.name), data, p.seat)
@@ -104,9 +95,7 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
                     out.others.append(answer)
             elif isinstance(a, actions.Corruption) and a.effect == "move" and a.to is not None:
                 moves.append(a.to)
-            elif isinstance(a, actions.RevealBackground) and (p.seat != deciding or state.pending is not None):
-                if p.seat == state.active and state.pending is None:
-                    continue
+            elif isinstance(a, actions.RevealBackground):
                 label = tr("ui.react.background", player=p.name, background=tr.name("background", a.card))
                 out.backgrounds.setdefault(p.seat, []).append(AnswerVM(label, data, p.seat))
         if moves:
