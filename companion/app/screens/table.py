@@ -103,6 +103,9 @@ class TableScreen(Screen):
         return actions[:NARROW_BAR] if self.app.narrow and len(actions) > NARROW_BAR + 1 else actions
 
     def _body_actions(self) -> list[ft.Control]:
+        """The buttons a narrow screen keeps on top of its table; a wide one builds none here."""
+        if not self.app.narrow:
+            return []
         actions = self.actions()
         return actions[len(self._in_bar(actions)) :]
 
