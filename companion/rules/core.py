@@ -264,16 +264,22 @@ def _count_unseen(state: GameState, kind: str) -> int:
 
 
 def _seen_cards(state: GameState) -> dict[str, int]:
-    """How many copies of each card are in sight: the discard pile, a combat's laid cards, entered hands."""
+    """How many copies of each card are in sight: face up (`face_up_cards`) or entered in a hand."""
+    seen = face_up_cards(state)
+    for p in state.players:
+        for card, n in p.hand.known.items():
+            seen[card] = seen.get(card, 0) + n
+    return seen
+
+
+def face_up_cards(state: GameState) -> dict[str, int]:
+    """How many copies of each card lie face up: in the discard pile and laid in a combat."""
     seen: dict[str, int] = {}
     for card in state.discard:
         seen[card] = seen.get(card, 0) + 1
     if state.combat is not None:
         for _, card in state.combat.laid:
             seen[card] = seen.get(card, 0) + 1
-    for p in state.players:
-        for card, n in p.hand.known.items():
-            seen[card] = seen.get(card, 0) + n
     return seen
 
 

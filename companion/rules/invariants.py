@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from .catalog import Catalog
+from .core import face_up_cards
 from .ruleset import Ruleset
 from .state import GameState
 
@@ -33,12 +34,7 @@ def invariant_problems(s: GameState) -> list[str]:
     problems: list[str] = []
     piles = s.piles
     board_held = dict.fromkeys(piles, 0)
-    seen: dict[str, int] = {}
-    for card in s.discard:
-        seen[card] = seen.get(card, 0) + 1
-    if s.combat is not None:
-        for _, card in s.combat.laid:
-            seen[card] = seen.get(card, 0) + 1
+    seen = face_up_cards(s)  # the hands' Search cards are added below
     unknown = 0
     max_beatings = s.ruleset.max_beatings
     places = s.board.places
