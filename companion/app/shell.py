@@ -113,6 +113,7 @@ class App:
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
+        self.prefs: Any = None  # this browser's storage (join/device_storage.py), set by `admit`
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -127,7 +128,7 @@ class App:
         page.on_keyboard_event = self._key
         page.on_connect = self._connected
         page.on_disconnect = self._disconnected
-        page.on_close = lambda e: memory.session_closed()
+        page.on_close = self._closed
         admit(self)  # the host's screens, or only joining and a seat (join/access.py)
         open_in_device_language(self, page.route or "/")
 
@@ -139,6 +140,7 @@ class App:
 
     def _connected(self, e: Any = None) -> None:
         self._short_lived = False
+        self.prefs.connected()
         if self._open_on_connect:
             self._open_on_connect = False
             asked = self.route
@@ -154,6 +156,7 @@ class App:
     async def _disconnected(self, e: Any = None) -> None:
         """Its socket is gone: a session that never held a key is kept only briefly (a stranger's
         reconnect storm must not pin memory for the usual grace period)."""
+        self.prefs.disconnected()
         if self.holds_key or self._short_lived:
             return
         self._short_lived = True  # Session.disconnect announces the disconnection again
@@ -161,6 +164,10 @@ class App:
             await self.page.session.disconnect(KEYLESS_SESSION_SECONDS)
         except Exception:  # a session already closing
             log.debug("cannot shorten a session's grace period", exc_info=True)
+
+    def _closed(self, e: Any = None) -> None:
+        self.prefs.closed()
+        memory.session_closed()
 
     def apply_settings(self) -> None:
         page = self.page

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import threading
 import time
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import async_playwright
@@ -296,3 +298,49 @@ def test_no_secret_no_access_and_the_host_rotates_and_frees(lan_server, store) -
 
     drive(run())
     assert store.devices.devices(game_id) == []
+
+
+def test_a_phone_asleep_while_its_seat_is_taken_wakes_at_its_seat(lan_server, store, monkeypatch) -> None:
+    """The phone's socket drops just after the tap on its seat, while the seat is being taken
+    (the store is made slow here): once the phone is back it is at its seat, on its seat's
+    address, and its browser kept the seat's token (the link opened again finds the seat)."""
+    game_id = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3})
+    url = f"{lan_server.url}/join/{game_id}?key={store.devices.secret(game_id)}"
+    join = lan_server.services.join
+    taking, taken = threading.Event(), threading.Event()
+    binding = join.join
+
+    def slow_join(*args):
+        taking.set()
+        taken.wait(30)
+        return binding(*args)
+
+    monkeypatch.setattr(join, "join", slow_join)
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            phone = await open_device(browser, url)
+            try:
+                await click_id(phone, "join-seat-0", timeout=30000)
+                while not taking.is_set():
+                    await asyncio.sleep(0.05)
+                phone.asleep = True
+                for end in phone.links[-1]:
+                    await end.close()
+                await asyncio.sleep(1.0)  # the server hears the socket close
+                taken.set()
+                await asyncio.sleep(2.0)  # the seat is taken while the phone sleeps
+                assert [d.seat for d in store.devices.devices(game_id)] == [0]
+                phone.asleep = False
+                await wait_text(phone, "Carmen · turn 1", 30000)
+                assert urlsplit(phone.url).path == f"/play/{game_id}"
+                again = await open_device(browser, url, context=phone.context)
+                await wait_text(again, "Carmen · turn 1", 30000)
+                assert [d.seat for d in store.devices.devices(game_id)] == [0]
+            except Exception:
+                await shot(phone, "phones-asleep-FAILED", settle=1)
+                raise
+            await browser.close()
+
+    drive(run())

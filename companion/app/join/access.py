@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from .device_storage import DeviceStorage
 from .peer import LOOPBACK, Network, Peer, peer_of, within
 from .tokens import SECRET, new_secret, same_secret, valid
 
@@ -88,7 +89,7 @@ def admit(app: Any) -> None:
     access: Access = app.services.access
     peer = peer_of(page)
     address = peer.address
-    app.prefs = ft.SharedPreferences()  # this browser's storage: device tokens, the host key
+    app.prefs = DeviceStorage(ft.SharedPreferences, page.session.connection is not None)
     app.host = access.host_by_address(peer)
     parts = urlsplit(page.route or "/")
     query = dict(parse_qsl(parts.query))
