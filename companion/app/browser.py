@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import socket
 import threading
@@ -168,15 +169,18 @@ async def open_page(
     text_scale: float = 1.0,
     locale: str = "en-US",
     context: Any = None,
+    routed: bool = False,
 ) -> Any:
     """The app open at `url` in a new browser context (a device of its own: its own storage; the
     app's language follows `locale` until one is chosen in Settings), or in a new tab of `context`
-    (the same device)."""
+    (the same device); `routed`: its connections pass through the test (`route_connections`)."""
     if context is None:
         context = await browser.new_context(
             viewport=viewport, color_scheme="dark" if dark else "light", reduced_motion="no-preference", locale=locale
         )
     page = await context.new_page()
+    if routed:
+        await route_connections(page)
     page.console_lines = []
     page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))
     page.on("pageerror", lambda err: page.console_lines.append(f"pageerror: {err}"))
@@ -186,6 +190,38 @@ async def open_page(
     if text_scale != 1.0:
         await set_text_scale(page, text_scale)
     return page
+
+
+async def route_connections(page: Any) -> None:
+    """Pass the page's websocket connections through the test (before the page opens): each one's
+    two ends are kept in `page.links` (`cut_connection` closes the last), and while
+    `page.asleep` the page's attempts to reconnect are refused."""
+    page.links = []
+    page.asleep = False
+
+    async def link(ws: Any) -> None:
+        if page.asleep:
+            await ws.close()
+            return
+        page.links.append((ws, ws.connect_to_server()))
+
+    await page.route_web_socket(re.compile(r"/ws$"), link)
+
+
+async def cut_connection(page: Any, asleep: bool = False) -> None:
+    """Close the page's connection, as a dropped network does; `asleep`: it stays away until
+    `page.asleep` is set back to False, else it reconnects by itself."""
+    page.asleep = asleep
+    for end in page.links[-1]:
+        await end.close()
+
+
+async def reconnected(page: Any, count: int, timeout: float = 30) -> None:
+    """Wait until the page has made its `count`-th connection."""
+    deadline = time.monotonic() + timeout
+    while len(page.links) < count:
+        assert time.monotonic() < deadline, f"the page did not reconnect ({len(page.links)} connections)"
+        await asyncio.sleep(0.1)
 
 
 async def enable_semantics(page: Any) -> None:

@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
-from . import memory, offloop
+from . import memory, offloop, sound
 from .join.access import Access, admit
 from .locale import apply_language, open_in_device_language
 from .opening import Listing
@@ -140,7 +140,10 @@ class App:
 
     def _connected(self, e: Any = None) -> None:
         self._short_lived = False
+        # Flet 1.0 answers no call to a service made before a reconnect: new ones are made on use.
         self.prefs.connected()
+        self.file_picker = None
+        sound.renew(self)
         if self._open_on_connect:
             self._open_on_connect = False
             asked = self.route

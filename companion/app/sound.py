@@ -83,6 +83,16 @@ def prepare(screen: Any) -> TableSounds | None:
     return sounds
 
 
+def renew(app: Any) -> None:
+    """New players for the session (a browser that reconnected answers none of the old ones),
+    made now if its screen makes sounds, so they are loaded before they are needed."""
+    if getattr(app, _ATTRIBUTE, None) is None:
+        return
+    setattr(app, _ATTRIBUTE, None)
+    if app.screen is not None:
+        prepare(app.screen)
+
+
 def after(screen: Any, events: Iterable[Event], offence: Any = None) -> list[str]:
     """Play what an accepted action (this screen's or another device's) calls for; the names played."""
     wanted = cues(events, offence)

@@ -1,14 +1,28 @@
 """End to end: a game file exported from the home screen downloads in the browser, and the same
-file imported back becomes a new game that opens at the same state."""
+file imported back becomes a new game that opens at the same state; in between, the browser's
+connection drops and comes back (the file picker is made again: Flet 1.0 answers no call to the
+one made before)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, drive, launch_browser, open_page, pictured_on_failure, shot, wait_text
+from .harness import (
+    LAPTOP,
+    click_id,
+    cut_connection,
+    drive,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    reconnected,
+    shot,
+    wait_text,
+)
 
 
 def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
@@ -19,7 +33,7 @@ def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
     async def run() -> None:
         async with async_playwright() as p:
             browser = await launch_browser(p)
-            page = await open_page(browser, server.url + "/", LAPTOP)
+            page = await open_page(browser, server.url + "/", LAPTOP, routed=True)
             async with pictured_on_failure(page, "files-laptop"):
                 await wait_text(page, "Carmen, Nicholas", 30000)
                 async with page.expect_download(timeout=20000) as download:
@@ -28,6 +42,9 @@ def test_export_then_import_a_game_file(server, store, tmp_path: Path) -> None:
                 await (await download.value).save_as(saved)
                 data = json.loads(saved.read_text())
                 assert [a["type"] for a in data["actions"]] == ["move", "steal_spoon"]
+                await cut_connection(page)
+                await reconnected(page, 2)
+                await asyncio.sleep(1.0)  # the session is attached again
                 async with page.expect_file_chooser(timeout=20000) as chooser:
                     await click_id(page, "home-import", expect_change=False)
                 await (await chooser.value).set_files(str(saved))

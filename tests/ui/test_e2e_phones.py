@@ -24,10 +24,12 @@ from .harness import (
     AppServer,
     box_in_view,
     click_id,
+    cut_connection,
     drive,
     enable_semantics,
     ident,
     launch_browser,
+    route_connections,
     screen_text,
     shot,
     wait_text,
@@ -67,16 +69,7 @@ async def open_device(browser, url: str, viewport=PHONE, context=None, locale: s
     context = context or await browser.new_context(viewport=viewport, reduced_motion="no-preference", locale=locale)
     page = await context.new_page()
     page.frames_in = []
-    page.links = []
-    page.asleep = False
-
-    async def link(ws):
-        if page.asleep:  # the client's attempts to reconnect fail until it wakes
-            await ws.close()
-            return
-        page.links.append((ws, ws.connect_to_server()))
-
-    await page.route_web_socket(re.compile(r"/ws$"), link)
+    await route_connections(page)
 
     def watch(ws):
         ws.on(
@@ -161,9 +154,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 # table plays on.
                 lucia_context = phones[5].context
                 await phones[5].close()
-                phones[3].asleep = True
-                for end in phones[3].links[-1]:
-                    await end.close()
+                await cut_connection(phones[3], asleep=True)
 
                 # Carmen digs where the Warden stands: an offence. Nicholas and Yellow report it at
                 # the same moment from their phones: exactly one report is recorded.
@@ -325,9 +316,7 @@ def test_a_phone_asleep_while_its_seat_is_taken_wakes_at_its_seat(lan_server, st
                 await click_id(phone, "join-seat-0", timeout=30000)
                 while not taking.is_set():
                     await asyncio.sleep(0.05)
-                phone.asleep = True
-                for end in phone.links[-1]:
-                    await end.close()
+                await cut_connection(phone, asleep=True)
                 await asyncio.sleep(1.0)  # the server hears the socket close
                 taken.set()
                 await asyncio.sleep(2.0)  # the seat is taken while the phone sleeps

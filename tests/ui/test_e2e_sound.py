@@ -1,4 +1,5 @@
-"""End to end, in Debian's chromium: the table's sounds play in the browser, and stay off when asked.
+"""End to end, in Debian's chromium: the table's sounds play in the browser (also after its
+connection dropped and came back), and stay off when asked.
 
 Headless chromium refuses to play audio without a user gesture, so this browser is started with
 the autoplay policy that allows it; what plays is observed by wrapping the browser's own
@@ -16,11 +17,13 @@ from .harness import (
     CHROMIUM_ARGS,
     LAPTOP,
     click_id,
+    cut_connection,
     drive,
     evaluate,
     ident,
     open_page,
     pictured_on_failure,
+    reconnected,
     require_chromium,
     wait_text,
 )
@@ -75,11 +78,18 @@ def test_the_whistle_and_the_roll_play_and_sound_off_is_quiet(server, store) -> 
             )
             context = await browser.new_context(viewport=LAPTOP)
             await context.add_init_script(RECORD_PLAYS)
-            page = await open_page(browser, server.url + f"/game/{games['offence']}", LAPTOP, context=context)
+            page = await open_page(
+                browser, server.url + f"/game/{games['offence']}", LAPTOP, context=context, routed=True
+            )
             async with pictured_on_failure(page, "sound-whistle"):
                 await wait_text(page, "Carmen's turn", 30000)
                 await asyncio.sleep(1)
                 assert await played(page) == []  # nothing sounds before the offence
+                # The connection drops and comes back: the players made when the console opened
+                # answer nothing any more (Flet 1.0), so the whistle needs new ones.
+                await cut_connection(page)
+                await reconnected(page, 2)
+                await asyncio.sleep(1.0)
                 await dig_under_the_warden(page)
                 await wait_played(page, server.url + "/sounds/whistle.wav")
                 assert not any(src.endswith("/sounds/roll.wav") for src in await played(page))
