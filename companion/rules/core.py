@@ -249,11 +249,8 @@ def _count_unseen(state: GameState, kind: str) -> int:
     cat = state.catalog
     names = cat.action_cards if kind == "action" else (kind,)
     total = cat.search_deck.get(kind, 0) + state.corrections.get(kind, 0)
-    known = _memo_of(state)
-    if known is not None:  # a listing asks of many cards: every card in sight is counted at once
-        seen = known.get(("seen",))
-        if seen is None:
-            seen = known[("seen",)] = _seen_cards(state)
+    if _memo_of(state) is not None:  # a listing asks of many cards: every card in sight is counted once
+        seen = _judged(state, ("seen",), _seen_cards, state)
         return total - sum(seen.get(name, 0) for name in names)
     laid = [c for _, c in state.combat.laid] if state.combat is not None else ()
     for name in names:
