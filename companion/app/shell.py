@@ -212,25 +212,26 @@ class App:
     def show(self, route: str) -> None:
         """Show the screen of `route`. A screen built from something stored (a game, the lists
         of games) is drawn once that has been read, off the loop (routes.py, opening.py);
-        meanwhile the page keeps what it showed."""
+        meanwhile the page keeps what it showed. While the socket is gone, any screen opens
+        when it reconnects (`_connected`)."""
         if self.screen is not None and hasattr(self.screen, "leave"):
             self.screen.leave()
         if self.screen is not None:
             memory.screen_left()
         self.screen = None
         self.route = route
-        read = read_for(self, urlsplit(route or "/").path or "/")
-        if read is None:
-            self._present(route, None)
-            return
         self.opening = None
+        read = read_for(self, urlsplit(route or "/").path or "/")
         try:
-            if self.page.session.connection is None:  # its socket dropped: opened when it reconnects
+            if self.page.session.connection is None:
                 self._open_on_connect = True
-            else:
+                return
+            if read is not None:
                 self.opening = self.page.run_task(self._open, route, read)
+                return
         except Exception:  # the session is gone or closing: nothing to show it on
-            pass
+            return
+        self._present(route, None)
 
     async def shown(self) -> None:
         """Until the screen the last route asked for is drawn (what it reads is read first)."""

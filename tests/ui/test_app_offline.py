@@ -158,20 +158,22 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("ask", ["show", "go"])
-def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path, ask: str) -> None:
+@pytest.mark.parametrize("screen", ["TableScreen", "SettingsScreen"])  # one reads a game first, one reads nothing
+def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path, ask: str, screen: str) -> None:
     """A phone whose socket dropped (its screen locked) may still be sent elsewhere by the
     server; the screen opens when it reconnects, and no opening is left half-started. The
     browser comes back on the address it had, which Flet reports as a route change once it has
     reconnected: the screen asked for meanwhile stays, and the browser is sent to its address."""
     store = make_store(tmp_path)
     game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+    route = f"/game/{game}" if screen == "TableScreen" else "/settings"
 
     async def run() -> None:
         app = await new_app(store, tmp_path)
         await show(app, "/")
         session = app.session_keepalive
         await session.disconnect(60)
-        getattr(app, ask)(f"/game/{game}")
+        getattr(app, ask)(route)
         assert app.opening is None and app.screen is None
         session.apply_page_patch({"route": "/"})  # the browser registers again, on its own address
         back = FakeConnection(asyncio.get_running_loop())
@@ -181,9 +183,9 @@ def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path
         await app.shown()
         for _ in range(20):
             await asyncio.sleep(0)
-        assert type(app.screen).__name__ == "TableScreen" and app.route == f"/game/{game}"
+        assert type(app.screen).__name__ == screen and app.route == route
         asked = [m for m in back.sent if b"push_route" in m]  # the browser is asked to show that address
-        assert asked and game.encode() in asked[-1]
+        assert asked and route.encode() in asked[-1]
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # a coroutine made and never awaited
