@@ -106,7 +106,7 @@ class App:
         self.screen: Any = None
         self.route = ""
         self.width = page.width or 1024
-        self.file_picker: ft.FilePicker | None = None
+        self._file_picker: ft.FilePicker | None = None  # see `file_picker`
         self.host = False  # decided by admit() from the connection and the host key
         self.link_ok = False  # this session presented a game's valid join secret
         self._short_lived = False
@@ -142,7 +142,7 @@ class App:
         self._short_lived = False
         # Flet 1.0 answers no call to a service made before a reconnect: new ones are made on use.
         self.prefs.connected()
-        self.file_picker = None
+        self._file_picker = None
         sound.renew(self)
         if self._open_on_connect:
             self._open_on_connect = False
@@ -171,6 +171,12 @@ class App:
     def _closed(self, e: Any = None) -> None:
         self.prefs.closed()
         memory.session_closed()
+
+    def file_picker(self) -> ft.FilePicker:
+        """The session's file picker (import, export), made on first use and after a reconnect."""
+        if self._file_picker is None:
+            self._file_picker = ft.FilePicker()
+        return self._file_picker
 
     def apply_settings(self) -> None:
         page = self.page

@@ -191,9 +191,9 @@ class HomeScreen(Screen):
 
     async def _import(self, e: Any = None) -> None:
         tr = self.tr
-        picker = self.app.file_picker or ft.FilePicker()
-        self.app.file_picker = picker
-        files = await picker.pick_files(dialog_title=tr("ui.import_game"), allowed_extensions=["json"], with_data=True)
+        files = await self.app.file_picker().pick_files(
+            dialog_title=tr("ui.import_game"), allowed_extensions=["json"], with_data=True
+        )
         if not files:
             return
         await self.import_bytes(files[0].bytes or b"")
@@ -226,10 +226,8 @@ async def export_game(app: Any, game_id: str, title: str) -> None:
     stamp = datetime.now().strftime("%Y%m%d-%H%M")
     safe = "-".join("".join(ch for ch in title if ch.isalnum() or ch in " -").split())[:40] or "game"
     name = f"dyo-{safe}-{stamp}.json"
-    picker = app.file_picker or ft.FilePicker()
-    app.file_picker = picker
     try:
-        await picker.save_file(
+        await app.file_picker().save_file(
             dialog_title=tr("ui.export_game"), file_name=name, src_bytes=raw, allowed_extensions=["json"]
         )
     except Exception as error:  # no dialog available (desktop without zenity): say where it went wrong
