@@ -13,7 +13,7 @@ import flet as ft
 
 from ..opening import Listing
 from ..vm.history import HistoryVM, SeriesVM, games_view, history_view
-from ..widgets.common import card, heading, icon_button, muted, paint, pill
+from ..widgets.common import card, game_card, heading, icon_button, muted, paint, pill
 from .base import Screen
 from .home import export_game
 
@@ -73,41 +73,31 @@ class HistoryScreen(Screen):
         rows.append(heading(tr("ui.finished_games"), 18))
         if not finished:
             rows.append(muted(tr("ui.history_no_games")))
-        for g in sorted(finished, key=lambda g: g.when, reverse=True):
+        for g in finished:
             rows.append(
-                card(
-                    ft.Row(
-                        [
-                            ft.Column(
-                                [
-                                    ft.Text(g.title, size=15, weight=ft.FontWeight.W_600),
-                                    muted(f"{g.when} · {g.detail}"),
-                                ],
-                                spacing=2,
-                                expand=True,
-                            ),
-                            icon_button(
-                                ft.Icons.RECEIPT_LONG,
-                                tr("ui.log_of", game=g.title),
-                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/log", back="/history"),
-                                identifier=f"history-log-{g.game_id}",
-                            ),
-                            icon_button(
-                                ft.Icons.EMOJI_EVENTS,
-                                tr("ui.standings_of", game=g.title),
-                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
-                                identifier=f"history-win-{g.game_id}",
-                            ),
-                            icon_button(
-                                ft.Icons.DOWNLOAD,
-                                tr("ui.export_game_named", game=g.title),
-                                lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
-                                identifier=f"history-export-{g.game_id}",
-                            ),
-                        ],
-                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                    ),
-                    padding=10,
+                game_card(
+                    g.title,
+                    g.summary,
+                    [
+                        icon_button(
+                            ft.Icons.RECEIPT_LONG,
+                            tr("ui.log_of", game=g.title),
+                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/log", back="/history"),
+                            identifier=f"history-log-{g.game_id}",
+                        ),
+                        icon_button(
+                            ft.Icons.EMOJI_EVENTS,
+                            tr("ui.standings_of", game=g.title),
+                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
+                            identifier=f"history-win-{g.game_id}",
+                        ),
+                        icon_button(
+                            ft.Icons.DOWNLOAD,
+                            tr("ui.export_game_named", game=g.title),
+                            lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
+                            identifier=f"history-export-{g.game_id}",
+                        ),
+                    ],
                     identifier=f"history-game-{g.game_id}",
                 )
             )

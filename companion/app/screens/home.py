@@ -13,7 +13,7 @@ from companion.rules import decode_json
 from .. import offloop
 from ..opening import Listing
 from ..vm.history import games_view
-from ..widgets.common import button, card, heading, icon_button, muted, tap
+from ..widgets.common import button, card, game_card, heading, icon_button, muted, tap
 from .base import Screen
 
 
@@ -82,75 +82,53 @@ class HomeScreen(Screen):
         rows: list[ft.Control] = [hero, ft.Container(height=8), heading(tr("ui.resume_title"), 18)]
         if not active:
             rows.append(muted(tr("ui.resume_none")))
-        for g in sorted(active, key=lambda g: g.when, reverse=True):
+        for g in active:
             rows.append(
-                card(
-                    ft.Row(
-                        [
-                            ft.Column(
-                                [
-                                    ft.Text(g.title, size=16, weight=ft.FontWeight.W_600),
-                                    muted(f"{g.when} · {g.detail}"),
-                                ],
-                                spacing=2,
-                                expand=True,
-                            ),
-                            icon_button(
-                                ft.Icons.DOWNLOAD,
-                                tr("ui.export_game_named", game=g.title),
-                                lambda e, gid=g.game_id, title=g.title: self.app.run_later(self._export, gid, title),
-                                identifier=f"export-{g.game_id}",
-                            ),
-                            button(
-                                tr("ui.resume"),
-                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"),
-                                icon=ft.Icons.PLAY_ARROW,
-                                identifier=f"resume-{g.game_id}",
-                                tooltip=tr("ui.resume_named", game=g.title),
-                            ),
-                        ],
-                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                        wrap=False,
-                    ),
-                    padding=10,
+                game_card(
+                    g.title,
+                    g.summary,
+                    [
+                        icon_button(
+                            ft.Icons.DOWNLOAD,
+                            tr("ui.export_game_named", game=g.title),
+                            lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
+                            identifier=f"export-{g.game_id}",
+                        ),
+                        button(
+                            tr("ui.resume"),
+                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"),
+                            icon=ft.Icons.PLAY_ARROW,
+                            identifier=f"resume-{g.game_id}",
+                            tooltip=tr("ui.resume_named", game=g.title),
+                        ),
+                    ],
                 )
             )
         if finished:
             rows += [ft.Container(height=8), heading(tr("ui.finished_title"), 18)]
-        for g in sorted(finished, key=lambda g: g.when, reverse=True):
+        for g in finished:
             rows.append(
-                card(
-                    ft.Row(
-                        [
-                            ft.Column(
-                                [
-                                    ft.Text(g.title, size=16, weight=ft.FontWeight.W_600),
-                                    muted(f"{g.when} · {g.detail}"),
-                                ],
-                                spacing=2,
-                                expand=True,
-                            ),
-                            button(
-                                tr("ui.replay"),
-                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/"),
-                                icon=ft.Icons.SLOW_MOTION_VIDEO,
-                                style="text",
-                                identifier=f"replay-{g.game_id}",
-                                tooltip=tr("ui.replay_named", game=g.title),
-                            ),
-                            button(
-                                tr("ui.see_standings"),
-                                lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
-                                icon=ft.Icons.EMOJI_EVENTS,
-                                style="outlined",
-                                identifier=f"finished-{g.game_id}",
-                                tooltip=tr("ui.see_standings_named", game=g.title),
-                            ),
-                        ],
-                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                        wrap=False,
-                    ),
-                    padding=10,
+                game_card(
+                    g.title,
+                    g.summary,
+                    [
+                        button(
+                            tr("ui.replay"),
+                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/"),
+                            icon=ft.Icons.SLOW_MOTION_VIDEO,
+                            style="text",
+                            identifier=f"replay-{g.game_id}",
+                            tooltip=tr("ui.replay_named", game=g.title),
+                        ),
+                        button(
+                            tr("ui.see_standings"),
+                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
+                            icon=ft.Icons.EMOJI_EVENTS,
+                            style="outlined",
+                            identifier=f"finished-{g.game_id}",
+                            tooltip=tr("ui.see_standings_named", game=g.title),
+                        ),
+                    ],
                 )
             )
         rows += [
@@ -209,9 +187,6 @@ class HomeScreen(Screen):
             return
         self.app.toast(tr("ui.imported"))
         self.app.go(f"/game/{game_id}")
-
-    async def _export(self, game_id: str, title: str) -> None:
-        await export_game(self.app, game_id, title)
 
 
 async def export_game(app: Any, game_id: str, title: str) -> None:

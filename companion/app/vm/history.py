@@ -24,6 +24,10 @@ class GameRowVM:
     winner: str
     detail: str
 
+    @property
+    def summary(self) -> str:
+        return f"{self.when} · {self.detail}"
+
 
 @dataclass
 class SeriesVM:
@@ -118,14 +122,14 @@ def _colour(series: list[SeriesVM], colours: dict[str, str]) -> None:
 
 
 def games_view(infos: Sequence[Any], tr: Tr) -> list[GameRowVM]:
+    """The stored games as rows, the most recently played first."""
     rows = []
     for g in infos:
         players = tr.join(g.players)
-        tr(f"ui.status_{g.status}") if tr.has(f"ui.status_{g.status}") else g.status
         when = tr.digits(_when(getattr(g, "finished", None) or getattr(g, "updated", None) or g.created))
         winner = winner_text(tr, g.winner)
         detail = (
             tr("ui.game_detail_finished", winner=winner) if winner else tr("ui.game_detail_active", count=g.version)
         )
         rows.append(GameRowVM(g.id, players, when, g.status, winner, detail))
-    return rows
+    return sorted(rows, key=lambda row: row.when, reverse=True)

@@ -164,6 +164,23 @@ def card(
     return box
 
 
+def game_card(title: str, summary: str, actions: list[ft.Control], *, identifier: str | None = None) -> ft.Control:
+    """One stored game in a list (Home, History): who played, when and how it went, its buttons."""
+    return card(
+        ft.Row(
+            [
+                ft.Column(
+                    [ft.Text(title, size=16, weight=ft.FontWeight.W_600), muted(summary)], spacing=2, expand=True
+                ),
+                *actions,
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        padding=10,
+        identifier=identifier,
+    )
+
+
 def start_border(stripe: ft.BorderSide, rtl: bool, rest: ft.BorderSide | None = None) -> ft.Border:
     """A border with an accent stripe on the side where reading starts: left, or right when the
     page is right-to-left (Flutter mirrors rows and alignments, not a Border's sides)."""
