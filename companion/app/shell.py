@@ -20,6 +20,7 @@ import flet as ft
 
 from . import memory, offloop, sound
 from .join.access import Access, admit
+from .join.device_storage import DeviceStorage
 from .locale import apply_language, open_in_device_language
 from .opening import Listing
 from .routes import Read, read_for, screen_for
@@ -113,7 +114,7 @@ class App:
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
-        self.prefs: Any = None  # this browser's storage (join/device_storage.py), set by `admit`
+        self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (join/access.py)
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -141,7 +142,8 @@ class App:
     def _connected(self, e: Any = None) -> None:
         self._short_lived = False
         # Flet 1.0 answers no call to a service made before a reconnect: new ones are made on use.
-        self.prefs.connected()
+        if self.prefs is not None:
+            self.prefs.connected()
         self._file_picker = None
         sound.renew(self)
         if self._open_on_connect:
@@ -159,7 +161,8 @@ class App:
     async def _disconnected(self, e: Any = None) -> None:
         """Its socket is gone: a session that never held a key is kept only briefly (a stranger's
         reconnect storm must not pin memory for the usual grace period)."""
-        self.prefs.disconnected()
+        if self.prefs is not None:
+            self.prefs.disconnected()
         if self.holds_key or self._short_lived:
             return
         self._short_lived = True  # Session.disconnect announces the disconnection again
@@ -169,7 +172,8 @@ class App:
             log.debug("cannot shorten a session's grace period", exc_info=True)
 
     def _closed(self, e: Any = None) -> None:
-        self.prefs.closed()
+        if self.prefs is not None:
+            self.prefs.closed()
         memory.session_closed()
 
     def file_picker(self) -> ft.FilePicker:
