@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Row
 from sqlalchemy import select as select_many  # sqlmodel's select is typed for at most four columns
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -198,37 +198,14 @@ class Store:
                 .where(EventRow.game_id == game_id, EventRow.seq <= head.version)
                 .order_by(col(EventRow.seq))
             ).all()
-        return [
-            LogEntry(
-                seq=e.seq,
-                action=json.loads(e.action),
-                answer=json.loads(e.answer),
-                submitted_by=e.submitted_by,
-                at=e.at,
-                undone=e.undone,
-                kind=e.kind,
-                target=e.target,
-            )
-            for e in rows
-        ]
+        return [_log_entry(e) for e in rows]
 
     def entry(self, game_id: str, seq: int) -> LogEntry | None:
         """One log entry (None: not written), as `events` gives it: what another instance's
         notification of version `seq` reads, without the rest of the log."""
         with self.db.transaction() as conn:
             e = conn.execute(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)).first()
-        if e is None:
-            return None
-        return LogEntry(
-            seq=e.seq,
-            action=json.loads(e.action),
-            answer=json.loads(e.answer),
-            submitted_by=e.submitted_by,
-            at=e.at,
-            undone=e.undone,
-            kind=e.kind,
-            target=e.target,
-        )
+        return None if e is None else _log_entry(e)
 
     def export_game(self, game_id: str) -> dict[str, Any]:
         """The PROTOCOL.md file of the game: its configuration and the actions in effect."""
@@ -433,6 +410,20 @@ class Store:
         """Another writer appended the same entry number first: report the version it left."""
         with self.db.transaction() as conn:
             return StaleState(game_id, base_version, read_head(conn, game_id).version)
+
+
+def _log_entry(e: Row[EventRow]) -> LogEntry:
+    """A log row as the store gives it (the engine's JSON read back)."""
+    return LogEntry(
+        seq=e.seq,
+        action=json.loads(e.action),
+        answer=json.loads(e.answer),
+        submitted_by=e.submitted_by,
+        at=e.at,
+        undone=e.undone,
+        kind=e.kind,
+        target=e.target,
+    )
 
 
 def _check_arguments(base_version: Any, texts: dict[str, tuple[Any, int]]) -> None:
