@@ -114,6 +114,7 @@ class App:
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
+        self._away = False  # the socket is gone: the page is left empty until it comes back
         self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (join/access.py)
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -141,6 +142,7 @@ class App:
 
     def _connected(self, e: Any = None) -> None:
         self._short_lived = False
+        self._away = False
         # Flet 1.0 answers no call to a service made before a reconnect: new ones are made on use.
         if self.prefs is not None:
             self.prefs.connected()
@@ -157,12 +159,15 @@ class App:
                 self.go(asked)
             else:
                 self.show(asked)
+        elif self.screen is not None:
+            self.render()
 
     async def _disconnected(self, e: Any = None) -> None:
         """Its socket is gone: a session that never held a key is kept only briefly (a stranger's
         reconnect storm must not pin memory for the usual grace period)."""
         if self.prefs is not None:
             self.prefs.disconnected()
+        self._empty_page()
         if self.holds_key or self._short_lived:
             return
         self._short_lived = True  # Session.disconnect announces the disconnection again
@@ -170,6 +175,18 @@ class App:
             await self.page.session.disconnect(KEYLESS_SESSION_SECONDS)
         except Exception:  # a session already closing
             log.debug("cannot shorten a session's grace period", exc_info=True)
+
+    def _empty_page(self) -> None:
+        """Take the screen off the page while the socket is gone; `_connected` draws it again.
+
+        On a reconnect Flet 1.0.5 sends the whole page, and its browser client takes that in
+        far more slowly than the same controls in an update: the tab froze for 7 s on Settings,
+        30 s on the table and 52 s on the setup screen, in which it answered no tap. An empty
+        page comes back at once, and the screen then arrives as it does on any navigation.
+        """
+        self._away = True
+        self.page.appbar = None
+        self.page.controls.clear()
 
     def _closed(self, e: Any = None) -> None:
         if self.prefs is not None:
@@ -273,6 +290,8 @@ class App:
         self.render()
 
     def render(self) -> None:
+        if self._away:  # drawn when the socket is back (`_connected`)
+            return
         page = self.page
         screen = self.screen
         try:
