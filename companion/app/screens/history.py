@@ -135,6 +135,7 @@ class HistoryScreen(Screen):
             labels=[
                 fch.ChartAxisLabel(value=v, label=ft.Text(tr.num(v), size=11)) for v in range(0, max(1, top) + 2, step)
             ],
+            label_spacing=step,  # else the chart samples its own interval and shows few of these labels
             label_size=32,
             title=ft.Text(axis, size=11),
             title_size=18,
