@@ -114,7 +114,6 @@ class App:
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
-        self._away = False  # the socket is gone: the page is left empty until it comes back
         self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (join/access.py)
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -140,9 +139,13 @@ class App:
         machine), a join secret, a device token."""
         return self.host or self.link_ok or bool(getattr(self, "join_devices", None))
 
+    @property
+    def _offline(self) -> bool:
+        """Whether the socket is gone (Flet detaches it before it announces the disconnection)."""
+        return self.page.session.connection is None
+
     def _connected(self, e: Any = None) -> None:
         self._short_lived = False
-        self._away = False
         # Flet 1.0 answers no call to a service made before a reconnect: new ones are made on use.
         if self.prefs is not None:
             self.prefs.connected()
@@ -184,7 +187,6 @@ class App:
         30 s on the table and 52 s on the setup screen, in which it answered no tap. An empty
         page comes back at once, and the screen then arrives as it does on any navigation.
         """
-        self._away = True
         self.page.appbar = None
         self.page.controls.clear()
 
@@ -250,7 +252,7 @@ class App:
         self.opening = None
         read = read_for(self, urlsplit(route or "/").path or "/")
         try:
-            if self.page.session.connection is None:
+            if self._offline:
                 self._open_on_connect = True
                 return
             if read is not None:
@@ -290,7 +292,7 @@ class App:
         self.render()
 
     def render(self) -> None:
-        if self._away:  # drawn when the socket is back (`_connected`)
+        if self._offline:  # drawn when the socket is back (`_connected`)
             return
         page = self.page
         screen = self.screen
