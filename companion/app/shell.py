@@ -27,7 +27,7 @@ from .routes import Read, read_for, screen_for
 from .settings import Settings, SettingsFile
 from .vm.actions import ReasonVM
 from .vm.text import FONT_FILES, Tr
-from .widgets.common import DANGER, button, heading, muted, pill, start_border
+from .widgets.common import DANGER, button, heading, muted, pill, start_border, width_class
 
 log = logging.getLogger(__name__)
 
@@ -334,11 +334,11 @@ class App:
 
     @property
     def narrow(self) -> bool:
-        return (self.width or 1024) < 720
+        return width_class(self.width or 1024) == 0
 
     @property
     def wide(self) -> bool:
-        return (self.width or 1024) >= 1100
+        return width_class(self.width or 1024) == 2
 
     # --- shared dialogs ---------------------------------------------------------------------
 

@@ -86,6 +86,48 @@ def test_every_screen_renders(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def _drawn(page: ft.Page) -> list[ft.Control]:
+    """Every control on the page, depth first."""
+    found: list[ft.Control] = []
+
+    def walk(control: ft.Control) -> None:
+        found.append(control)
+        for name in ("controls", "content", "actions", "rows", "columns", "cells", "label"):
+            child = getattr(control, name, None)
+            for c in child if isinstance(child, list) else [child]:
+                if isinstance(c, ft.Control):
+                    walk(c)
+
+    for view in page.views:
+        walk(view)
+    return found
+
+
+def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
+    """A phone gets one block per player (a seven-column table runs off its edge), a laptop the
+    table; turning the screen across the phone width lays it out again."""
+    store = make_store(tmp_path)
+    won = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]})
+    store.submit(won, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(won).version)
+    headings = ["Games", "Wins", "Tunnel", "Beatings taken", "Beatings given", "Extortions won", "Extortions lost"]
+
+    def laid_out(app: App) -> tuple[bool, list[str]]:
+        drawn = _drawn(app.page)
+        texts = [c.value for c in drawn if isinstance(c, ft.Text) and isinstance(c.value, str)]
+        return any(isinstance(c, ft.DataTable) for c in drawn), texts
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 390)
+        await show(app, "/history")
+        table, texts = laid_out(app)
+        assert not table and all(texts.count(h) == 2 for h in headings), texts  # one block per player
+        app._resized(ft.PageResizeEvent("resized", app.page, width=1280, height=800))
+        table, texts = laid_out(app)
+        assert table and all(texts.count(h) == 1 for h in headings), texts
+
+    asyncio.run(run())
+
+
 def test_table_taps_record_actions_and_flags(tmp_path: Path) -> None:
     store = make_store(tmp_path)
     game = store.create_game(

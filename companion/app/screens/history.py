@@ -12,8 +12,8 @@ from typing import Any
 import flet as ft
 
 from ..opening import Listing
-from ..vm.history import HistoryVM, SeriesVM, games_view, history_view
-from ..widgets.common import card, game_card, heading, icon_button, muted, paint, pill
+from ..vm.history import STAT_COLUMNS, HistoryVM, PlayerRowVM, SeriesVM, games_view, history_view
+from ..widgets.common import card, game_card, heading, icon_button, muted, paint, pill, width_class
 from .base import Screen
 from .home import export_game
 
@@ -101,7 +101,7 @@ class HistoryScreen(Screen):
                     identifier=f"history-game-{g.game_id}",
                 )
             )
-        return ft.Column(rows, spacing=10)
+        return ft.Column(rows, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def _chart(self, title: str, axis: str, series: list[SeriesVM], top: int, games: int, ident: str) -> ft.Control:
         import flet_charts as fch
@@ -129,7 +129,13 @@ class HistoryScreen(Screen):
                 )
             )
             legend.append(pill(s.name, icon=ft.Icons.CIRCLE, color=color, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST))
-        labels = [fch.ChartAxisLabel(value=at(i), label=ft.Text(tr.num(i), size=11)) for i in range(1, games + 1)]
+        # The game numbers sit a little below the axis, clear of the dots of a player at 0.
+        labels = [
+            fch.ChartAxisLabel(
+                value=at(i), label=ft.Container(ft.Text(tr.num(i), size=11), padding=ft.Padding.only(top=8))
+            )
+            for i in range(1, games + 1)
+        ]
         step = 1 if top <= 12 else 2
         values = fch.ChartAxis(
             labels=[
@@ -150,7 +156,7 @@ class HistoryScreen(Screen):
             left_axis=none if rtl else values,
             right_axis=values if rtl else None,
             bottom_axis=fch.ChartAxis(
-                labels=labels, label_size=24, title=ft.Text(tr("ui.chart_games"), size=11), title_size=18
+                labels=labels, label_size=32, title=ft.Text(tr("ui.chart_games"), size=11), title_size=18
             ),
             horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
             height=220,
@@ -175,48 +181,62 @@ class HistoryScreen(Screen):
             )
         )
 
+    def resized(self, old: float, new: float) -> bool:
+        return (width_class(old) == 0) != (width_class(new) == 0)  # the players' statistics change layout
+
     def _players(self, vm: HistoryVM) -> ft.Control:
+        """A table of the players' statistics; on a narrow screen, one block per player instead,
+        as the table's seven columns would run off a phone's edge."""
         tr = self.tr
-        cols = [
-            "ui.col_player",
-            "ui.col_games",
-            "ui.col_wins",
-            "ui.col_tunnel",
-            "ui.col_beatings_taken",
-            "ui.col_beatings_given",
-            "ui.col_extortions_won",
-            "ui.col_extortions_lost",
-        ]
-        table = ft.DataTable(
-            columns=[
-                ft.DataColumn(label=ft.Text(tr(c), size=12, weight=ft.FontWeight.BOLD), numeric=i > 0)
-                for i, c in enumerate(cols)
-            ],
-            rows=[
-                ft.DataRow(
-                    cells=[
-                        ft.DataCell(ft.Text(tr.num(v) if isinstance(v, int) else v, size=13))
-                        for v in (
-                            p.name,
-                            p.games,
-                            p.wins,
-                            p.tunnel,
-                            p.beatings_taken,
-                            p.beatings_given,
-                            p.extortions_won,
-                            p.extortions_lost,
-                        )
-                    ]
-                )
-                for p in vm.players
-            ],
-            column_spacing=18,
-            heading_row_height=40,
-            data_row_min_height=36,
-        )
+        body: ft.Control
+        if self.app.narrow:
+            body = ft.Column([self._player_block(p) for p in vm.players], spacing=12, tight=True)
+        else:
+            table = ft.DataTable(
+                columns=[
+                    ft.DataColumn(
+                        label=ft.Text(tr(key), size=12, weight=ft.FontWeight.BOLD), numeric=key != "ui.col_player"
+                    )
+                    for key in ("ui.col_player", *(key for key, _ in STAT_COLUMNS))
+                ],
+                rows=[
+                    ft.DataRow(
+                        cells=[
+                            ft.DataCell(ft.Text(p.name, size=13)),
+                            *(ft.DataCell(ft.Text(tr.num(value), size=13)) for _, value in p.stats),
+                        ]
+                    )
+                    for p in vm.players
+                ],
+                column_spacing=18,
+                heading_row_height=40,
+                data_row_min_height=36,
+            )
+            body = ft.Row([table], scroll=ft.ScrollMode.AUTO)  # long headings of a language may still overflow
         return card(
-            ft.Column(
-                [heading(tr("ui.player_stats"), 17), ft.Row([table], scroll=ft.ScrollMode.AUTO)], spacing=8, tight=True
-            ),
+            ft.Column([heading(tr("ui.player_stats"), 17), body], spacing=8, tight=True),
             identifier="player-stats",
+        )
+
+    def _player_block(self, p: PlayerRowVM) -> ft.Control:
+        tr = self.tr
+        return ft.Column(
+            [
+                heading(p.name, 15),
+                ft.Row(
+                    [
+                        ft.Row(
+                            [muted(tr(key), 12), ft.Text(tr.num(value), size=13, weight=ft.FontWeight.BOLD)],
+                            spacing=4,
+                            tight=True,
+                        )
+                        for key, value in p.stats
+                    ],
+                    wrap=True,
+                    spacing=14,
+                    run_spacing=4,
+                ),
+            ],
+            spacing=2,
+            tight=True,
         )

@@ -27,7 +27,7 @@ from ..vm.interaction import TableControl
 from ..vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
 from ..widgets import panels
 from ..widgets.board import BoardMap
-from ..widgets.common import Memo, button, card, heading, muted
+from ..widgets.common import Memo, button, card, heading, muted, width_class
 from ..widgets.head import TableHead
 from ..widgets.patch import Patch, buttons_key
 from ..widgets.players import PilesRow, PlayersPanel
@@ -110,10 +110,7 @@ class TableScreen(Screen):
         return actions[len(self._in_bar(actions)) :]
 
     def resized(self, old: float, new: float) -> bool:
-        def bucket(w: float) -> int:
-            return 0 if w < 720 else 1 if w < 1100 else 2
-
-        return bucket(old) != bucket(new)
+        return width_class(old) != width_class(new)
 
     def key(self, e: ft.KeyboardEvent) -> None:
         if self.missing:

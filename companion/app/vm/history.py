@@ -37,6 +37,18 @@ class SeriesVM:
     color: str = ""  # the player's standee colour (as in their latest game), one per line
 
 
+# A player's statistics after their name, in the order shown: (heading key, PlayerRowVM field).
+STAT_COLUMNS = (
+    ("ui.col_games", "games"),
+    ("ui.col_wins", "wins"),
+    ("ui.col_tunnel", "tunnel"),
+    ("ui.col_beatings_taken", "beatings_taken"),
+    ("ui.col_beatings_given", "beatings_given"),
+    ("ui.col_extortions_won", "extortions_won"),
+    ("ui.col_extortions_lost", "extortions_lost"),
+)
+
+
 @dataclass
 class PlayerRowVM:
     name: str
@@ -47,6 +59,11 @@ class PlayerRowVM:
     beatings_given: int
     extortions_won: int
     extortions_lost: int
+
+    @property
+    def stats(self) -> list[tuple[str, int]]:
+        """(heading key, value) for each column of `STAT_COLUMNS`."""
+        return [(key, getattr(self, name)) for key, name in STAT_COLUMNS]
 
 
 @dataclass
@@ -77,18 +94,7 @@ def winner_text(tr: Tr, winner: Any) -> str:
 def history_view(stats: Any, tr: Tr) -> HistoryVM:
     vm = HistoryVM()
     for p in stats.players:
-        vm.players.append(
-            PlayerRowVM(
-                p.name,
-                p.games,
-                p.wins,
-                p.tunnel,
-                p.beatings_taken,
-                p.beatings_given,
-                p.extortions_won,
-                p.extortions_lost,
-            )
-        )
+        vm.players.append(PlayerRowVM(p.name, *(getattr(p, name) for _, name in STAT_COLUMNS)))
     series_t: dict[str, SeriesVM] = {}
     series_b: dict[str, SeriesVM] = {}
     order = {p.name.casefold(): i for i, p in enumerate(stats.players)}

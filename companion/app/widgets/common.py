@@ -32,6 +32,13 @@ DANGER = ft.Colors.RED_700
 DANGER_SOFT = ft.Colors.with_opacity(0.12, ft.Colors.RED_700)
 RADIUS = 10
 TOUCH = 48  # minimum touch target, in logical pixels
+NARROW_BELOW = 720  # logical pixels: a phone, laid out in one column
+WIDE_FROM = 1100  # logical pixels: a laptop, with room for three columns
+
+
+def width_class(width: float) -> int:
+    """0 narrow, 1 medium, 2 wide: a screen laid out by it draws again when it changes."""
+    return 0 if width < NARROW_BELOW else 1 if width < WIDE_FROM else 2
 
 
 def paint(color: str) -> tuple[str, str]:
