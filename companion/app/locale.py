@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Awaitable, Iterable
+from typing import Any, Protocol
 
 from companion.i18n import DEFAULT_LANGUAGE
 
@@ -52,22 +52,25 @@ def apply_language(page: Any, tr: Tr) -> None:
     page.title = tr("ui.app_title")
 
 
+class Preferences(Protocol):
+    """What the language needs of a browser's storage (`DeviceStorage` in the app)."""
+
+    def get(self, key: str) -> Awaitable[Any]: ...
+
+    def set(self, key: str, value: str) -> Awaitable[Any]: ...
+
+    def remove(self, key: str) -> Awaitable[Any]: ...
+
+
 class DeviceLanguage:
     """This device's saved choice (`saved`) and its browser's preferred language (`preferred`)."""
 
-    def __init__(self, page: Any, prefs: Any = None) -> None:
-        """`prefs`: the session's `SharedPreferences` if it has one already (else one is made)."""
+    def __init__(self, page: Any, prefs: Preferences | None) -> None:
+        """`prefs`: this browser's storage (`App.prefs`); None keeps a choice for the session only."""
         self.page = page
         self.saved: str | None = None
         self.preferred: str | None = None
-        self._prefs: Any = prefs
-        if prefs is None:
-            try:
-                import flet as ft
-
-                self._prefs = ft.SharedPreferences()  # registers with the page of the current session
-            except Exception:  # no client-side storage (an unusual host): choices last for the session
-                log.debug("no SharedPreferences for this page", exc_info=True)
+        self._prefs = prefs
 
     @property
     def language(self) -> str:
