@@ -58,3 +58,22 @@ async def settled(screen: Any) -> None:
 
     while screen.writing is not None and not screen.writing.done():
         await asyncio.wrap_future(screen.writing)
+
+
+def drawn(page: Any) -> list[Any]:
+    """Every control on a Flet page, depth first (what a test without a browser looks at)."""
+    import flet as ft
+
+    found: list[Any] = []
+
+    def walk(control: ft.Control) -> None:
+        found.append(control)
+        for name in ("controls", "content", "actions", "rows", "columns", "cells", "label"):
+            child = getattr(control, name, None)
+            for c in child if isinstance(child, list) else [child]:
+                if isinstance(c, ft.Control):
+                    walk(c)
+
+    for view in page.views:
+        walk(view)
+    return found

@@ -25,7 +25,7 @@ from companion.app.session import TableSession
 from companion.app.settings import Settings, SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import make_store, settled, show
+from .conftest import drawn, make_store, settled, show
 
 
 def pack(obj):
@@ -86,23 +86,6 @@ def test_every_screen_renders(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def _drawn(page: ft.Page) -> list[ft.Control]:
-    """Every control on the page, depth first."""
-    found: list[ft.Control] = []
-
-    def walk(control: ft.Control) -> None:
-        found.append(control)
-        for name in ("controls", "content", "actions", "rows", "columns", "cells", "label"):
-            child = getattr(control, name, None)
-            for c in child if isinstance(child, list) else [child]:
-                if isinstance(c, ft.Control):
-                    walk(c)
-
-    for view in page.views:
-        walk(view)
-    return found
-
-
 def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     """A phone gets one block per player (a seven-column table runs off its edge), a laptop the
     table; turning the screen across the phone width lays it out again."""
@@ -112,9 +95,9 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     headings = ["Games", "Wins", "Tunnel", "Beatings taken", "Beatings given", "Extortions won", "Extortions lost"]
 
     def laid_out(app: App) -> tuple[bool, list[str]]:
-        drawn = _drawn(app.page)
-        texts = [c.value for c in drawn if isinstance(c, ft.Text) and isinstance(c.value, str)]
-        return any(isinstance(c, ft.DataTable) for c in drawn), texts
+        controls = drawn(app.page)
+        texts = [c.value for c in controls if isinstance(c, ft.Text) and isinstance(c.value, str)]
+        return any(isinstance(c, ft.DataTable) for c in controls), texts
 
     async def run() -> None:
         app = await new_app(store, tmp_path, 390)

@@ -21,7 +21,7 @@ from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
 from companion.rules import new_game, parse_action, step
 
-from .conftest import make_store, settled, show, write_settings
+from .conftest import drawn, make_store, settled, show, write_settings
 from .test_app_offline import new_app
 
 TR = Tr("en")
@@ -316,20 +316,7 @@ class TestWinning:
 
 def _identifiers(page: ft.Page) -> set[str]:
     """Every semantics identifier on the page (the tests' handles)."""
-    found: set[str] = set()
-
-    def walk(control: object) -> None:
-        if isinstance(control, ft.Semantics) and control.identifier:
-            found.add(control.identifier)
-        for name in ("controls", "content", "actions"):
-            child = getattr(control, name, None)
-            for c in child if isinstance(child, list) else [child]:
-                if isinstance(c, ft.Control):
-                    walk(c)
-
-    for view in page.views:
-        walk(view)
-    return found
+    return {c.identifier for c in drawn(page) if isinstance(c, ft.Semantics) and c.identifier}
 
 
 class TestStartingHands:
