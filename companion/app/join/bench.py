@@ -23,21 +23,11 @@ import logging
 import random
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import msgpack
-from flet.controls.base_control import BaseControl
-from flet.messaging.connection import Connection
-from flet.messaging.protocol import configure_encode_object_for_msgpack
-from flet.pubsub.pubsub_hub import PubSubHub
-
 from companion.bench import rss_mb
 
-from .. import flet_costs
-
-_ENCODE = configure_encode_object_for_msgpack(BaseControl)
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 GAME = {"players": [{"name": n} for n in NAMES], "modules": {"warden": True}, "seed": 21}
 SOAK_ACTIONS = 2000
@@ -195,78 +185,23 @@ async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
 # --- the soak, in Flet sessions without a browser ------------------------------------------------
 
 
-class _Connection(Connection):
-    """A Flet connection that encodes what it would send (as the real one does) and drops it,
-    noting when it sent its first message since `first_at` was last cleared."""
-
-    def __init__(self, loop: Any, hub: PubSubHub, executor: ThreadPoolExecutor) -> None:
-        super().__init__()
-        self.loop = loop
-        self.executor = executor
-        self.pubsubhub = hub
-        self.sent = 0
-        self.first_at: float | None = None
-
-    def send_message(self, message: Any) -> None:
-        self.sent += len(msgpack.packb([message.action, message.body], default=_ENCODE))
-        if self.first_at is None:
-            self.first_at = time.perf_counter()
-
-
 async def _soak(folder: Path, actions: int) -> dict[str, Any]:
-    from flet.controls.context import _context_page
-    from flet.messaging.session import Session
-
     from companion.rules import step
     from companion.simulate import RandomTable
-    from storage import Store
 
-    from ..browser import LAPTOP, PHONE
-    from ..settings import SettingsFile
-    from ..shell import App, Services
-    from .access import Access
-    from .service import JoinService
+    from .instance import Instance
 
-    flet_costs.apply()  # as the server does
-    loop = asyncio.get_running_loop()
-    executor = ThreadPoolExecutor(2)
-    hub = PubSubHub(loop=loop, executor=executor)
-    store = Store(url=f"sqlite:///{folder / 'games.sqlite3'}")
-    services = Services(store, SettingsFile(folder / "settings.json"), access=Access())
-    join: JoinService = services.join
+    instance = Instance(f"sqlite:///{folder / 'games.sqlite3'}", folder, "soak")
+    store, join = instance.store, instance.services.join
     config = dict(GAME, house_rules={"targets": {str(n): 100 for n in range(2, 7)}})  # long games
     rng = random.Random(5)
 
-    sessions: list[Session] = []  # Flet holds its sessions weakly: the server's registry, here
-    connections: dict[Any, _Connection] = {}  # each screen's
-
-    async def open_screen(route: str, device: Any = None) -> Any:
-        """One more connected screen: the table view (`device` None) or a phone's seat."""
-        connection = _Connection(loop, hub, executor)
-        session = Session(connection)
-        sessions.append(session)
-        # As a browser registering: its window's size, then the first page sent (encoding it is
-        # what lets Flet diff later changes against it).
-        session.apply_page_patch(LAPTOP if device is None else PHONE)
-        msgpack.packb(session.get_page_patch(), default=_ENCODE)
-        _context_page.set(session.page)
-        app = App(session.page, services)
-        app.apply_settings()
-        app.host = device is None  # what `admit` decides from the address and the host key
-        if device is not None:
-            app.join_devices = {device.game_id: device}
-        app.show(route)
-        await app.shown()
-        await asyncio.sleep(0)
-        connections[app] = connection
-        return app
-
     async def seat_all(game_id: str) -> list[Any]:
         secret = store.devices.secret(game_id)
-        apps = [await open_screen(f"/game/{game_id}/table")]
+        apps = [await instance.open_screen(f"/game/{game_id}/table")]
         for seat in range(len(NAMES)):
             device, _ = join.join(game_id, secret, "127.0.0.1", seat, "bench")
-            apps.append(await open_screen(f"/play/{game_id}", device))
+            apps.append(await instance.open_screen(f"/play/{game_id}", device))
         return apps
 
     game_id = store.create_game(config)
@@ -285,7 +220,7 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
         else:
             raise RuntimeError("no legal action found")
         actor = apps[1 + action["player"]]
-        others = [connections[app] for app in apps if app is not actor]
+        others = [instance.connection(app) for app in apps if app is not actor]
         for connection in others:
             connection.first_at = None
         submitted = time.perf_counter()
@@ -302,14 +237,13 @@ async def _soak(folder: Path, actions: int) -> dict[str, Any]:
             start_rss = rss_mb()
         if full.winner is not None or store.load(game_id).game.state.winner is not None:
             for app in apps:
-                app.screen.leave()
-            sessions.clear()
+                instance.close_screen(app)
             game_id = store.create_game(dict(config, seed=done))
             apps = await seat_all(game_id)
     seconds = time.perf_counter() - started
     gc.collect()
     growth = rss_mb() - (start_rss or rss_mb())
-    store.close()
+    instance.close()
     return {"actions": done, "seconds": seconds, "growth": growth, "lost": lost, "first_sent": first_sent}
 
 

@@ -1,5 +1,5 @@
 """One instance of the app without its web server: its own store connection, news, Flet hub and
-sessions, whose screens are encoded as a browser's would be (the soak's way, bench.py).
+sessions, whose screens are encoded as a browser's would be (the sync soak of bench.py runs on one).
 
 Two of these on one PostgreSQL database are two instances as far as the app can tell: nothing
 is shared between them but the database and its notifications. The scale tests and
@@ -9,15 +9,38 @@ is shared between them but the database and its notifications. The scale tests a
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import msgpack
+from flet.controls.base_control import BaseControl
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import configure_encode_object_for_msgpack
 from flet.pubsub.pubsub_hub import PubSubHub
 
 from .. import flet_costs
-from .bench import _ENCODE, _Connection
+
+_ENCODE = configure_encode_object_for_msgpack(BaseControl)
+
+
+class ScreenConnection(Connection):
+    """A Flet connection that encodes what it would send (as the real one does) and drops it,
+    noting when it sent its first message since `first_at` was last cleared."""
+
+    def __init__(self, loop: Any, hub: PubSubHub, executor: ThreadPoolExecutor) -> None:
+        super().__init__()
+        self.loop = loop
+        self.executor = executor
+        self.pubsubhub = hub
+        self.sent = 0
+        self.first_at: float | None = None
+
+    def send_message(self, message: Any) -> None:
+        self.sent += len(msgpack.packb([message.action, message.body], default=_ENCODE))
+        if self.first_at is None:
+            self.first_at = time.perf_counter()
 
 
 class Instance:
@@ -36,8 +59,9 @@ class Instance:
         self.services = Services(
             self.store, SettingsFile(folder / f"settings-{name}.json"), access=Access(shared_key=self._host_key)
         )
-        self.sessions: list[Any] = []  # Flet holds its sessions weakly: the server's registry, here
-        self.connections: list[_Connection] = []
+        # Each open screen's session and connection: Flet holds sessions weakly, so this is the
+        # server's registry of them.
+        self.screens: dict[Any, tuple[Any, ScreenConnection]] = {}
 
     def _host_key(self) -> str | None:
         from ..instances import shared_host_key
@@ -52,10 +76,10 @@ class Instance:
         from ..browser import LAPTOP, PHONE
         from ..shell import App
 
-        connection = _Connection(self.loop, self.hub, self.executor)
+        connection = ScreenConnection(self.loop, self.hub, self.executor)
         session = Session(connection)
-        self.sessions.append(session)
-        self.connections.append(connection)
+        # As a browser registering: its window's size, then the first page sent (encoding it is
+        # what lets Flet diff later changes against it).
         session.apply_page_patch(LAPTOP if device is None else PHONE)
         msgpack.packb(session.get_page_patch(), default=_ENCODE)
         _context_page.set(session.page)
@@ -64,14 +88,20 @@ class Instance:
         app.host = device is None  # what `admit` decides from the address and the host key
         if device is not None:
             app.join_devices = {device.game_id: device}
+        self.screens[app] = (session, connection)
         app.show(route)
         await app.shown()
         await asyncio.sleep(0)
         return app
 
+    def connection(self, app: Any) -> ScreenConnection:
+        return self.screens[app][1]
+
     def close_screen(self, app: Any) -> None:
+        """The screen's browser goes away: it leaves its table and its session is let go."""
         if app.screen is not None:
             app.screen.leave()
+        self.screens.pop(app, None)
 
     def close(self) -> None:
         self.services.news.close()
