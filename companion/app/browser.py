@@ -369,21 +369,46 @@ def _uniform(png: bytes) -> bool:
     return all(low == high for low, high in bands)
 
 
+# Where a control fails to build or lay out, a release build of Flutter paints a box of
+# 0xC0 grey (at 94% opacity over the page: 183-196 here, light or dark) instead of it and of
+# everything after it in its parent. No control of the app is that neutral a grey, so a
+# screenshot with more than this share of it shows a broken layout.
+ERROR_BOX_SHARE = 0.01
+
+
+def error_box_share(png: bytes) -> float:
+    """The share of the picture in the single neutral grey that is Flutter's error box."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    counted = image.getcolors(maxcolors=image.width * image.height) or []
+    colours = cast("list[tuple[int, tuple[int, int, int]]]", counted)  # an RGB image's: (count, (r, g, b))
+    grey = max(
+        (n for n, (r, g, b) in colours if 175 <= r <= 205 and abs(r - g) <= 2 and abs(g - b) <= 2),
+        default=0,
+    )
+    return grey / (image.width * image.height)
+
+
 @asynccontextmanager
 async def pictured_on_failure(page: Any, name: str) -> AsyncIterator[None]:
     """A step of a browser test: when it fails, a screenshot `<name>-FAILED` shows where."""
     try:
         yield
     except Exception:
-        await shot(page, f"{name}-FAILED")
+        await shot(page, f"{name}-FAILED", painted=False)
         raise
 
 
-async def shot(page: Any, name: str, settle: float = 8.0) -> Path:
+async def shot(page: Any, name: str, settle: float = 8.0, *, painted: bool = True) -> Path:
     """Save a screenshot once the canvas has painted and stopped changing (die rolls, first frame).
 
     Flutter's semantics tree can be complete a moment before CanvasKit paints the first frame,
-    so "the text is there" is not enough for a picture.
+    so "the text is there" is not enough for a picture. With `painted`, a picture that shows
+    Flutter's grey error box fails the test (`error_box_share`): the tree can be whole and
+    tappable while the screen shows grey.
     """
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
@@ -397,6 +422,9 @@ async def shot(page: Any, name: str, settle: float = 8.0) -> Path:
             break
         previous = image
     path.write_bytes(image)
+    share = error_box_share(image) if painted else 0.0
+    if share > ERROR_BOX_SHARE:
+        raise AssertionError(f"{share:.0%} of {path.name} is Flutter's grey error box: a control could not be laid out")
     return path
 
 

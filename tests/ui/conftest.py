@@ -77,3 +77,17 @@ def drawn(page: Any) -> list[Any]:
     for view in page.views:
         walk(view)
     return found
+
+
+def expanded_in_a_wrap(page: Any) -> list[str]:
+    """Controls set to expand inside a wrapping Row or Column: Flutter cannot lay that out, and
+    the browser paints a grey box where the Row and everything after it should be."""
+    import flet as ft
+
+    return [
+        f"{type(child).__name__} in {type(parent).__name__}"
+        for parent in drawn(page)
+        if isinstance(parent, ft.Row | ft.Column) and parent.wrap
+        for child in parent.controls
+        if child.expand
+    ]

@@ -5,6 +5,7 @@ handles stale versions, and the launcher explains a busy port and a missing chro
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import socket
 import warnings
@@ -25,7 +26,7 @@ from companion.app.session import TableSession
 from companion.app.settings import Settings, SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import drawn, make_store, settled, show
+from .conftest import drawn, expanded_in_a_wrap, make_store, settled, show
 
 
 def pack(obj):
@@ -74,6 +75,8 @@ def test_every_screen_renders(tmp_path: Path) -> None:
                 (f"/game/{game}/log", "LogScreen"),
                 ("/rules?rule=BEAT-2", "RulesScreen"),
                 ("/history", "HistoryScreen"),
+                (f"/game/{game}/correct", "CorrectScreen"),
+                (f"/game/{won}/replay?step=1", "ReplayScreen"),
                 ("/settings", "SettingsScreen"),
                 (f"/game/{won}/win", "WinScreen"),
                 (f"/game/{won}", "WinScreen"),
@@ -82,6 +85,38 @@ def test_every_screen_renders(tmp_path: Path) -> None:
                 await show(app, route)
                 assert type(app.screen).__name__ == screen, route
                 assert app.page.controls, route
+                assert not expanded_in_a_wrap(app.page), (route, width)
+
+    asyncio.run(run())
+
+
+def test_the_setup_lays_out_in_every_mode(tmp_path: Path) -> None:
+    """Six players in teams, every module and Dig In Place, a game in progress with cards named
+    in every hand: the browser can paint every step (a wrapping row with an expanding name
+    once painted the setup grey from the starting hands down)."""
+    from companion.app.vm.setup import dig_in_places
+
+    store = make_store(tmp_path)
+
+    async def run() -> None:
+        for width in (390, 1280):
+            app = await new_app(store, tmp_path, width)
+            await show(app, "/setup")
+            setup = app.screen
+            steps = [
+                *([setup._add] * 4),
+                functools.partial(setup._set_team_mode, True),
+                functools.partial(setup._set_warden, True),
+                functools.partial(setup._set_neutrals, 2),
+                *(functools.partial(setup._toggle_place, place) for place in dig_in_places()),
+                functools.partial(setup._set_in_progress, True),
+                *(functools.partial(setup._open_adding, seat) for seat in range(6)),
+                *(functools.partial(setup._add_card, seat, "knife") for seat in range(6)),
+            ]
+            for change in steps:
+                change()
+                assert not expanded_in_a_wrap(app.page), (width, change)
+            assert len(setup.form.players) == 6 and setup.form.in_progress
 
     asyncio.run(run())
 
@@ -283,7 +318,8 @@ def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch) -> None:
     """A monkey at the table: random menu actions, composer answers, decisions and reactions,
-    through the screen's own handlers, on games with every module. No screen may fail to draw."""
+    through the screen's own handlers, on games with every module. No screen may fail to draw,
+    nor hold a layout the browser cannot paint (`expanded_in_a_wrap`)."""
     import random
 
     from companion.app import shell
@@ -306,6 +342,7 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
         table = app.screen
         for _ in range(160):
             await settled(table)
+            failures.extend(expanded_in_a_wrap(app.page))
             state = table.session.state
             if state.winner is not None:
                 break

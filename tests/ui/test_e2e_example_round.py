@@ -91,7 +91,7 @@ def test_example_round_through_the_ui(server, store, settings_path) -> None:
             try:
                 await play_example_round(page, "example-laptop")
             except Exception:
-                await shot(page, "example-laptop-FAILED")
+                await shot(page, "example-laptop-FAILED", painted=False)
                 import re
 
                 html = await evaluate(page, "document.querySelector('flt-semantics-host').outerHTML")

@@ -191,10 +191,10 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 phones[5] = lucia
                 await shot(lucia, "phones-lucia-back")
             except Exception:
-                await shot(host, "phones-host-FAILED")
+                await shot(host, "phones-host-FAILED", painted=False)
                 for seat, phone in enumerate(phones):
                     if not phone.is_closed():
-                        await shot(phone, f"phones-{seat}-FAILED", settle=1)
+                        await shot(phone, f"phones-{seat}-FAILED", settle=1, painted=False)
                 raise
 
             # Nothing private reached another device: not the cards, not their ids.
@@ -283,7 +283,7 @@ def test_no_secret_no_access_and_the_host_rotates_and_frees(lan_server, store) -
             except Exception:
                 for n, page in enumerate(pages):
                     if not page.is_closed():
-                        await shot(page, f"phones-security-{n}-FAILED", settle=1)
+                        await shot(page, f"phones-security-{n}-FAILED", settle=1, painted=False)
                 raise
             await browser.close()
 
@@ -328,7 +328,7 @@ def test_a_phone_asleep_while_its_seat_is_taken_wakes_at_its_seat(lan_server, st
                 await wait_text(again, "Carmen · turn 1", 30000)
                 assert [d.seat for d in store.devices.devices(game_id)] == [0]
             except Exception:
-                await shot(phone, "phones-asleep-FAILED", settle=1)
+                await shot(phone, "phones-asleep-FAILED", settle=1, painted=False)
                 raise
             await browser.close()
 

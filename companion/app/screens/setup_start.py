@@ -119,7 +119,7 @@ class StartingStateEditors:
         rows: list[ft.Control] = [
             ft.Row(
                 [
-                    ft.Text(name, size=15, weight=ft.FontWeight.BOLD, expand=True),
+                    ft.Text(name, size=15, weight=ft.FontWeight.BOLD),
                     ft.Semantics(
                         identifier=f"start-total-{seat}",
                         container=True,
