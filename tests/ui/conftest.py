@@ -79,15 +79,16 @@ def drawn(page: Any) -> list[Any]:
     return found
 
 
-def expanded_in_a_wrap(page: Any) -> list[str]:
-    """Controls set to expand inside a wrapping Row or Column: Flutter cannot lay that out, and
-    the browser paints a grey box where the Row and everything after it should be."""
+def expanded_without_bounds(page: Any) -> list[str]:
+    """Controls set to expand inside a Row or Column that wraps or scrolls, which has no edge to
+    expand to: Flutter cannot lay that out (a wrapping row with an expanding name painted the
+    setup grey, from that row down, while every control in it stayed tappable)."""
     import flet as ft
 
     return [
-        f"{type(child).__name__} in {type(parent).__name__}"
+        f"{type(child).__name__} in a {'wrapping' if parent.wrap else 'scrolling'} {type(parent).__name__}"
         for parent in drawn(page)
-        if isinstance(parent, ft.Row | ft.Column) and parent.wrap
+        if isinstance(parent, ft.Row | ft.Column) and (parent.wrap or parent.scroll is not None)
         for child in parent.controls
         if child.expand
     ]

@@ -26,7 +26,7 @@ from companion.app.session import TableSession
 from companion.app.settings import Settings, SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import drawn, expanded_in_a_wrap, make_store, settled, show
+from .conftest import drawn, expanded_without_bounds, make_store, settled, show
 
 
 def pack(obj):
@@ -85,7 +85,7 @@ def test_every_screen_renders(tmp_path: Path) -> None:
                 await show(app, route)
                 assert type(app.screen).__name__ == screen, route
                 assert app.page.controls, route
-                assert not expanded_in_a_wrap(app.page), (route, width)
+                assert not expanded_without_bounds(app.page), (route, width)
 
     asyncio.run(run())
 
@@ -115,7 +115,7 @@ def test_the_setup_lays_out_in_every_mode(tmp_path: Path) -> None:
             ]
             for change in steps:
                 change()
-                assert not expanded_in_a_wrap(app.page), (width, change)
+                assert not expanded_without_bounds(app.page), (width, change)
             assert len(setup.form.players) == 6 and setup.form.in_progress
 
     asyncio.run(run())
@@ -319,7 +319,7 @@ def test_hand_limit_decision_discards_the_chosen_cards(tmp_path: Path) -> None:
 def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch) -> None:
     """A monkey at the table: random menu actions, composer answers, decisions and reactions,
     through the screen's own handlers, on games with every module. No screen may fail to draw,
-    nor hold a layout the browser cannot paint (`expanded_in_a_wrap`)."""
+    nor hold a layout the browser cannot paint (`expanded_without_bounds`)."""
     import random
 
     from companion.app import shell
@@ -342,7 +342,7 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
         table = app.screen
         for _ in range(160):
             await settled(table)
-            failures.extend(expanded_in_a_wrap(app.page))
+            failures.extend(expanded_without_bounds(app.page))
             state = table.session.state
             if state.winner is not None:
                 break
