@@ -166,6 +166,8 @@ class TestBugs:
         assert [(s.name, s.color) for s in vm.tunnel] == [("Carmen", "green"), ("Nicholas", "yellow")]
         assert [s.color for s in vm.beatings] == ["green", "yellow"]
         assert line_color("green") == ft.Colors.GREEN_700
+        # black and white in the theme's tones, which differ from each other and from its background
+        assert {line_color("black"), line_color("white")} == {ft.Colors.ON_SURFACE, ft.Colors.OUTLINE}
 
     def test_places_take_their_own_article(self) -> None:
         assert TR("ui.player_at", place="solitary") == "in Solitary Confinement"

@@ -17,11 +17,15 @@ from ..widgets.common import card, game_card, heading, icon_button, muted, paint
 from .base import Screen
 from .home import export_game
 
+# The two standees whose own colour one theme's background would swallow are drawn in the
+# theme's tones: the black one in its ink (black on light, near white on dark), the white one
+# in its outline tone, apart from the ink in both themes.
+NEUTRAL_LINES = {"black": ft.Colors.ON_SURFACE, "white": ft.Colors.OUTLINE}
+
 
 def line_color(color: str) -> str:
-    """A player's colour as a chart line (a white standee's line is drawn grey, to show on white)."""
-    fill = paint(color)[0]
-    return ft.Colors.GREY_500 if fill == ft.Colors.WHITE else fill
+    """A player's colour as a chart line, readable in the light and the dark theme."""
+    return NEUTRAL_LINES.get(color) or paint(color)[0]
 
 
 class HistoryScreen(Screen):
