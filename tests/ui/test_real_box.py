@@ -9,7 +9,6 @@ from types import SimpleNamespace
 
 import flet as ft
 
-from companion.app.screens.history import line_color
 from companion.app.vm.actions import Composer, action_menu, confirm_view, end_turn_vm, menu_view
 from companion.app.vm.correct import card_choices
 from companion.app.vm.dice import michel_ask, michel_draws
@@ -19,6 +18,7 @@ from companion.app.vm.setup import SetupForm, hand_cards, hand_total
 from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
+from companion.app.widgets.common import edge
 from companion.rules import new_game, parse_action, step
 
 from .conftest import drawn, make_store, settled, show, write_settings
@@ -165,9 +165,9 @@ class TestBugs:
         vm = history_view(stats, TR)
         assert [(s.name, s.color) for s in vm.tunnel] == [("Carmen", "green"), ("Nicholas", "yellow")]
         assert [s.color for s in vm.beatings] == ["green", "yellow"]
-        assert line_color("green") == ft.Colors.GREEN_700
+        assert edge("green") == ft.Colors.GREEN_700
         # black and white in the theme's tones, which differ from each other and from its background
-        assert {line_color("black"), line_color("white")} == {ft.Colors.ON_SURFACE, ft.Colors.OUTLINE}
+        assert {edge("black"), edge("white")} == {ft.Colors.ON_SURFACE, ft.Colors.OUTLINE}
 
     def test_places_take_their_own_article(self) -> None:
         assert TR("ui.player_at", place="solitary") == "in Solitary Confinement"

@@ -13,19 +13,9 @@ import flet as ft
 
 from ..opening import Listing
 from ..vm.history import STAT_COLUMNS, HistoryVM, PlayerRowVM, SeriesVM, games_view, history_view
-from ..widgets.common import card, game_card, heading, icon_button, muted, paint, pill, width_class
+from ..widgets.common import card, edge, game_card, heading, icon_button, muted, pill, width_class
 from .base import Screen
 from .home import export_game
-
-# The two standees whose own colour one theme's background would swallow are drawn in the
-# theme's tones: the black one in its ink (black on light, near white on dark), the white one
-# in its outline tone, apart from the ink in both themes.
-NEUTRAL_LINES = {"black": ft.Colors.ON_SURFACE, "white": ft.Colors.OUTLINE}
-
-
-def line_color(color: str) -> str:
-    """A player's colour as a chart line, readable in the light and the dark theme."""
-    return NEUTRAL_LINES.get(color) or paint(color)[0]
 
 
 class HistoryScreen(Screen):
@@ -119,7 +109,7 @@ class HistoryScreen(Screen):
         data = []
         legend = []
         for s in series:
-            color = line_color(s.color)
+            color = edge(s.color)
             data.append(
                 fch.LineChartData(
                     points=[

@@ -45,6 +45,16 @@ def paint(color: str) -> tuple[str, str]:
     return STANDEE.get(color, STANDEE["neutral"])
 
 
+# The black and the white standee, which one theme's page would swallow as a line or an edge,
+# take the theme's ink (black on light, near white on dark) and outline tones there instead.
+EDGE_TONES = {"black": ft.Colors.ON_SURFACE, "white": ft.Colors.OUTLINE}
+
+
+def edge(color: str) -> str:
+    """A standee's colour as a line or a border, readable in the light and the dark theme."""
+    return EDGE_TONES.get(color) or paint(color)[0]
+
+
 def ident(value: Any) -> str:
     """A value as part of a stable `identifier` (a list or tuple of values joined by "+")."""
     if isinstance(value, (list, tuple)):

@@ -15,7 +15,22 @@ import flet as ft
 
 from ..vm.table import PileVM, PlayerVM, ScoreVM, TableVM, TeamVM
 from ..vm.text import Tr
-from .common import DANGER, TOUCH, Chip, Memo, card, flat_button, muted, paint, pill, ring, standee, start_border, tap
+from .common import (
+    DANGER,
+    TOUCH,
+    Chip,
+    Memo,
+    card,
+    edge,
+    flat_button,
+    muted,
+    paint,
+    pill,
+    ring,
+    standee,
+    start_border,
+    tap,
+)
 
 Reveal = Callable[[int | None], None]  # show a seat's hand on a shared screen (None: hide it)
 
@@ -74,7 +89,6 @@ class PlayerCard:
         if old == p:
             return
         tr = self.tr
-        fill, _ink = paint(p.color)
         self.control.identifier = f"player-{p.seat}"
         self.control.key = ft.ScrollKey(f"player-{p.seat}")  # type: ignore[call-arg]  # a dataclass Flet's types miss
         self.control.label = tr(
@@ -126,7 +140,7 @@ class PlayerCard:
         self.background.visible = bool(p.background)
         # The colour stripe sits where reading starts (the right edge in Persian).
         ring = ft.BorderSide(2, ft.Colors.PRIMARY) if p.active else None
-        self.box.border = start_border(ft.BorderSide(6, fill), tr.rtl, ring)
+        self.box.border = start_border(ft.BorderSide(6, edge(p.color)), tr.rtl, ring)
 
     def _reveal_button(self, p: PlayerVM) -> ft.Control | None:
         on_reveal = self.on_reveal
@@ -305,7 +319,7 @@ class ScoreChip:
 
     def __init__(self, s: ScoreVM, on_tap: Any) -> None:
         self.vm = s
-        self.fill = paint(s.color)[0]
+        self.edge = edge(s.color)
         self.avatar = standee(s.name[:1].upper(), s.color, s.name, size=26, active=s.turn)
         self.tunnel = ft.Text(s.tunnel, size=14, weight=ft.FontWeight.BOLD)
         self.hurt = ft.Icon(ft.Icons.PERSONAL_INJURY, size=16, color=DANGER if s.hurt else None)
@@ -337,8 +351,8 @@ class ScoreChip:
         self._paint(s.turn)
 
     def _paint(self, turn: bool) -> None:
-        self.box.border = ft.Border.all(3 if turn else 1, ft.Colors.PRIMARY if turn else self.fill)
-        self.box.bgcolor = ft.Colors.with_opacity(0.12, self.fill) if turn else ft.Colors.SURFACE_CONTAINER_LOW
+        self.box.border = ft.Border.all(3 if turn else 1, ft.Colors.PRIMARY if turn else self.edge)
+        self.box.bgcolor = ft.Colors.with_opacity(0.12, self.edge) if turn else ft.Colors.SURFACE_CONTAINER_LOW
         self.avatar_box.border = ring(turn)
         self.control.selected = turn
 
