@@ -162,6 +162,10 @@ class App:
                 self.go(asked)
             else:
                 self.show(asked)
+        elif self.screen is not None and self.page.route and self.page.route != self.route:
+            # The browser came back on another address (a reload there, a typed address): its
+            # screen, not the one it left, which would be drawn only to be replaced.
+            self.show(self.page.route)
         elif self.screen is not None:
             self.render()
 

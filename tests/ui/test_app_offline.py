@@ -253,6 +253,36 @@ def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path
         gc.collect()
 
 
+def test_a_browser_back_on_another_address_gets_that_screen_only(tmp_path: Path) -> None:
+    """A reload on another address (the browser's own navigation) reconnects the session there:
+    that address's screen is drawn, and the table it left is not drawn first only to be
+    replaced (two big redraws back to back hung headless Chromium's renderer about once in
+    70 such navigations)."""
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path)
+        await show(app, f"/game/{game}")
+        session = app.session_keepalive
+        await session.disconnect(60)
+        drawn: list[str] = []
+        render = app.render
+        app.render = lambda: (drawn.append(type(app.screen).__name__), render())[-1]
+        session.apply_page_patch({"route": f"/game/{game}/log"})  # the browser registers again, there
+        back = FakeConnection(asyncio.get_running_loop())
+        back.page_url = "http://127.0.0.1:8550"
+        await session.connect(back)
+        await session.page._trigger_event("route_change", {"route": f"/game/{game}/log"})
+        await app.shown()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert type(app.screen).__name__ == "LogScreen" and app.route == f"/game/{game}/log"
+        assert drawn == ["LogScreen"]
+
+    asyncio.run(run())
+
+
 def test_settings_survive_a_damaged_file(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text("{not json")
