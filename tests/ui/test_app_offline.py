@@ -217,6 +217,21 @@ def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+async def reconnect_at(app: App, route: str) -> FakeConnection:
+    """The browser of `app`'s dropped session registers again on `route`, which Flet reports as
+    a route change once it has reconnected; returns once the screen asked for is drawn."""
+    session = app.session_keepalive
+    session.apply_page_patch({"route": route})
+    back = FakeConnection(asyncio.get_running_loop())
+    back.page_url = "http://127.0.0.1:8550"
+    await session.connect(back)
+    await session.page._trigger_event("route_change", {"route": route})  # as flet_web reports it
+    await app.shown()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    return back
+
+
 @pytest.mark.parametrize("ask", ["show", "go"])
 @pytest.mark.parametrize("screen", ["TableScreen", "SettingsScreen"])  # one reads a game first, one reads nothing
 def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path, ask: str, screen: str) -> None:
@@ -235,14 +250,7 @@ def test_a_screen_asked_for_while_disconnected_opens_on_reconnect(tmp_path: Path
         await session.disconnect(60)
         getattr(app, ask)(route)
         assert app.opening is None and app.screen is None
-        session.apply_page_patch({"route": "/"})  # the browser registers again, on its own address
-        back = FakeConnection(asyncio.get_running_loop())
-        back.page_url = "http://127.0.0.1:8550"
-        await session.connect(back)
-        await session.page._trigger_event("route_change", {"route": "/"})  # as flet_web reports it
-        await app.shown()
-        for _ in range(20):
-            await asyncio.sleep(0)
+        back = await reconnect_at(app, "/")  # the browser registers again, on its own address
         assert type(app.screen).__name__ == screen and app.route == route
         asked = [m for m in back.sent if b"push_route" in m]  # the browser is asked to show that address
         assert asked and route.encode() in asked[-1]
@@ -266,19 +274,12 @@ def test_a_browser_back_on_another_address_gets_that_screen_only(tmp_path: Path)
         await show(app, f"/game/{game}")
         session = app.session_keepalive
         await session.disconnect(60)
-        drawn: list[str] = []
+        rendered: list[str] = []
         render = app.render
-        app.render = lambda: (drawn.append(type(app.screen).__name__), render())[-1]
-        session.apply_page_patch({"route": f"/game/{game}/log"})  # the browser registers again, there
-        back = FakeConnection(asyncio.get_running_loop())
-        back.page_url = "http://127.0.0.1:8550"
-        await session.connect(back)
-        await session.page._trigger_event("route_change", {"route": f"/game/{game}/log"})
-        await app.shown()
-        for _ in range(20):
-            await asyncio.sleep(0)
+        app.render = lambda: (rendered.append(type(app.screen).__name__), render())[-1]
+        await reconnect_at(app, f"/game/{game}/log")  # the browser registers again, there
         assert type(app.screen).__name__ == "LogScreen" and app.route == f"/game/{game}/log"
-        assert drawn == ["LogScreen"]
+        assert rendered == ["LogScreen"]
 
     asyncio.run(run())
 
