@@ -146,6 +146,22 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_title_keeps_its_words_beside_a_short_name(tmp_path: Path) -> None:
+    """A title such as "Carmen · turn 1": the name gives way to a long one (ellipsis) but never
+    pushes the rest of the title to the bar's far end."""
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 390)
+        await show(app, f"/game/{game}")
+        row = app.screen.title_control().content
+        [name] = [part for part in row.controls if part.value == "Carmen"]
+        assert len(row.controls) > 1 and name.expand and name.expand_loose
+
+    asyncio.run(run())
+
+
 def test_table_taps_record_actions_and_flags(tmp_path: Path) -> None:
     store = make_store(tmp_path)
     game = store.create_game(

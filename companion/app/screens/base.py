@@ -51,7 +51,14 @@ class Screen:
         before, _, after = self.tr(key, **dict(params, player=mark)).partition(mark)
         parts = [
             ft.Text(before, no_wrap=True),
-            ft.Text(params["player"], no_wrap=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
+            ft.Text(
+                params["player"],
+                no_wrap=True,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                expand=True,
+                expand_loose=True,  # shrinks for a long name, and only then: the rest follows the name
+            ),
             ft.Text(after, no_wrap=True),
         ]
         for part in parts:
