@@ -146,6 +146,52 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
+    """After a year of game nights: Home lists the latest finished games and links to the rest,
+    History lists a page at a time and charts the latest games; the totals count every game."""
+    import flet_charts as fch
+
+    from companion.app.screens.history import GAMES_PAGE
+    from companion.app.screens.home import HOME_FINISHED
+    from companion.app.vm.history import CHART_GAMES
+
+    store = make_store(tmp_path)
+    played = GAMES_PAGE + 7
+    for seed in range(played):
+        game = store.create_game(
+            {"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]}
+        )
+        store.submit(game, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(game).version)
+
+    def ids(app: App, prefix: str) -> list[str]:
+        return [c.identifier for c in drawn(app.page) if (getattr(c, "identifier", None) or "").startswith(prefix)]
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 390)
+        await show(app, "/")
+        assert len(ids(app, "finished-")) == HOME_FINISHED and ids(app, "home-all-finished")
+        await show(app, "/history")
+        assert len(ids(app, "history-game-")) == GAMES_PAGE
+        [more] = [c for c in drawn(app.page) if getattr(c, "identifier", None) == "history-more"]
+        assert more.content.content == "Show 7 more (7 left)"
+        more.content.on_click(None)
+        assert len(ids(app, "history-game-")) == played and not ids(app, "history-more")
+        app._resized(ft.PageResizeEvent("resized", app.page, width=1280, height=800))  # drawn again: all still listed
+        assert len(ids(app, "history-game-")) == played
+        charts = [c for c in drawn(app.page) if isinstance(c, fch.LineChart)]
+        assert len(charts) == 2
+        for chart in charts:
+            assert [label.value for label in chart.bottom_axis.labels] == list(
+                range(played - CHART_GAMES + 1, played + 1)
+            )
+            assert all(len(line.points) == CHART_GAMES for line in chart.data_series)
+        texts = [c.value for c in drawn(app.page) if isinstance(c, ft.Text)]
+        assert f"The charts show the last {CHART_GAMES} of {played} finished games" in " ".join(map(str, texts))
+        assert str(played) in texts  # Carmen's games, every one counted
+
+    asyncio.run(run())
+
+
 def test_a_title_keeps_its_words_beside_a_short_name(tmp_path: Path) -> None:
     """A title such as "Carmen · turn 1": the name gives way to a long one (ellipsis) but never
     pushes the rest of the title to the bar's far end."""

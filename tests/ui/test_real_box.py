@@ -162,7 +162,7 @@ class TestBugs:
                 SimpleNamespace(seats=[seat("Carmen", "green"), seat("Nicholas", "yellow")]),
             ],
         )
-        vm = history_view(stats, TR)
+        vm = history_view(stats)
         assert [(s.name, s.color) for s in vm.tunnel] == [("Carmen", "green"), ("Nicholas", "yellow")]
         assert [s.color for s in vm.beatings] == ["green", "yellow"]
         assert edge("green") == ft.Colors.GREEN_700

@@ -490,6 +490,6 @@ class TestScreensData:
             SeatStats(1, "Nicholas", "black", None, False, 7, 0, 1, 0, 2),
         )
         stats = summarise([GameStats("g1", datetime.now(UTC), "official", "Carmen", seats)])
-        vm = history_view(stats, TR)
+        vm = history_view(stats)
         assert [s.name for s in vm.tunnel] == ["Carmen", "Nicholas"]
         assert vm.tunnel[0].points == [(1, 12)] and vm.beatings[0].points == [(1, 1)] and vm.max_tunnel == 12

@@ -7,15 +7,20 @@ like the progress bars; every axis label is written in the language's digits."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import flet as ft
 
 from ..opening import Listing
-from ..vm.history import STAT_COLUMNS, HistoryVM, PlayerRowVM, SeriesVM, games_view, history_view
-from ..widgets.common import card, edge, game_card, heading, icon_button, muted, pill, width_class
+from ..vm.history import STAT_COLUMNS, GameRowVM, HistoryVM, PlayerRowVM, SeriesVM, games_view, history_view
+from ..widgets.common import Chip, button, card, edge, game_card, heading, icon_button, muted, width_class
 from .base import Screen
 from .home import export_game
+
+GAMES_PAGE = 20  # finished games listed at a time
+# A point's tooltip names its player: written in the inverse ink rather than the line's colour,
+# which the tooltip's background would swallow for some players.
+TOOLTIP_TEXT = ft.TextStyle(color=ft.Colors.ON_INVERSE_SURFACE, size=12)
 
 
 class HistoryScreen(Screen):
@@ -24,15 +29,16 @@ class HistoryScreen(Screen):
     def __init__(self, app: Any, query: dict[str, str], listing: Listing) -> None:
         super().__init__(app, query)
         self.listing = listing  # the finished games and their statistics, read off the loop (opening.py)
+        self.shown = GAMES_PAGE  # finished games listed; kept when the screen draws again (a turned phone)
 
     def content(self) -> ft.Control:
         tr = self.tr
         if self.listing.problem is not None:
             return muted(tr("ui.store_problem", problem=self.listing.problem))
-        stats, finished = self.listing.statistics, games_view(self.listing.finished, tr)
-        vm = history_view(stats, tr)
+        stats = self.listing.statistics
+        vm = history_view(stats)
         rows: list[ft.Control] = []
-        if not vm.games and not stats.games:
+        if not stats.games:
             rows.append(
                 card(
                     ft.Column(
@@ -43,14 +49,11 @@ class HistoryScreen(Screen):
                 )
             )
         else:
+            if vm.first > 1:
+                rows.append(muted(tr("ui.chart_latest", shown=vm.last - vm.first + 1, total=vm.last)))
             rows.append(
                 self._chart(
-                    tr("ui.chart_tunnel"),
-                    tr("ui.chart_tunnel_label"),
-                    vm.tunnel,
-                    vm.max_tunnel,
-                    len(stats.games),
-                    "chart-tunnel",
+                    tr("ui.chart_tunnel"), tr("ui.chart_tunnel_label"), vm.tunnel, vm.max_tunnel, vm, "chart-tunnel"
                 )
             )
             rows.append(
@@ -59,52 +62,83 @@ class HistoryScreen(Screen):
                     tr("ui.chart_beatings_label"),
                     vm.beatings,
                     max(2, vm.max_beatings),
-                    len(stats.games),
+                    vm,
                     "chart-beatings",
                 )
             )
             rows.append(self._players(vm))
         rows.append(heading(tr("ui.finished_games"), 18))
-        if not finished:
+        # A year of game nights is hundreds of cards: a page at a time keeps the screen quick to
+        # send and to draw.
+        self.finished = games_view(self.listing.finished, tr)
+        if not self.finished:
             rows.append(muted(tr("ui.history_no_games")))
-        for g in finished:
-            rows.append(
-                game_card(
-                    g.title,
-                    g.summary,
-                    [
-                        icon_button(
-                            ft.Icons.RECEIPT_LONG,
-                            tr("ui.log_of", game=g.title),
-                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/log", back="/history"),
-                            identifier=f"history-log-{g.game_id}",
-                        ),
-                        icon_button(
-                            ft.Icons.EMOJI_EVENTS,
-                            tr("ui.standings_of", game=g.title),
-                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
-                            identifier=f"history-win-{g.game_id}",
-                        ),
-                        icon_button(
-                            ft.Icons.DOWNLOAD,
-                            tr("ui.export_game_named", game=g.title),
-                            lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
-                            identifier=f"history-export-{g.game_id}",
-                        ),
-                    ],
-                    identifier=f"history-game-{g.game_id}",
-                )
-            )
+        self.games = ft.Column(
+            [self._game_card(g) for g in self.finished[: self.shown]],
+            spacing=10,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        )
+        self.more = ft.Container(self._more_button())
+        rows += [self.games, self.more]
         return ft.Column(rows, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
-    def _chart(self, title: str, axis: str, series: list[SeriesVM], top: int, games: int, ident: str) -> ft.Control:
+    def _more_button(self) -> ft.Control | None:
+        left = len(self.finished) - self.shown
+        if left <= 0:
+            return None
+        return button(
+            self.tr("ui.show_more_games", count=min(left, GAMES_PAGE), left=left),
+            self._show_more,
+            style="outlined",
+            icon=ft.Icons.EXPAND_MORE,
+            identifier="history-more",
+        )
+
+    def _show_more(self, e: Any) -> None:
+        """The next page of finished games under those listed, sent as the new cards only."""
+        before, self.shown = self.shown, self.shown + GAMES_PAGE
+        self.games.controls += [self._game_card(g) for g in self.finished[before : self.shown]]
+        self.more.content = self._more_button()
+        self.games.update()
+        self.more.update()
+
+    def _game_card(self, g: GameRowVM) -> ft.Control:
+        tr = self.tr
+        return game_card(
+            g.title,
+            g.summary,
+            [
+                icon_button(
+                    ft.Icons.RECEIPT_LONG,
+                    tr("ui.log_of", game=g.title),
+                    lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/log", back="/history"),
+                    identifier=f"history-log-{g.game_id}",
+                ),
+                icon_button(
+                    ft.Icons.EMOJI_EVENTS,
+                    tr("ui.standings_of", game=g.title),
+                    lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
+                    identifier=f"history-win-{g.game_id}",
+                ),
+                icon_button(
+                    ft.Icons.DOWNLOAD,
+                    tr("ui.export_game_named", game=g.title),
+                    lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
+                    identifier=f"history-export-{g.game_id}",
+                ),
+            ],
+            identifier=f"history-game-{g.game_id}",
+        )
+
+    def _chart(self, title: str, axis: str, series: list[SeriesVM], top: int, vm: HistoryVM, ident: str) -> ft.Control:
         import flet_charts as fch
 
         tr = self.tr
         rtl = tr.rtl
+        first, last = vm.first, vm.last
 
         def at(game: int) -> int:  # where a game sits on the x axis (mirrored right-to-left)
-            return games + 1 - game if rtl else game
+            return first + last - game if rtl else game
 
         data = []
         legend = []
@@ -113,7 +147,13 @@ class HistoryScreen(Screen):
             data.append(
                 fch.LineChartData(
                     points=[
-                        fch.LineChartDataPoint(at(x), y, tooltip=tr("ui.chart_point", player=s.name, game=x, value=y))
+                        fch.LineChartDataPoint(
+                            at(x),
+                            y,
+                            tooltip=fch.LineChartDataPointTooltip(
+                                text=tr("ui.chart_point", player=s.name, game=x, value=y), text_style=TOOLTIP_TEXT
+                            ),
+                        )
                         for x, y in s.points
                     ],
                     color=color,
@@ -122,13 +162,17 @@ class HistoryScreen(Screen):
                     curved=False,
                 )
             )
-            legend.append(pill(s.name, icon=ft.Icons.CIRCLE, color=color, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST))
+            key = Chip(
+                icon=ft.Icons.CIRCLE
+            )  # the dot in the line's colour, the name in ink (a yellow name is unreadable)
+            legend.append(key.set(s.name))
+            cast(ft.Icon, key.icon).color = color
         # The game numbers sit a little below the axis, clear of the dots of a player at 0.
         labels = [
             fch.ChartAxisLabel(
                 value=at(i), label=ft.Container(ft.Text(tr.num(i), size=11), padding=ft.Padding.only(top=8))
             )
-            for i in range(1, games + 1)
+            for i in range(first, last + 1)
         ]
         step = 1 if top <= 12 else 2
         values = fch.ChartAxis(
@@ -142,9 +186,10 @@ class HistoryScreen(Screen):
         )
         none = fch.ChartAxis(show_labels=False, label_size=0, title_size=0)
         chart = fch.LineChart(
+            tooltip=fch.LineChartTooltip(bgcolor=ft.Colors.INVERSE_SURFACE),
             data_series=data,
-            min_x=0.5 if games > 1 else 0,
-            max_x=games + 0.5,
+            min_x=first - 0.5 if last > first else first - 1,
+            max_x=last + 0.5,
             min_y=0,
             max_y=max(1, top) + 1,
             left_axis=none if rtl else values,

@@ -17,6 +17,9 @@ from ..widgets.common import button, card, game_card, heading, icon_button, mute
 from .base import Screen
 
 
+HOME_FINISHED = 5  # the latest finished games on Home; History lists them all
+
+
 class HomeScreen(Screen):
     def __init__(self, app: Any, query: dict[str, str], listing: Listing) -> None:
         super().__init__(app, query)
@@ -39,6 +42,7 @@ class HomeScreen(Screen):
     def content(self) -> ft.Control:
         tr = self.tr
         active, finished = games_view(self.listing.active, tr), games_view(self.listing.finished, tr)
+        latest = finished[:HOME_FINISHED]
         hero = card(
             ft.Column(
                 [
@@ -106,7 +110,7 @@ class HomeScreen(Screen):
             )
         if finished:
             rows += [ft.Container(height=8), heading(tr("ui.finished_title"), 18)]
-        for g in finished:
+        for g in latest:
             rows.append(
                 game_card(
                     g.title,
@@ -129,6 +133,16 @@ class HomeScreen(Screen):
                             tooltip=tr("ui.see_standings_named", game=g.title),
                         ),
                     ],
+                )
+            )
+        if len(finished) > len(latest):
+            rows.append(
+                button(
+                    tr("ui.all_finished", count=len(finished)),
+                    lambda e: self.app.go("/history"),
+                    icon=ft.Icons.INSIGHTS,
+                    style="text",
+                    identifier="home-all-finished",
                 )
             )
         rows += [

@@ -66,13 +66,18 @@ class PlayerRowVM:
         return [(key, getattr(self, name)) for key, name in STAT_COLUMNS]
 
 
+# The charts plot the latest games only: a line of more points than these is a blur on a phone,
+# and every point is a control to send. The players' totals count every game.
+CHART_GAMES = 20
+
+
 @dataclass
 class HistoryVM:
     players: list[PlayerRowVM] = field(default_factory=list)
-    games: list[GameRowVM] = field(default_factory=list)
     tunnel: list[SeriesVM] = field(default_factory=list)
     beatings: list[SeriesVM] = field(default_factory=list)
-    game_labels: list[str] = field(default_factory=list)
+    first: int = 1  # the numbers (oldest first) of the first and the last game the charts plot
+    last: int = 0
     max_tunnel: int = 0
     max_beatings: int = 0
 
@@ -91,16 +96,17 @@ def winner_text(tr: Tr, winner: Any) -> str:
     return str(winner)
 
 
-def history_view(stats: Any, tr: Tr) -> HistoryVM:
-    vm = HistoryVM()
+def history_view(stats: Any, latest: int = CHART_GAMES) -> HistoryVM:
+    """Every player's totals, and the chart lines of the `latest` finished games."""
+    vm = HistoryVM(last=len(stats.games))
+    vm.first = max(1, vm.last - latest + 1)
     for p in stats.players:
         vm.players.append(PlayerRowVM(p.name, *(getattr(p, name) for _, name in STAT_COLUMNS)))
     series_t: dict[str, SeriesVM] = {}
     series_b: dict[str, SeriesVM] = {}
     order = {p.name.casefold(): i for i, p in enumerate(stats.players)}
     colours: dict[str, str] = {}
-    for number, game in enumerate(stats.games, start=1):
-        vm.game_labels.append(tr.num(number))
+    for number, game in enumerate(stats.games[vm.first - 1 :], start=vm.first):
         for seat in game.seats:
             key = " ".join(seat.name.split()).casefold()
             index = order.get(key, len(order))
