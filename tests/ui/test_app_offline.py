@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
+import re
 import socket
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -146,6 +147,11 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def identified(app: App, pattern: str) -> list[ft.Control]:
+    """The controls on the page whose test identifier matches `pattern` (a regular expression)."""
+    return [c for c in drawn(app.page) if re.fullmatch(pattern, getattr(c, "identifier", None) or "")]
+
+
 def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
     """After a year of game nights: Home lists the latest finished games and links to the rest,
     History lists a page at a time and charts the latest games; the totals count every game."""
@@ -157,27 +163,24 @@ def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
 
     store = make_store(tmp_path)
     played = GAMES_PAGE + 7
-    for seed in range(played):
+    for _ in range(played):
         game = store.create_game(
             {"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]}
         )
         store.submit(game, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(game).version)
 
-    def ids(app: App, prefix: str) -> list[str]:
-        return [c.identifier for c in drawn(app.page) if (getattr(c, "identifier", None) or "").startswith(prefix)]
-
     async def run() -> None:
         app = await new_app(store, tmp_path, 390)
         await show(app, "/")
-        assert len(ids(app, "finished-")) == HOME_FINISHED and ids(app, "home-all-finished")
+        assert len(identified(app, "finished-.*")) == HOME_FINISHED and identified(app, "home-all-finished")
         await show(app, "/history")
-        assert len(ids(app, "history-game-")) == GAMES_PAGE
-        [more] = [c for c in drawn(app.page) if getattr(c, "identifier", None) == "history-more"]
+        assert len(identified(app, "history-game-.*")) == GAMES_PAGE
+        [more] = identified(app, "history-more")
         assert more.content.content == "Show 7 more (7 left)"
         more.content.on_click(None)
-        assert len(ids(app, "history-game-")) == played and not ids(app, "history-more")
+        assert len(identified(app, "history-game-.*")) == played and not identified(app, "history-more")
         app._resized(ft.PageResizeEvent("resized", app.page, width=1280, height=800))  # drawn again: all still listed
-        assert len(ids(app, "history-game-")) == played
+        assert len(identified(app, "history-game-.*")) == played
         charts = [c for c in drawn(app.page) if isinstance(c, fch.LineChart)]
         assert len(charts) == 2
         for chart in charts:
@@ -188,6 +191,37 @@ def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
         texts = [c.value for c in drawn(app.page) if isinstance(c, ft.Text)]
         assert f"The charts show the last {CHART_GAMES} of {played} finished games" in " ".join(map(str, texts))
         assert str(played) in texts  # Carmen's games, every one counted
+
+    asyncio.run(run())
+
+
+def test_a_long_log_is_shown_newest_first_a_page_at_a_time(tmp_path: Path) -> None:
+    """A long game's log lists its newest entries, and the earlier ones on request."""
+    import random
+
+    from companion.app.screens.log import LOG_PAGE
+    from companion.simulate import random_actions, random_config
+
+    store = make_store(tmp_path)
+    config = random_config(random.Random(5), 4, 5, "full")
+    actions, _ = random_actions(config, 5, LOG_PAGE + 12)
+    game = store.create_game(config)
+    for action in actions:
+        store.submit(game, action, base_version=store.load(game).version)
+
+    def seqs(app: App) -> list[int]:
+        return [int(c.identifier[4:]) for c in identified(app, r"log-\d+")]
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 390)
+        await show(app, f"/game/{game}/log")
+        while app.screen.lines is None:
+            await asyncio.sleep(0.01)
+        assert seqs(app) == list(range(len(actions), len(actions) - LOG_PAGE, -1))  # the newest first
+        [more] = identified(app, "log-more")
+        assert more.content.content == "Show 12 earlier entries (12 left)"
+        more.content.on_click(None)
+        assert seqs(app) == list(range(len(actions), 0, -1)) and not identified(app, "log-more")
 
     asyncio.run(run())
 

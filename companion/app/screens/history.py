@@ -13,7 +13,8 @@ import flet as ft
 
 from ..opening import Listing
 from ..vm.history import STAT_COLUMNS, GameRowVM, HistoryVM, PlayerRowVM, SeriesVM, games_view, history_view
-from ..widgets.common import Chip, button, card, edge, game_card, heading, icon_button, muted, width_class
+from ..widgets.common import Chip, card, edge, game_card, heading, icon_button, muted, width_class
+from ..widgets.paged import Paged
 from .base import Screen
 from .home import export_game
 
@@ -29,7 +30,7 @@ class HistoryScreen(Screen):
     def __init__(self, app: Any, query: dict[str, str], listing: Listing) -> None:
         super().__init__(app, query)
         self.listing = listing  # the finished games and their statistics, read off the loop (opening.py)
-        self.shown = GAMES_PAGE  # finished games listed; kept when the screen draws again (a turned phone)
+        self.games: Paged[GameRowVM] | None = None  # the finished games, a page at a time
 
     def content(self) -> ft.Control:
         tr = self.tr
@@ -68,39 +69,20 @@ class HistoryScreen(Screen):
             )
             rows.append(self._players(vm))
         rows.append(heading(tr("ui.finished_games"), 18))
-        # A year of game nights is hundreds of cards: a page at a time keeps the screen quick to
-        # send and to draw.
-        self.finished = games_view(self.listing.finished, tr)
-        if not self.finished:
+        finished = games_view(self.listing.finished, tr)
+        if not finished:
             rows.append(muted(tr("ui.history_no_games")))
-        self.games = ft.Column(
-            [self._game_card(g) for g in self.finished[: self.shown]],
-            spacing=10,
-            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-        )
-        self.more = ft.Container(self._more_button())
-        rows += [self.games, self.more]
-        return ft.Column(rows, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-
-    def _more_button(self) -> ft.Control | None:
-        left = len(self.finished) - self.shown
-        if left <= 0:
-            return None
-        return button(
-            self.tr("ui.show_more_games", count=min(left, GAMES_PAGE), left=left),
-            self._show_more,
-            style="outlined",
-            icon=ft.Icons.EXPAND_MORE,
+        self.games = Paged(
+            finished,
+            self._game_card,
+            lambda count, left: tr("ui.show_more_games", count=count, left=left),
+            page=GAMES_PAGE,
             identifier="history-more",
+            shown=self.games.shown if self.games is not None else 0,
+            spacing=10,
         )
-
-    def _show_more(self, e: Any) -> None:
-        """The next page of finished games under those listed, sent as the new cards only."""
-        before, self.shown = self.shown, self.shown + GAMES_PAGE
-        self.games.controls += [self._game_card(g) for g in self.finished[before : self.shown]]
-        self.more.content = self._more_button()
-        self.games.update()
-        self.more.update()
+        rows.append(self.games.control)
+        return ft.Column(rows, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def _game_card(self, g: GameRowVM) -> ft.Control:
         tr = self.tr

@@ -16,7 +16,6 @@ from ..vm.history import games_view
 from ..widgets.common import button, card, game_card, heading, icon_button, muted, tap
 from .base import Screen
 
-
 HOME_FINISHED = 5  # the latest finished games on Home; History lists them all
 
 

@@ -8,12 +8,15 @@ from typing import Any
 import flet as ft
 
 from ..opening import Opening
-from ..vm.log import log_view
+from ..vm.log import LogLineVM, log_view
 from ..vm.seat import SPECTATOR
 from ..vm.table import names_of
 from ..widgets.common import card, icon_button, muted, pill
+from ..widgets.paged import Paged
 from .base import GameScreen
 from .viewer import shared_screen
+
+LOG_PAGE = 50  # entries listed at a time: a long game's log is a thousand cards
 
 
 class LogScreen(GameScreen):
@@ -22,6 +25,7 @@ class LogScreen(GameScreen):
     def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
         super().__init__(app, opening, query)
         self.entries: list[Any] | None = None  # read off the loop, then drawn (a long log takes a while)
+        self.lines: Paged[LogLineVM] | None = None  # newest first, a page at a time
         self.viewer = SPECTATOR if not self.problem and shared_screen(app, opening.seating) else None
         if not self.problem:
             self.later(self._read)
@@ -57,30 +61,36 @@ class LogScreen(GameScreen):
         lines = log_view(self.entries, names_of(self.session.state), tr, viewer=self.viewer)
         if not lines:
             return muted(tr("ui.log_empty"))
-        rows: list[ft.Control] = [muted(tr("ui.log_hint", count=len(lines)), 13)]
-        for line in lines:
-            head: list[ft.Control] = [
-                ft.Text(
-                    line.title,
-                    size=15,
-                    weight=ft.FontWeight.W_600,
-                    expand=True,
-                    color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
-                    style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.undone else None,
-                ),
-                muted(tr.digits(f"#{line.seq} {line.when}"), 12),
-            ]
-            if line.undone:
-                head.insert(1, pill(tr("ui.undone_badge"), size=11))
-            body = [
-                ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None)
-                for t in line.lines
-            ]
-            rows.append(
-                card(
-                    ft.Column([ft.Row(head, spacing=6), *body], spacing=3, tight=True),
-                    padding=10,
-                    identifier=f"log-{line.seq}",
-                )
-            )
-        return ft.Column(rows, spacing=8)
+        self.lines = Paged(
+            lines,
+            self._entry,
+            lambda count, left: tr("ui.show_earlier_entries", count=count, left=left),
+            page=LOG_PAGE,
+            identifier="log-more",
+            shown=self.lines.shown if self.lines is not None else 0,
+        )
+        return ft.Column([muted(tr("ui.log_hint", count=len(lines)), 13), self.lines.control], spacing=8)
+
+    def _entry(self, line: LogLineVM) -> ft.Control:
+        tr = self.tr
+        head: list[ft.Control] = [
+            ft.Text(
+                line.title,
+                size=15,
+                weight=ft.FontWeight.W_600,
+                expand=True,
+                color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None,
+                style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if line.undone else None,
+            ),
+            muted(tr.digits(f"#{line.seq} {line.when}"), 12),
+        ]
+        if line.undone:
+            head.insert(1, pill(tr("ui.undone_badge"), size=11))
+        body = [
+            ft.Text(f"• {t}", size=13, color=ft.Colors.ON_SURFACE_VARIANT if line.undone else None) for t in line.lines
+        ]
+        return card(
+            ft.Column([ft.Row(head, spacing=6), *body], spacing=3, tight=True),
+            padding=10,
+            identifier=f"log-{line.seq}",
+        )
