@@ -144,9 +144,8 @@ class HistoryScreen(Screen):
                     curved=False,
                 )
             )
-            key = Chip(
-                icon=ft.Icons.CIRCLE
-            )  # the dot in the line's colour, the name in ink (a yellow name is unreadable)
+            # The dot in the line's colour, the name in ink: a yellow name is unreadable.
+            key = Chip(icon=ft.Icons.CIRCLE)
             legend.append(key.set(s.name))
             cast(ft.Icon, key.icon).color = color
         # The game numbers sit a little below the axis, clear of the dots of a player at 0.
