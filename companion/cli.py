@@ -66,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _games_parser(commands) -> None:
-    """`games list|export|import|verify`, each taking --db (run by storage.cli, imported only then)."""
+    """`games list|export|import|verify|delete`, each taking --db (run by storage.cli, imported only then)."""
 
     def db_option(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
         command.add_argument(
@@ -78,8 +78,8 @@ def _games_parser(commands) -> None:
         )
         return command
 
-    games = db_option(commands.add_parser("games", help="list, export and import the stored games"))
-    group = games.add_subparsers(dest="games_command", required=True, metavar="{list,export,import,verify}")
+    games = db_option(commands.add_parser("games", help="list, export, import and delete the stored games"))
+    group = games.add_subparsers(dest="games_command", required=True, metavar="{list,export,import,verify,delete}")
     listing = db_option(group.add_parser("list", help="the games, latest first"))
     listing.add_argument("--status", choices=("active", "finished"), help="only unfinished or finished games")
     listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -90,6 +90,10 @@ def _games_parser(commands) -> None:
     importing.add_argument("file", help='a {"config", "actions"} JSON file, or - for standard input')
     verify = db_option(group.add_parser("verify", help="replay a stored game and report inconsistencies"))
     verify.add_argument("id", help="game id (or a unique start of it)")
+    delete = db_option(
+        group.add_parser("delete", help="remove a game with its log, for good (export it first to keep it)")
+    )
+    delete.add_argument("id", help="the whole game id, as `games list` prints it")
 
 
 def main(argv: list[str] | None = None) -> int:

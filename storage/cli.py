@@ -1,4 +1,4 @@
-"""`dyo-companion games list|export|import|verify`: the stored games from the command line.
+"""`dyo-companion games list|export|import|verify|delete`: the stored games from the command line.
 
 The arguments are declared in `companion/cli.py` (so `check` never pays for importing the
 database layer); this module runs them. Every failure is one line on standard error: exit 1
@@ -41,6 +41,10 @@ def run_games(args: Any, out: TextIO | None = None, err: TextIO | None = None) -
                     print(problem, file=out)
                 print("consistent" if not problems else f"{len(problems)} problem(s)", file=out)
                 return 0 if not problems else EXIT_STORAGE
+            if args.games_command == "delete":  # the whole id: a start of it could name the wrong game
+                store.delete_game(args.id)
+                print(f"deleted {args.id}", file=out)
+                return 0
     except BadGameFile as error:
         _one_line(error, err)
         return EXIT_BAD_FILE

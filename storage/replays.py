@@ -108,6 +108,10 @@ class ReplayCache:
             while len(self._games) > CACHE_GAMES:
                 self._games.popitem(last=False)
 
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)
+
     def table(self, head: Head) -> Table | None:
         """The cached game at the head's version as a Table, or None."""
         with self._lock:  # copied under the lock: a writer takes an entry out before changing it

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Row
+from sqlalchemy import Connection, Row, delete
 from sqlalchemy import select as select_many  # sqlmodel's select is typed for at most four columns
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -50,7 +50,7 @@ from .database import Database
 from .devices import Devices
 from .errors import BadGameFile, InvalidArgument, KeyReused, LogDiverged, NothingToRedo, NothingToUndo, StaleState
 from .migrations import Prepared, prepare
-from .models import EventRow, GameRow, SeatRow
+from .models import DeviceRow, EventRow, GameRow, JoinLinkRow, LogProblemRow, SeatRow, SnapshotRow
 from .records import GameInfo, LogEntry, Seat, Submission, Table, answer_from_json
 from .replays import ReplayCache, Replayed, table_of
 from .reports import read_statistics, verify_game
@@ -389,6 +389,15 @@ class Store:
         return game_id
 
     # --- statistics and checks -----------------------------------------------------------------
+
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game for good: its log, its seats and the phones joined to it go with it, and
+        a finished one leaves the statistics (GameNotFound when there is no such game)."""
+        with self._writing(game_id) as (conn, _):  # a write to it under way finishes first
+            for row in (EventRow, SnapshotRow, LogProblemRow, JoinLinkRow, DeviceRow, SeatRow):
+                conn.execute(delete(row).where(col(row.game_id) == game_id))
+            conn.execute(delete(GameRow).where(col(GameRow.id) == game_id))
+        self._cache.forget(game_id)
 
     def statistics(self) -> Statistics:
         """Per player across finished games, and per finished game its seats (for charts)."""

@@ -32,6 +32,7 @@ def devices_topic(game_id: str) -> str:
 
 
 PRESENCE = frozenset({"online", "offline"})
+DELETED = "deleted"  # a game's last news: it is no longer stored (nothing to read of it)
 
 
 class Carrier(Protocol):
@@ -100,7 +101,7 @@ class News:
             self.presence(origin, message["kind"], devices)
         if not self._listened(topic):
             return
-        if topic.startswith(GAME_PREFIX):
+        if topic.startswith(GAME_PREFIX) and message.get("kind") != DELETED:
             read = self._with_events(topic[len(GAME_PREFIX) :], message)
             if read is None:
                 return

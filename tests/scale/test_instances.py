@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ui.conftest import identified
 
 from companion.app.join.instance import Instance
+from storage.devices import token_hash
 
 GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "seed": 4}
 NEWS_MS = 250  # the benchmark's figure: news on every screen within it (p95)
@@ -98,6 +100,36 @@ def test_a_phone_on_one_instance_and_the_table_view_on_the_other_see_every_actio
 
     times = asyncio.run(run())
     assert max(times) < NEWS_MS * 4 and sorted(times)[len(times) // 2] < NEWS_MS, times
+
+
+def test_a_game_deleted_on_one_instance_leaves_every_screen_of_it(pg_url: str, tmp_path: Path) -> None:
+    """The host deletes a game from Home, asked first: its phone on this instance and its table
+    view on the other say so at once; Home lists the games left; the phone's seat is gone."""
+
+    async def run() -> None:
+        a, b, game, device, token = await two(pg_url, tmp_path)
+        other = a.store.create_game(GAME)
+        try:
+            phone = await a.open_screen(f"/play/{game}", device)
+            table = await b.open_screen(f"/game/{game}/table")
+            home = await a.open_screen("/")
+            home.confirm = lambda title, text, yes, on_yes, **kw: on_yes()  # "Delete this game?": yes
+            [button] = identified(home.page, f"delete-{game}")
+            button.content.on_click(None)
+            await until(lambda: phone.screen.missing and table.screen.missing, 5)
+            assert (
+                phone.screen.missing
+                == table.screen.missing
+                == "This game was deleted: nothing of it is stored any more."
+            )
+            await until(lambda: home.screen is not None and not identified(home.page, f"delete-{game}"), 5)
+            assert identified(home.page, f"delete-{other}") and a.store.devices.find(token_hash(token)) is None
+            assert [g.id for g in b.store.list_games()] == [other]
+        finally:
+            a.close()
+            b.close()
+
+    asyncio.run(run())
 
 
 def test_a_stale_write_across_instances_is_refused(pg_url: str, tmp_path: Path) -> None:

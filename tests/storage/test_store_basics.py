@@ -203,3 +203,41 @@ def test_another_process_s_actions_move_the_cached_game_on_without_a_replay(stor
         assert snap(table.game.state) == snap(Game.replay(cfg, actions[:-1]).state)
         nxt = other.submit(game_id, actions[-1], base_version=version)  # the writer's copy follows too
         assert nxt.answer.accepted and snap(store.load(game_id).game.state) == snap(nxt.table.game.state)
+
+
+def test_a_deleted_game_is_gone_with_its_log_seats_and_devices(store, db_url):
+    from sqlalchemy import func, select
+    from sqlmodel import SQLModel
+
+    from storage.devices import token_hash
+
+    OPTIONAL = {"snapshots", "log_problems"}  # rows only a long, finished or damaged game has
+    cfg = config()
+    kept, deleted = store.create_game(cfg), store.create_game(cfg)
+    for game_id in (kept, deleted):
+        version = 0
+        for action in play(cfg, 12):
+            version = store.submit(game_id, action, base_version=version).version
+        store.devices.bind(
+            game_id, secret=store.devices.secret(game_id), token_hash=token_hash(game_id), seat=1, label=""
+        )
+    store.undo(deleted, base_version=12)
+    store.delete_game(deleted)
+    assert [g.id for g in store.list_games()] == [kept]
+    assert store.devices.find(token_hash(deleted)) is None and store.devices.find(token_hash(kept)) is not None
+    assert not store.devices.secret_matches(deleted, "x")
+    for read in (store.load, store.events, store.export_game, store.delete_game):
+        with pytest.raises(GameNotFound):
+            read(deleted)
+    with pytest.raises(GameNotFound):
+        store.submit(deleted, {"type": "end_turn", "player": 0}, base_version=13)
+    with Store(db_url) as fresh:  # gone from the database, not only from this store's cache
+        assert [g.id for g in fresh.list_games()] == [kept] and fresh.load(kept).version == 12
+        with pytest.raises(GameNotFound):
+            fresh.load(deleted)
+    with store.db.transaction() as conn:  # every table that names a game, a table added later too
+        for table in SQLModel.metadata.sorted_tables:
+            key = table.c.id if table.name == "games" else table.c.get("game_id")
+            if key is not None:
+                assert conn.execute(select(func.count()).where(key == deleted)).scalar() == 0, table.name
+                assert conn.execute(select(func.count()).where(key == kept)).scalar() or table.name in OPTIONAL

@@ -147,6 +147,16 @@ def test_the_games_command_line(db_url, tmp_path, capsys):
     assert again.returncode == 0, again.stderr
     assert again.stdout.strip() != game_id and again.stdout.strip() in run("games", "list", "--db", db_url)[1]
 
+    # Deleting takes the whole id (a start of it could name another game), and only once.
+    code, _, err = run("games", "delete", game_id[:8], "--db", db_url)
+    assert (
+        code == 1 and err.startswith("error: there is no game") and game_id in run("games", "list", "--db", db_url)[1]
+    )
+    code, out, _ = run("games", "delete", game_id, "--db", db_url)
+    assert code == 0 and out == f"deleted {game_id}\n"
+    assert game_id not in run("games", "list", "--db", db_url)[1]
+    assert run("games", "delete", game_id, "--db", db_url)[0] == 1
+
 
 def test_the_command_line_takes_the_database_from_the_environment(tmp_path, monkeypatch, capsys):
     db = tmp_path / "env.sqlite3"

@@ -79,6 +79,13 @@ def drawn(page: Any) -> list[Any]:
     return found
 
 
+def identified(page: Any, pattern: str) -> list[Any]:
+    """The controls on a page whose test identifier matches `pattern` (a regular expression)."""
+    import re
+
+    return [c for c in drawn(page) if re.fullmatch(pattern, getattr(c, "identifier", None) or "")]
+
+
 def expanded_without_bounds(page: Any) -> list[str]:
     """Controls set to expand inside a Row or Column that wraps or scrolls, which has no edge to
     expand to: Flutter cannot lay that out (a wrapping row with an expanding name painted the

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-import re
 import socket
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -27,7 +26,7 @@ from companion.app.session import TableSession
 from companion.app.settings import Settings, SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import drawn, expanded_without_bounds, make_store, settled, show
+from .conftest import drawn, expanded_without_bounds, identified, make_store, settled, show
 
 
 def pack(obj):
@@ -147,14 +146,10 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def identified(app: App, pattern: str) -> list[ft.Control]:
-    """The controls on the page whose test identifier matches `pattern` (a regular expression)."""
-    return [c for c in drawn(app.page) if re.fullmatch(pattern, getattr(c, "identifier", None) or "")]
-
-
 def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
     """After a year of game nights: Home lists the latest finished games and links to the rest,
-    History lists a page at a time and charts the latest games; the totals count every game."""
+    History lists a page at a time and charts the latest games; the totals count every game, and
+    a game deleted leaves them."""
     import flet_charts as fch
 
     from companion.app.screens.history import GAMES_PAGE
@@ -172,15 +167,16 @@ def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
     async def run() -> None:
         app = await new_app(store, tmp_path, 390)
         await show(app, "/")
-        assert len(identified(app, "finished-.*")) == HOME_FINISHED and identified(app, "home-all-finished")
+        assert len(identified(app.page, "finished-.*")) == HOME_FINISHED and identified(app.page, "home-all-finished")
         await show(app, "/history")
-        assert len(identified(app, "history-game-.*")) == GAMES_PAGE
-        [more] = identified(app, "history-more")
+        assert len(identified(app.page, "history-game-.*")) == GAMES_PAGE
+        first = identified(app.page, "history-game-.*")[0].identifier.removeprefix("history-game-")
+        [more] = identified(app.page, "history-more")
         assert more.content.content == "Show 7 more (7 left)"
         more.content.on_click(None)
-        assert len(identified(app, "history-game-.*")) == played and not identified(app, "history-more")
+        assert len(identified(app.page, "history-game-.*")) == played and not identified(app.page, "history-more")
         app._resized(ft.PageResizeEvent("resized", app.page, width=1280, height=800))  # drawn again: all still listed
-        assert len(identified(app, "history-game-.*")) == played
+        assert len(identified(app.page, "history-game-.*")) == played
         charts = [c for c in drawn(app.page) if isinstance(c, fch.LineChart)]
         assert len(charts) == 2
         for chart in charts:
@@ -191,6 +187,15 @@ def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
         texts = [c.value for c in drawn(app.page) if isinstance(c, ft.Text)]
         assert f"The charts show the last {CHART_GAMES} of {played} finished games" in " ".join(map(str, texts))
         assert str(played) in texts  # Carmen's games, every one counted
+        # A finished game deleted here (asked first) leaves the list and the totals.
+        app.confirm = lambda title, text, yes, on_yes, **kw: on_yes()
+        [delete] = identified(app.page, f"history-delete-{first}")
+        delete.content.on_click(None)
+        while first in [g.id for g in store.list_games()] or app.screen is None:
+            await asyncio.sleep(0.01)
+        await app.shown()  # History read again
+        assert not identified(app.page, f"history-delete-{first}") and len(store.list_games()) == played - 1
+        assert str(played - 1) in [c.value for c in drawn(app.page) if isinstance(c, ft.Text)]
 
     asyncio.run(run())
 
@@ -210,7 +215,7 @@ def test_a_long_log_is_shown_newest_first_a_page_at_a_time(tmp_path: Path) -> No
         store.submit(game, action, base_version=store.load(game).version)
 
     def seqs(app: App) -> list[int]:
-        return [int(c.identifier[4:]) for c in identified(app, r"log-\d+")]
+        return [int(c.identifier[4:]) for c in identified(app.page, r"log-\d+")]
 
     async def run() -> None:
         app = await new_app(store, tmp_path, 390)
@@ -218,10 +223,10 @@ def test_a_long_log_is_shown_newest_first_a_page_at_a_time(tmp_path: Path) -> No
         while app.screen.lines is None:
             await asyncio.sleep(0.01)
         assert seqs(app) == list(range(len(actions), len(actions) - LOG_PAGE, -1))  # the newest first
-        [more] = identified(app, "log-more")
+        [more] = identified(app.page, "log-more")
         assert more.content.content == "Show 12 earlier entries (12 left)"
         more.content.on_click(None)
-        assert seqs(app) == list(range(len(actions), 0, -1)) and not identified(app, "log-more")
+        assert seqs(app) == list(range(len(actions), 0, -1)) and not identified(app.page, "log-more")
 
     asyncio.run(run())
 

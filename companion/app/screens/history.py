@@ -16,7 +16,7 @@ from ..vm.history import STAT_COLUMNS, GameRowVM, HistoryVM, PlayerRowVM, Series
 from ..widgets.common import Chip, card, edge, game_card, heading, icon_button, muted, width_class
 from ..widgets.paged import Paged
 from .base import Screen
-from .home import export_game
+from .home import delete_button, export_game
 
 GAMES_PAGE = 20  # finished games listed at a time
 # A point's tooltip names its player: written in the inverse ink rather than the line's colour,
@@ -78,7 +78,7 @@ class HistoryScreen(Screen):
             lambda count, left: tr("ui.show_more_games", count=count, left=left),
             page=GAMES_PAGE,
             identifier="history-more",
-            shown=self.games.shown if self.games is not None else 0,
+            previous=self.games,
             spacing=10,
         )
         rows.append(self.games.control)
@@ -108,6 +108,7 @@ class HistoryScreen(Screen):
                     lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
                     identifier=f"history-export-{g.game_id}",
                 ),
+                delete_button(self.app, g, f"history-delete-{g.game_id}"),
             ],
             identifier=f"history-game-{g.game_id}",
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -11,11 +12,13 @@ import flet as ft
 from companion.rules import decode_json
 
 from .. import offloop
+from ..news import DELETED, game_topic
 from ..opening import Listing
-from ..vm.history import games_view
+from ..vm.history import GameRowVM, games_view
 from ..widgets.common import button, card, game_card, heading, icon_button, muted, tap
 from .base import Screen
 
+log = logging.getLogger(__name__)
 HOME_FINISHED = 5  # the latest finished games on Home; History lists them all
 
 
@@ -91,6 +94,7 @@ class HomeScreen(Screen):
                     g.title,
                     g.summary,
                     [
+                        delete_button(self.app, g, f"delete-{g.game_id}"),
                         icon_button(
                             ft.Icons.DOWNLOAD,
                             tr("ui.export_game_named", game=g.title),
@@ -220,3 +224,37 @@ async def export_game(app: Any, game_id: str, title: str) -> None:
         )
     except Exception as error:  # no dialog available (desktop without zenity): say where it went wrong
         app.toast(tr("ui.export_failed", problem=str(error)))
+
+
+def delete_button(app: Any, g: GameRowVM, identifier: str) -> ft.Control:
+    """Delete a game, asked first: nothing of it is kept (a game set up wrong, a test game)."""
+    tr = app.tr
+    return icon_button(
+        ft.Icons.DELETE_OUTLINE,
+        tr("ui.delete_game_named", game=g.title),
+        lambda e: app.confirm(
+            tr("ui.delete_title"),
+            tr("ui.delete_text", game=g.title, detail=g.summary),
+            tr("ui.delete_yes"),
+            lambda: app.run_later(delete_game, app, g.game_id, g.title),
+            danger=True,
+        ),
+        identifier=identifier,
+    )
+
+
+async def delete_game(app: Any, game_id: str, title: str) -> None:
+    """Delete the game, tell every screen of it (the phones at its seats, other instances), and
+    show the lists again without it."""
+    tr = app.tr
+    try:
+        await offloop.run(game_id, app.store.delete_game, game_id)
+    except Exception as error:
+        app.toast(tr("ui.delete_failed", problem=getattr(error, "message", str(error))))
+        return
+    try:
+        app.services.news.publish(app.page, game_topic(game_id), {"kind": DELETED})
+    except Exception:  # deleted all the same: its screens find out when they next read it
+        log.warning("cannot tell the screens of %s that it was deleted", game_id, exc_info=True)
+    app.toast(tr("ui.deleted", game=title))
+    app.show(app.route)

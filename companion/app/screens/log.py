@@ -67,7 +67,7 @@ class LogScreen(GameScreen):
             lambda count, left: tr("ui.show_earlier_entries", count=count, left=left),
             page=LOG_PAGE,
             identifier="log-more",
-            shown=self.lines.shown if self.lines is not None else 0,
+            previous=self.lines,
         )
         return ft.Column([muted(tr("ui.log_hint", count=len(lines)), 13), self.lines.control], spacing=8)
 

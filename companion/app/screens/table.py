@@ -78,6 +78,12 @@ class TableScreen(Screen):
             self.news.leave()
             self.policy.left(self)
 
+    def gone(self) -> None:
+        """The game was deleted (on the host's screen): say so, instead of a table nobody can play."""
+        self.leave()
+        self.missing = self.tr("ui.game_deleted")
+        self.app.render()
+
     def title(self) -> str:
         template = self.title_template()
         if template is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from companion.rules import Event
 
 from .. import sound
-from ..news import game_topic
+from ..news import DELETED, game_topic
 from ..widgets.patch import rest_turn
 
 if TYPE_CHECKING:
@@ -59,6 +59,9 @@ class TableNews:
         screen = self.screen
         version = message.get("version", 0) if isinstance(message, dict) else 0
         if self.app.screen is not screen or screen.missing:
+            return
+        if isinstance(message, dict) and message.get("kind") == DELETED:
+            screen.gone()
             return
         table = message.get("table") if isinstance(message, dict) else None
         if table is not None:  # a screen of this process recorded it: taken at once, every headline before any rest

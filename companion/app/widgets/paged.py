@@ -15,6 +15,8 @@ Item = TypeVar("Item")
 
 
 class Paged(Generic[Item]):
+    shown: int  # the rows listed
+
     def __init__(
         self,
         items: Sequence[Item],
@@ -23,13 +25,13 @@ class Paged(Generic[Item]):
         *,
         page: int,
         identifier: str,
-        shown: int = 0,
+        previous: Paged[Item] | None = None,
         spacing: int = 8,
     ) -> None:
-        """`more(count, left)` words the button; `shown`: rows listed before the screen drew
-        again (a turned phone keeps the pages it opened)."""
+        """`more(count, left)` words the button; `previous`: this list as the screen drew it
+        before (a turned phone keeps the pages it opened)."""
         self.items, self.row, self.more, self.page, self.identifier = items, row, more, page, identifier
-        self.shown = max(shown, page)
+        self.shown = max(previous.shown if previous is not None else 0, page)
         self.rows = ft.Column(
             [row(item) for item in items[: self.shown]],
             spacing=spacing,
