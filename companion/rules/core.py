@@ -17,6 +17,7 @@ from . import events as ev
 from .actions import Action
 from .chance import Chance
 from .errors import Violation
+from .hand import UNKNOWN
 from .state import GameState, Player
 
 T = TypeVar("T")
@@ -86,6 +87,17 @@ def hard(rule: str, key: str, /, **params: Any) -> Violation:
     return Violation(rule, key, params, forceable=False)
 
 
+class Unseen(Exception):
+    """A card drawn from a face-down pile of a viewer's state (`view`), which holds the pile's
+    size but not its cards: what the step did before that draw is all such a state can tell
+    (`preview`). A game's own state never raises it: its piles hold every card."""
+
+    def __init__(self, pile: str, events: list[ev.Event]) -> None:
+        super().__init__(pile)
+        self.pile = pile
+        self.events = list(events)
+
+
 class Ctx:
     """What one step may use and what it produces: chance outcomes and events.
 
@@ -121,8 +133,12 @@ class Ctx:
         return self.chance.choose(kind, options)
 
     def take(self, pile: str, cards: list[str], top_last: bool = False) -> str:
-        """The top card of a pile whose order the app decided (a Gang pile, the Trauma stack)."""
-        return self.chance.take(pile, cards, top_last)
+        """The top card of a pile whose order the app decided (a Gang pile, the Trauma stack,
+        the Michel deck); `Unseen` when the state holds only the pile's count (a `view`)."""
+        card = self.chance.take(pile, cards, top_last)
+        if card == UNKNOWN:
+            raise Unseen(pile, self.events)
+        return card
 
     def next_michel_card(self) -> tuple[str, str]:
         """The table's drawn cards first (they serve every extortion of the move), then the app's deck."""
@@ -133,7 +149,7 @@ class Ctx:
             s.michel_deck, s.michel_discard = s.michel_discard, []
             self.chance.shuffle("michel", s.michel_deck, top_last=True)
             self.emit(ev.MichelReshuffle(cards=len(s.michel_deck)))
-        card = self.chance.take("michel", s.michel_deck, top_last=True)
+        card = self.take("michel", s.michel_deck, top_last=True)
         s.michel_discard.append(card)
         return card, "app"
 

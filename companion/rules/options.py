@@ -14,10 +14,10 @@ from typing import Any
 from companion.i18n import DEFAULT_LANGUAGE, catalog, placeholders
 
 from . import actions as A
-from .core import judging
+from .core import Unseen, judging
 from .engine import FirstViolations, check, step
 from .errors import Violation
-from .events import MichelCard, Roll
+from .events import Event, MichelCard, Roll
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
 from .listing import Listed, group_of, listed, listed_reactions
 from .state import GameState
@@ -195,10 +195,29 @@ class Preview:
 
 def preview(s: GameState, a: A.Action) -> Preview:
     """A dry run of `a`: the same seeded chance, on a copy, so the game itself is untouched and
-    the app can warn before an offence or a win without knowing the rules that cause them."""
-    answer = step(s.copy(), a)
+    the app can warn before an offence or a win without knowing the rules that cause them.
+
+    On a viewer's state (`view`: a phone's), the run stops at the first card it would draw from
+    a face-down pile (the Michel deck, the Trauma stack), whose cards that state does not hold:
+    the answer is what happened before it, that draw counted, and nothing after it (so
+    `michel_draws` is then the least the action draws)."""
+    trial = s.copy()
+    before = trial.offence  # an offence still open is not this action's (as in `step`)
+    try:
+        answer = step(trial, a)
+    except Unseen as stop:
+        drawn = _michel_draws(stop.events) + (stop.pile == "michel")
+        offence = trial.offence.rule if trial.offence is not None and trial.offence is not before else None
+        return Preview(True, offence, trial.winner, drawn, _rolls(stop.events))
     if not answer.accepted:
         return Preview(False, None, None)
-    drawn = sum(1 for e in answer.events if isinstance(e, MichelCard) and e.source != "table")
-    rolls = sum(1 for e in answer.events if isinstance(e, Roll))
-    return Preview(True, answer.offence.rule if answer.offence else None, answer.winner, drawn, rolls)
+    offence = answer.offence.rule if answer.offence else None
+    return Preview(True, offence, answer.winner, _michel_draws(answer.events), _rolls(answer.events))
+
+
+def _michel_draws(events: list[Event]) -> int:
+    return sum(1 for e in events if isinstance(e, MichelCard) and e.source != "table")
+
+
+def _rolls(events: list[Event]) -> int:
+    return sum(1 for e in events if isinstance(e, Roll))

@@ -81,7 +81,8 @@ def visible_hands(state: GameState, viewer: int | None) -> set[int]:
 def view(state: GameState, viewer: int | None) -> GameState:
     """A new state holding only what `viewer` (a seat, or None for the public table) may know.
 
-    It can be judged (`check`, `legal_actions`) like the real one; it is never applied.
+    It can be judged (`check`, `legal_actions`) like the real one, and previewed (`preview`)
+    up to the first card drawn from a face-down pile; it is never applied.
     """
     seat = _seat(viewer)
     shown = visible_hands(state, seat)

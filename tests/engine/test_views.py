@@ -13,10 +13,12 @@ import dataclasses
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import legal_actions, new_game, redact_events, step, view
+from companion.rules import legal_actions, new_game, parse_action, preview, redact_events, step, view
+from companion.rules.core import Unseen
 from companion.rules.events import EVENTS, Draw, Take
 from companion.rules.hand import UNKNOWN, Hand
 from companion.rules.views import PUBLIC_EVENT_FIELDS, visible_hands
@@ -118,6 +120,37 @@ def test_a_view_can_be_judged_like_the_game():
     assert dict(mine.players[0].hand.known) == {"blade": 1, "links": 1}
     assert mine.players[1].hand.known == {} and mine.players[1].hand.size() == 3
     assert {a.TYPE for a in legal_actions(mine, 0)} == {a.TYPE for a in legal_actions(state, 0)}
+
+
+def test_a_view_is_previewed_up_to_its_first_face_down_card():
+    """A phone warns before an offence or a win from its own view (`preview`): walking into
+    Michel's Place draws a Michel card its view does not hold, so the dry run stops there, with
+    that draw counted; the game's own state runs it through."""
+    state = start(modules={"neutrals": 1, "warden": True}, player_fields={0: {"place": "infirmary"}})
+    move = parse_action({"type": "move", "player": 0, "die": [5], "to": "showers"})
+    mine, whole = preview(view(state, 0), move), preview(state, move)
+    assert mine.accepted and mine.michel_draws == whole.michel_draws == 1
+    assert (mine.offence, mine.winner, mine.rolls) == (whole.offence, whole.winner, whole.rolls) == (None, None, 1)
+    with pytest.raises(Unseen):  # the view holds the deck's size, not its cards
+        step(view(state, 0), move)
+
+
+@SETTINGS
+@given(config=configs, seed=st.integers(0, 10**6), length=st.integers(5, 60))
+def test_every_action_a_phone_lists_can_be_previewed_from_its_view(config, seed, length):
+    """What a phone shows before a tap (an offence, a win, the dice and Michel cards to enter)
+    comes from its view: every action it lists previews there, with the game's own offence."""
+    state = new_game(config)
+    rng = random.Random(seed)
+    for _ in range(length):
+        if state.winner is not None:
+            break
+        for seat in range(len(state.players)):
+            mine = view(state, seat)
+            for action in legal_actions(mine, seat):
+                seen = preview(mine, action)
+                assert seen.accepted and seen.offence == preview(state, action).offence, action
+        assert step(state, rng.choice(legal_actions(state))).accepted
 
 
 def test_spying_shows_the_extorters_hand_to_the_extorted_only():

@@ -60,6 +60,70 @@ async def settled(screen: Any) -> None:
         await asyncio.wrap_future(screen.writing)
 
 
+async def monkey_step(app: Any, rng: Any) -> bool:
+    """One random move of a monkey at a table screen, through the screen's own handlers and only
+    what its viewer is offered (a phone: its seat's turn, decisions and reactions): a reaction now
+    and then, a decision's answer or cards, or an action of the turn, its inputs chosen at random.
+    False: the screen offers nothing now."""
+    table = app.screen
+    await settled(table)
+    state, policy, tr = table.session.state, table.policy, app.tr
+    pend = policy.pending_for(state, tr, False)
+    reactions = policy.reactions_for(state, tr)
+    seat = policy.menu_seat(state)
+    if reactions.others and rng.random() < 0.1:
+        table.control.choose_answer(rng.choice(reactions.others))
+    elif pend is not None and pend.pick is not None:
+        cards = [c for c, _, n in pend.pick.cards for _ in range(n)]
+        for card in rng.sample(cards, pend.pick.count):
+            table.control.pick.append(card)
+        table.control.submit_pick()
+    elif pend is not None and pend.answers:
+        table.control.choose_answer(rng.choice(pend.answers))
+    elif seat is not None:
+        from companion.app.vm.actions import action_menu, end_turn_vm
+
+        menu = [a.type for a in action_menu(state, seat, tr) if a.enabled]
+        kinds = menu + (["end_turn"] * 3 if end_turn_vm(state, seat, tr) is not None else [])
+        if not kinds:
+            return False
+        table.control.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
+        await _compose(table, rng)
+    else:
+        return False
+    await settled(table)
+    return True
+
+
+async def _compose(table: Any, rng: Any) -> None:
+    """Answer each input the action asks for at random (a cancelled composer if it never ends)."""
+    for _ in range(12):
+        await settled(table)
+        composer = table.control.composer
+        step = composer.step() if composer is not None else None
+        if step is None:
+            break
+        if step.kind == "one":
+            options = [c.value for c in step.choices if c.enabled] or [step.choices[0].value]
+            table.control.answer(step.field, rng.choice(options))
+        elif step.kind == "number":
+            table.control.answer(step.field, step.default if step.default is not None else step.low)
+        elif step.kind == "die":
+            table.control.answer(step.field, [rng.randint(1, 6) for _ in range(step.exact or 1)])
+        else:
+            pool = [c.value for c in step.choices if c.enabled for _ in range(c.limit or step.high)]
+            need = step.exact if step.exact is not None else step.low
+            chosen = (
+                list(step.default)
+                if step.default and len(step.default) == need
+                else rng.sample(pool, min(need, len(pool)))
+            )
+            table.control.answer(step.field, chosen)
+    await settled(table)
+    if table.control.composer is not None:
+        table.control.cancel_action()
+
+
 def drawn(page: Any) -> list[Any]:
     """Every control on a Flet page, depth first (what a test without a browser looks at)."""
     import flet as ft

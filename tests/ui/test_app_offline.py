@@ -26,7 +26,7 @@ from companion.app.session import TableSession
 from companion.app.settings import Settings, SettingsFile
 from companion.app.shell import App, Services
 
-from .conftest import drawn, expanded_without_bounds, identified, make_store, settled, show
+from .conftest import drawn, expanded_without_bounds, identified, make_store, monkey_step, settled, show
 
 
 def pack(obj):
@@ -455,9 +455,6 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
     import random
 
     from companion.app import shell
-    from companion.app.vm.actions import action_menu, end_turn_vm
-    from companion.app.vm.pending import pending_view
-    from companion.app.vm.reactions import reactions_view
     from companion.simulate import random_config
 
     failures: list[str] = []
@@ -475,52 +472,8 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
         for _ in range(160):
             await settled(table)
             failures.extend(expanded_without_bounds(app.page))
-            state = table.session.state
-            if state.winner is not None:
+            if table.session.state.winner is not None or not await monkey_step(app, rng):
                 break
-            pend = pending_view(state, app.tr)
-            reactions = reactions_view(state, app.tr)
-            if reactions.others and rng.random() < 0.1:
-                table.control.choose_answer(rng.choice(reactions.others))
-            elif pend is not None and pend.pick is not None:
-                cards = [c for c, _, n in pend.pick.cards for _ in range(n)]
-                for card in rng.sample(cards, pend.pick.count):
-                    table.control.pick.append(card)
-                table.control.submit_pick()
-            elif pend is not None and pend.answers:
-                table.control.choose_answer(rng.choice(pend.answers))
-            else:
-                menu = [a.type for a in action_menu(state, state.active, app.tr) if a.enabled]
-                end = end_turn_vm(state, state.active, app.tr)
-                kinds = menu + (["end_turn"] * 3 if end is not None else [])
-                if not kinds:
-                    break
-                table.control.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
-                for _ in range(12):
-                    await settled(table)
-                    composer = table.control.composer
-                    step = composer.step() if composer is not None else None
-                    if step is None:
-                        break
-                    if step.kind == "one":
-                        options = [c.value for c in step.choices if c.enabled] or [step.choices[0].value]
-                        table.control.answer(step.field, rng.choice(options))
-                    elif step.kind == "number":
-                        table.control.answer(step.field, step.default if step.default is not None else step.low)
-                    elif step.kind == "die":
-                        table.control.answer(step.field, [rng.randint(1, 6) for _ in range(step.exact or 1)])
-                    else:
-                        pool = [c.value for c in step.choices if c.enabled for _ in range(c.limit or step.high)]
-                        need = step.exact if step.exact is not None else step.low
-                        chosen = (
-                            list(step.default)
-                            if step.default and len(step.default) == need
-                            else rng.sample(pool, min(need, len(pool)))
-                        )
-                        table.control.answer(step.field, chosen)
-                await settled(table)
-                if table.control.composer is not None:
-                    table.control.cancel_action()
         await settled(table)
         app.render()
 

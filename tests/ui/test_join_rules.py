@@ -183,3 +183,93 @@ def test_a_spys_look_is_told_to_the_spy_alone() -> None:
     assert "Boots" in spy and "Nicholas" in spy
     for other in (1, 2, SPECTATOR):
         assert "Boots" not in " ".join(event_lines(events, names, Tr("en"), other))
+
+
+def test_a_phone_walks_into_michels_place(tmp_path) -> None:
+    """Before a tap is recorded a phone asks the engine what it would do (an offence, a win, the
+    Michel cards to draw), from its own view: that dry run stops at the Michel card the view does
+    not hold, instead of failing the tap."""
+    import asyncio
+
+    from companion.app.join.instance import Instance
+
+    async def run() -> list[str]:
+        instance = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "michel")
+        try:
+            store = instance.store
+            game = store.create_game(
+                dict(
+                    GAME,
+                    modules={"neutrals": 1},
+                    players=[{"name": "Carmen", "place": "infirmary"}, {"name": "Nicholas"}, {"name": "Yellow"}],
+                )
+            )
+            device, _ = instance.services.join.join(game, store.devices.secret(game), "127.0.0.1", 0, "phone")
+            phone = await instance.open_screen(f"/play/{game}", device)
+            phone.screen.control.submit_checked({"type": "move", "player": 0, "die": [5], "to": "showers"})
+            while phone.screen.writing is None or not phone.screen.writing.done():
+                await asyncio.sleep(0.01)
+            return [e["type"] for e in store.events(game)[-1].answer["events"]]
+        finally:
+            instance.close()
+
+    assert "michel_card" in asyncio.run(run())
+
+
+@pytest.mark.parametrize("seed", [2, 3, 7])
+def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, monkeypatch) -> None:
+    """A monkey at each seat's phone: whoever must act taps at random on their own phone (its
+    menu, decisions and reactions only), every seat has one, and the table view watches, on
+    games with random modules. No screen may fail to draw, every tap a phone made is its seat's,
+    and every screen ends at the stored game."""
+    import asyncio
+    import random
+
+    from companion.app import shell
+    from companion.app.join.instance import Instance
+    from companion.simulate import random_config
+
+    from .conftest import expanded_without_bounds, monkey_step
+
+    failures: list[str] = []
+    monkeypatch.setattr(shell.log, "exception", lambda msg, *args: failures.append(msg % args))
+    rng = random.Random(seed)
+
+    async def run() -> int:
+        instance = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "monkey")
+        try:
+            store = instance.store
+            game = store.create_game(random_config(rng, None, seed, "any"))
+            secret = store.devices.secret(game)
+            players = len(store.load(game).game.state.players)
+            phones = []
+            for seat in range(players):
+                device, _ = instance.services.join.join(game, secret, "127.0.0.1", seat, f"phone {seat}")
+                phones.append(await instance.open_screen(f"/play/{game}", device))
+            watcher = await instance.open_screen(f"/game/{game}/table")
+            for phone in phones:
+                phone.flag = lambda *a, **k: None
+                phone.confirm = lambda title, text, yes, on_yes, **k: on_yes()
+            for _ in range(150):
+                version = store.load(game).version
+                for screen in [*phones, watcher]:  # the news reach every screen before the next tap
+                    while screen.screen.session.version < version:
+                        await asyncio.sleep(0.005)
+                    failures.extend(expanded_without_bounds(screen.page))
+                state = store.load(game).game.state
+                if state.winner is not None:
+                    break
+                seat = state.pending.player if state.pending is not None else state.active
+                reacting = rng.choice(phones)  # another seat's reactions (a Background, a report)
+                if not await monkey_step(reacting, rng) and not await monkey_step(phones[seat], rng):
+                    break
+            entries = store.events(game)
+            by = [(e.action.get("player"), (e.submitted_by or "").rpartition(" seat ")[2]) for e in entries]
+            assert all(str(player) == seat for player, seat in by), by  # every entry a phone's, for its seat
+            return len(entries)
+        finally:
+            instance.close()
+
+    played = asyncio.run(run())
+    assert not failures, failures
+    assert played > 20
