@@ -216,7 +216,7 @@ def test_a_phone_walks_into_michels_place(tmp_path) -> None:
     assert "michel_card" in asyncio.run(run())
 
 
-@pytest.mark.parametrize("seed", [2, 3, 7])
+@pytest.mark.parametrize("seed", [2, 3, 10])
 def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, monkeypatch) -> None:
     """A monkey at each seat's phone: whoever must act taps at random on their own phone (its
     menu, decisions and reactions only), every seat has one, and the table view watches, on
