@@ -67,11 +67,17 @@ async def monkey_step(app: Any, rng: Any) -> bool:
     False: the screen offers nothing now."""
     table = app.screen
     await settled(table)
-    state, policy, tr = table.session.state, table.policy, app.tr
-    pend = policy.pending_for(state, tr, False)
+    state, policy, tr, ctl = table.session.state, table.policy, app.tr, table.control
+    physical_dice, _ = table.physical()
+    pend = policy.pending_for(state, tr, physical_dice)
     reactions = policy.reactions_for(state, tr)
     seat = policy.menu_seat(state)
-    if reactions.others and rng.random() < 0.1:
+    if ctl.michel_for is not None:  # the table draws the real Michel cards: which came up
+        while ctl.michel_for is not None:
+            ctl.pick_michel(rng.choice(list(state.catalog.michel_cards)))
+    elif ctl.die_for is not None:  # the table rolls its real die: the face
+        ctl.answer_with_die(ctl.die_for, rng.randint(1, 6))
+    elif reactions.others and rng.random() < 0.1:
         table.control.choose_answer(rng.choice(reactions.others))
     elif pend is not None and pend.pick is not None:
         cards = [c for c, _, n in pend.pick.cards for _ in range(n)]

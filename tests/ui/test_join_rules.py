@@ -216,12 +216,12 @@ def test_a_phone_walks_into_michels_place(tmp_path) -> None:
     assert "michel_card" in asyncio.run(run())
 
 
-@pytest.mark.parametrize("seed", [2, 3, 10])
-def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, monkeypatch) -> None:
+@pytest.mark.parametrize("seed,physical", [(2, False), (3, False), (10, False), (4, True), (5, True)])
+def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, physical: bool, monkeypatch) -> None:
     """A monkey at each seat's phone: whoever must act taps at random on their own phone (its
     menu, decisions and reactions only), every seat has one, and the table view watches, on
-    games with random modules. No screen may fail to draw, every tap a phone made is its seat's,
-    and every screen ends at the stored game."""
+    games with random modules, the app's dice and cards or the real ones entered. No screen may
+    fail to draw, every tap a phone made is its seat's, and every screen ends at the stored game."""
     import asyncio
     import random
 
@@ -229,11 +229,14 @@ def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, mo
     from companion.app.join.instance import Instance
     from companion.simulate import random_config
 
-    from .conftest import expanded_without_bounds, monkey_step
+    from .conftest import expanded_without_bounds, monkey_step, write_settings
 
     failures: list[str] = []
     monkeypatch.setattr(shell.log, "exception", lambda msg, *args: failures.append(msg % args))
     rng = random.Random(seed)
+
+    if physical:  # the table rolls its real die and draws the real Michel cards; the phones enter them
+        write_settings(tmp_path / "settings-monkey.json", die_mode="physical", michel_mode="physical")
 
     async def run() -> int:
         instance = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "monkey")
@@ -250,12 +253,18 @@ def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, mo
             for phone in phones:
                 phone.flag = lambda *a, **k: None
                 phone.confirm = lambda title, text, yes, on_yes, **k: on_yes()
-            for _ in range(150):
-                version = store.load(game).version
-                for screen in [*phones, watcher]:  # the news reach every screen before the next tap
+
+            async def caught_up() -> None:
+                """Every screen at the stored game (the news of the last tap reached them all)."""
+                version, deadline = store.load(game).version, asyncio.get_running_loop().time() + 5
+                for screen in [*phones, watcher]:
                     while screen.screen.session.version < version:
+                        assert asyncio.get_running_loop().time() < deadline, "a screen missed the news"
                         await asyncio.sleep(0.005)
                     failures.extend(expanded_without_bounds(screen.page))
+
+            for _ in range(150):
+                await caught_up()
                 state = store.load(game).game.state
                 if state.winner is not None:
                     break
@@ -263,6 +272,7 @@ def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, mo
                 reacting = rng.choice(phones)  # another seat's reactions (a Background, a report)
                 if not await monkey_step(reacting, rng) and not await monkey_step(phones[seat], rng):
                     break
+            await caught_up()
             entries = store.events(game)
             by = [(e.action.get("player"), (e.submitted_by or "").rpartition(" seat ")[2]) for e in entries]
             assert all(str(player) == seat for player, seat in by), by  # every entry a phone's, for its seat
