@@ -292,6 +292,30 @@ def test_a_stale_screen_reloads_instead_of_writing(tmp_path: Path) -> None:
     assert not refused.accepted and [v.rule for v in refused.violations] == ["SRCH-1"]
 
 
+def test_a_tap_answered_after_the_screen_was_left_draws_nothing(tmp_path: Path, monkeypatch) -> None:
+    """A tap's write ends after the table was left for another screen, still being read: the
+    left table draws nothing (it drew the app, which had no screen yet, and that failed)."""
+    from companion.app import shell
+
+    failures: list[str] = []
+    monkeypatch.setattr(shell.log, "exception", lambda msg, *args: failures.append(msg % args))
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 1280)
+        await show(app, f"/game/{game}")
+        table = app.screen
+        table.control.submit({"type": "search", "player": 0})
+        app.show(f"/game/{game}/log")  # read after the write: the same game's lane
+        await settled(table)
+        await app.shown()
+        assert type(app.screen).__name__ == "LogScreen" and store.load(game).version == 1
+
+    asyncio.run(run())
+    assert not failures, failures
+
+
 def test_a_tap_made_before_the_news_is_drawn_is_stale(tmp_path: Path) -> None:
     """News of another screen's action arrive headline first; a tap made before the rest of the
     table is redrawn was made on the old table: refused as stale, never judged against a table

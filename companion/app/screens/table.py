@@ -356,6 +356,8 @@ class TableScreen(Screen):
         and menu entries keep their controls (see `Memo`). So Flet sends small patches and the
         browser rebuilds only what is new: that is what keeps a tap under 100 ms.
         """
+        if self.app.screen is not self:  # left before a late answer from the store: nothing to draw
+            return
         if not self.missing:
             self.news.waiting = False  # this redraw shows everything
         if self.missing or not self.frame_on_page():
