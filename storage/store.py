@@ -21,7 +21,8 @@ outcome back and the seed decides only what has not happened yet. So:
   only ever grows and one version number never names two different states (after "undo, then
   another action" a phone that saw the old version is refused, not silently accepted);
 - redo re-applies the undone action, resolved, to the very state it was first applied to, so
-  it reads back its recorded outcomes; the store checks the events match before writing.
+  it reads back its recorded outcomes; the store checks the events match before writing;
+- a game leaves the database only whole, with its log and everything joined to it (`delete_game`).
 
 Modules: `records` (what the store hands back), `rows` (a game's rows inside a transaction),
 `replays` (replaying a log, and the cache of recently replayed games), `reports` (statistics
@@ -388,8 +389,6 @@ class Store:
         self._cache.remember(game_id, Replayed(len(entries), game))
         return game_id
 
-    # --- statistics and checks -----------------------------------------------------------------
-
     def delete_game(self, game_id: str) -> None:
         """Remove a game for good: its log, its seats and the phones joined to it go with it, and
         a finished one leaves the statistics (GameNotFound when there is no such game)."""
@@ -398,6 +397,8 @@ class Store:
                 conn.execute(delete(row).where(col(row.game_id) == game_id))
             conn.execute(delete(GameRow).where(col(GameRow.id) == game_id))
         self._cache.forget(game_id)
+
+    # --- statistics and checks -----------------------------------------------------------------
 
     def statistics(self) -> Statistics:
         """Per player across finished games, and per finished game its seats (for charts)."""
