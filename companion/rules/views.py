@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
+from copy import deepcopy
 from typing import Any
 
 from . import events as ev
@@ -114,6 +115,9 @@ def view(state: GameState, viewer: int | None) -> GameState:
         trauma_stack=[UNKNOWN] * len(state.trauma_stack),  # face down
         pending=_pending(state.pending, seat),
         combat=_combat(state.combat),
+        # What happens once the decision is answered: seats, neutrals and counts the table saw
+        # come about (who is asked next in a Brawl, who rolls, whom a neutral extorts), no card.
+        agenda=deepcopy(state.agenda),
         offence=state.offence,  # frozen: the offence is announced to the table
         occasion=None if state.occasion is None else state.occasion.copy(),
         defeats=[_defeat(d, seat) for d in state.defeats],

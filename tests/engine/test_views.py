@@ -135,6 +135,24 @@ def test_a_view_is_previewed_up_to_its_first_face_down_card():
         step(view(state, 0), move)
 
 
+def test_a_brawl_answered_from_a_phone_is_previewed_through_the_rolls():
+    """What is to happen after a decision (the agenda: who is asked next, who rolls) is in every
+    view: a phone answering a Brawl with a Weapon previews the answer, and the last one the rolls."""
+    state = start(
+        3,
+        modules={"places": ["gymnasium"]},
+        first_player=1,
+        hands={0: ["knife"], 1: ["blade"], 2: ["knife"]},
+        player_fields={seat: {"place": "gymnasium"} for seat in range(3)},
+    )
+    follows(state, type="brawl", player=1, weapon="blade")
+    follows(state, type="brawl_response", player=2, discard="knife")
+    answer = parse_action({"type": "brawl_response", "player": 0, "discard": "knife"})
+    mine = view(state, 0)
+    assert mine.agenda == state.agenda and mine.agenda is not state.agenda
+    assert preview(mine, answer).rolls == preview(state, answer).rolls == 2
+
+
 @SETTINGS
 @given(config=configs, seed=st.integers(0, 10**6), length=st.integers(5, 60))
 def test_every_action_a_phone_lists_can_be_previewed_from_its_view(config, seed, length):

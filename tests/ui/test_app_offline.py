@@ -404,7 +404,7 @@ def test_a_browser_back_on_another_address_gets_that_screen_only(tmp_path: Path)
         app.render = lambda: (rendered.append(type(app.screen).__name__), render())[-1]
         await reconnect_at(app, f"/game/{game}/log")  # the browser registers again, there
         assert type(app.screen).__name__ == "LogScreen" and app.route == f"/game/{game}/log"
-        assert rendered == ["LogScreen"]
+        assert set(rendered) == {"LogScreen"}  # drawn again once its log is read, if that came first
 
     asyncio.run(run())
 
