@@ -78,14 +78,14 @@ async def monkey_step(app: Any, rng: Any) -> bool:
     elif ctl.die_for is not None:  # the table rolls its real die: the face
         ctl.answer_with_die(ctl.die_for, rng.randint(1, 6))
     elif reactions.others and rng.random() < 0.1:
-        table.control.choose_answer(rng.choice(reactions.others))
+        ctl.choose_answer(rng.choice(reactions.others))
     elif pend is not None and pend.pick is not None:
         cards = [c for c, _, n in pend.pick.cards for _ in range(n)]
         for card in rng.sample(cards, pend.pick.count):
-            table.control.pick.append(card)
-        table.control.submit_pick()
+            ctl.pick.append(card)
+        ctl.submit_pick()
     elif pend is not None and pend.answers:
-        table.control.choose_answer(rng.choice(pend.answers))
+        ctl.choose_answer(rng.choice(pend.answers))
     elif seat is not None:
         from companion.app.vm.actions import action_menu, end_turn_vm
 
@@ -93,7 +93,7 @@ async def monkey_step(app: Any, rng: Any) -> bool:
         kinds = menu + (["end_turn"] * 3 if end_turn_vm(state, seat, tr) is not None else [])
         if not kinds:
             return False
-        table.control.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
+        ctl.start_action(rng.choice(kinds), quick=rng.random() < 0.5)
         await _compose(table, rng)
     else:
         return False

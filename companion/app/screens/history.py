@@ -7,13 +7,13 @@ like the progress bars; every axis label is written in the language's digits."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import flet as ft
 
 from ..opening import Listing
 from ..vm.history import STAT_COLUMNS, GameRowVM, HistoryVM, PlayerRowVM, SeriesVM, games_view, history_view
-from ..widgets.common import Chip, card, edge, game_card, heading, icon_button, muted, width_class
+from ..widgets.common import card, edge, game_card, heading, icon_button, muted, pill, width_class
 from ..widgets.paged import Paged
 from .base import Screen
 from .home import delete_button, export_game
@@ -146,9 +146,7 @@ class HistoryScreen(Screen):
                 )
             )
             # The dot in the line's colour, the name in ink: a yellow name is unreadable.
-            key = Chip(icon=ft.Icons.CIRCLE)
-            legend.append(key.set(s.name))
-            cast(ft.Icon, key.icon).color = color
+            legend.append(pill(s.name, icon=ft.Icons.CIRCLE, icon_color=color))
         # The game numbers sit a little below the axis, clear of the dots of a player at 0.
         labels = [
             fch.ChartAxisLabel(

@@ -221,11 +221,19 @@ class Chip:
             border_radius=ft.BorderRadius.all(20),
         )
 
-    def set(self, text: str, *, bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST, color: Any = None) -> ft.Control:
+    def set(
+        self,
+        text: str,
+        *,
+        bgcolor: Any = ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        color: Any = None,
+        icon_color: Any = None,
+    ) -> ft.Control:
+        """`icon_color`: the icon's own colour (else the text's)."""
         self.text.value = text
         self.text.color = color
         if self.icon is not None:
-            self.icon.color = color
+            self.icon.color = icon_color if icon_color is not None else color
         self.control.bgcolor = bgcolor
         return self.control
 
@@ -237,10 +245,12 @@ def pill(
     color: Any = None,
     size: int = 12,
     icon: Any = None,
+    icon_color: Any = None,
     bold: bool = False,
     tooltip: str | None = None,
 ) -> ft.Control:
-    return Chip(size=size, icon=icon, bold=bold, tooltip=tooltip).set(text, bgcolor=bgcolor, color=color)
+    chip = Chip(size=size, icon=icon, bold=bold, tooltip=tooltip)
+    return chip.set(text, bgcolor=bgcolor, color=color, icon_color=icon_color)
 
 
 def ring(active: bool) -> ft.Border:
