@@ -196,6 +196,8 @@ def playout_rates(playouts: dict[str, Iterator[None]], seconds: float, slices: i
 
 def _playout_rows(seconds: float = 3.0) -> list[tuple[str, str, str]]:
     """Issue 15: the engine's random playout against python-chess's, measured in the same run."""
+    from companion.rules.compiled import is_compiled
+
     series = (("base game, 4 players", 4, "base"), ("every module, 6 players", 6, "full"))
     playouts = {label: engine_playout(players, modules) for label, players, modules in series}
     chess = chess_playout()
@@ -205,10 +207,15 @@ def _playout_rows(seconds: float = 3.0) -> list[tuple[str, str, str]]:
     chess_rate = rates.get("chess")
     rows = [
         (
+            "the engine measured",
+            "compiled (dyo-companion compile-engine)" if is_compiled() else "interpreted (its Python sources)",
+            "(either)",
+        ),
+        (
             "python-chess random playout (legal_moves listed, one pushed; in turns with the rows below)",
             "not measured: pip install chess" if chess_rate is None else f"{chess_rate:,.0f} moves/s",
             "(yardstick)",
-        )
+        ),
     ]
     for label, _, _ in series:
         ratio = "" if chess_rate is None else f", {rates[label] / chess_rate:.2f}x python-chess"

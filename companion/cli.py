@@ -61,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench = commands.add_parser("bench", help="measure the performance figures (see README)")
     bench.add_argument("suites", nargs="*", help="suites to run (default: all)")
+    commands.add_parser(
+        "compile-engine",
+        help="compile the rules engine to C for this Python environment (needs the compiled extra and a C compiler)",
+    )
     _games_parser(commands)
     return parser
 
@@ -96,6 +100,19 @@ def _games_parser(commands) -> None:
     delete.add_argument("id", help="the whole game id, as `games list` prints it")
 
 
+def _compile_engine() -> int:
+    from companion.rules.compiled import BuildError, build, builds_root
+
+    print(f"compiling the engine under {builds_root()} (about a minute)...", flush=True)
+    try:
+        folder = build()
+    except BuildError as error:
+        print(f"the engine was not compiled: {error}", file=sys.stderr)
+        return 1
+    print(f"done: {folder}\nthe engine runs compiled in this environment until its sources change")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "check":
@@ -116,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         from companion.bench import run
 
         return run(args.suites)
+    if args.command == "compile-engine":
+        return _compile_engine()
     if args.command == "games":
         from storage.cli import run_games
 

@@ -34,15 +34,7 @@ class Table:
 
     def copy(self) -> Table:
         """Another owner's copy (one read shared by several screens gives each its own)."""
-        return replace(self, game=own_game(self.game), config=copy.deepcopy(self.config))
-
-
-def own_game(game: Game) -> Game:
-    """A copy of `game` whose state and log can change without touching the original."""
-    mine = copy.copy(game)
-    mine.state = game.state.copy()
-    mine.log = list(game.log)
-    return mine
+        return replace(self, game=self.game.copy(), config=copy.deepcopy(self.config))
 
 
 @dataclass(frozen=True)

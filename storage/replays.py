@@ -21,7 +21,7 @@ from companion.rules import ConfigError, Game
 
 from .consistency import dump
 from .errors import LogDiverged
-from .records import Table, own_game
+from .records import Table
 from .rows import NEWER_ENTRIES, Head, fold_log
 
 CACHE_GAMES = 32
@@ -64,7 +64,7 @@ def caught_up(conn: Connection, head: Head, cached: Replayed) -> Replayed | None
 
 def table_of(game_id: str, replayed: Replayed) -> Table:
     """The caller's own copy of a replayed game, as a Table."""
-    game = own_game(replayed.game)
+    game = replayed.game.copy()
     return Table(
         game_id=game_id,
         version=replayed.version,

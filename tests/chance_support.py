@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from companion.rules import GameState
+from companion.rules.compiled import is_compiled
 from companion.rules.rng import _MASK, Rng
 from companion.simulate import random_actions, random_config
 
@@ -18,6 +21,14 @@ def other_next64(self: Rng) -> int:
     self.state = (self.state * 6364136223846793005 + 1442695040888963407) & _MASK
     z = self.state
     return (z ^ (z >> 29)) & _MASK
+
+
+def use_other_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Swap the engine's generator for `other_next64` for the rest of the test. The compiled
+    engine (companion/rules/compiled.py) calls its generator past any patch: skipped there."""
+    if is_compiled():
+        pytest.skip("swaps the engine's generator, which the compiled engine calls past any patch")
+    monkeypatch.setattr(Rng, "next64", other_next64)
 
 
 def simulated(modules: str, seed: int, count: int = 300) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -13,6 +13,9 @@ seat, or the public table, may know of the state and its events.
 submodule: `events` (the event vocabulary) is part of this API by name.
 """
 
+from . import compiled  # noqa: F401  (first: a compiled build of the engine, if any, loads ahead of its sources)
+
+# isort: split
 from . import actions, events
 from .actions import ACTION_TYPES, Action, parse_action
 from .board import build_board
@@ -25,6 +28,7 @@ from .game import Game
 from .hand import UNKNOWN
 from .inputs import Inputs, action_cost, action_inputs, die_destinations, neutral_destinations
 from .invariants import invariant_problems
+from .offence import Offence
 from .options import (
     WEAPON_SEARCH_CARD,
     ActionOption,
@@ -40,7 +44,7 @@ from .rulebook import rule_ids, rule_sections
 from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset
 from .setup import new_game
 from .shape import decode_json, is_clean_text, is_int
-from .state import GameState, Offence
+from .state import GameState
 from .views import redact_events, view
 
 __all__ = [

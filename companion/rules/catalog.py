@@ -14,7 +14,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-CATALOG_FILE = Path(__file__).with_name("catalog.json")
+from .compiled import SOURCES
+
+CATALOG_FILE = SOURCES / "catalog.json"
 
 PLACE_FLAGS = ("no_craft", "no_extort", "no_search", "no_join_gang", "one_action", "solitary", "office")
 

@@ -8,18 +8,20 @@ game over, seat, whose decision it is (TURN-4, TURN-5), the price of the action'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Self, cast
+from typing import Any, cast
 
 from . import events as ev
 from . import handlers  # noqa: F401  (registers every rule)
 from .actions import Action
 from .core import APPLIES, CHECKS, PRICES, TASKS, Ctx, hard, seat_name
 from .errors import Violation
+from .first_only import FIRST_ONLY, STOPS_EARLY, Refused
 from .handlers.common import spend, use_action
 from .handlers.warden import note_offence
-from .state import GameState, Occasion, Offence
+from .offence import Offence
+from .state import GameState, Occasion
 
 # Pending decision kind -> the action types that answer it.
 ANSWERS: dict[str, frozenset[str]] = {
@@ -135,26 +137,6 @@ def check(s: GameState, a: Action) -> list[Violation]:
     return out
 
 
-class _Refused(Exception):
-    """Raised with the first violation (`args[0]`): no `__init__` of its own, as it is raised often."""
-
-
-class _FirstOnly(list[Violation]):
-    """A violation list that stops the judgement at its first entry (rules only ever add to it)."""
-
-    def append(self, v: Violation) -> None:
-        raise _Refused(v)
-
-    def extend(self, vs: Iterable[Violation]) -> None:
-        for v in vs:
-            raise _Refused(v)
-
-    def __iadd__(self, vs: Iterable[Violation]) -> Self:  # type: ignore[override,misc]
-        for v in vs:  # not `extend`: checks add lists, mostly empty ones, to it for every shape
-            raise _Refused(v)
-        return self
-
-
 def first_violation(s: GameState, a: Action) -> Violation | None:
     """The first violation `check` would list, or None when it lists none (the action is legal).
 
@@ -197,22 +179,19 @@ class FirstViolations:
         refused = admitted[admission]
         if refused is not None:
             return refused
-        try:  # `_first`, written out: this runs for every shape of every listing
-            CHECKS[a.TYPE](s, a, _FIRST_ONLY)
-        except _Refused as found:
-            return cast(Violation, found.args[0])
-        return None
+        return _first(CHECKS[a.TYPE], s, a)
 
 
 def _first(judge: Callable[[GameState, Action, list[Violation]], object], s: GameState, a: Action) -> Violation | None:
-    try:
-        judge(s, a, _FIRST_ONLY)
-    except _Refused as refused:
-        return cast(Violation, refused.args[0])
-    return None
-
-
-_FIRST_ONLY = _FirstOnly()  # never holds an entry, so one serves every judgement (and every thread)
+    if STOPS_EARLY:
+        try:
+            judge(s, a, FIRST_ONLY)
+        except Refused as refused:
+            return cast(Violation, refused.args[0])
+        return None
+    out: list[Violation] = []
+    judge(s, a, out)
+    return out[0] if out else None
 
 
 def _judge(s: GameState, a: Action, out: list[Violation]) -> None:

@@ -18,13 +18,19 @@ from .state import GameState
 
 
 class Game:
-    def __init__(self, config: dict[str, Any]) -> None:
-        self.state: GameState = new_game(config)
+    def __init__(self, config: Any, *, state: GameState | None = None, log: Iterable[Action] = ()) -> None:
+        """A new game of `config` (as given: `new_game` judges it), or one under way: its state and
+        the actions that made it."""
+        self.state: GameState = new_game(config) if state is None else state
         self.config = self.state.config
-        self.log: list[Action] = []
+        self.log: list[Action] = list(log)
+
+    def copy(self) -> Game:
+        """The same game, whose state and log can change without touching this one's."""
+        return Game(self.config, state=self.state.copy(), log=self.log)
 
     @classmethod
-    def replay(cls, config: dict[str, Any], actions: Iterable[Action | dict[str, Any]]) -> Game:
+    def replay(cls, config: Any, actions: Iterable[Any]) -> Game:
         """Rebuild a game from its configuration and its accepted actions."""
         game = cls(config)
         for raw in actions:
@@ -36,8 +42,9 @@ class Game:
                 )
         return game
 
-    def submit(self, action: Action | dict[str, Any]) -> Answer:
-        """Judge and apply one action; an internal error leaves the game as it was."""
+    def submit(self, action: Any) -> Answer:
+        """Judge and apply one action (an `Action`, or its JSON as given: `parse_action` judges it);
+        an internal error leaves the game as it was."""
         if not isinstance(action, Action):
             action = parse_action(action, self.state.catalog)
         try:

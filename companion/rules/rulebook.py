@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 
-RULEBOOK_FILE = Path(__file__).with_name("rulebook.json")
+from .compiled import SOURCES
+
+RULEBOOK_FILE = SOURCES / "rulebook.json"
 
 
 @cache

@@ -247,8 +247,9 @@ def _place_standees(state: GameState, cfg: GameConfig) -> None:
         state.neutrals[name] = start
     if cfg.warden:
         home = board.first("showers") if cfg.team else board.first("cell_block")
-        state.warden = cfg.start.get("warden", home)
-        if not is_id(state.warden, board.places):
-            raise ConfigError("DI-1", "config.place_not_in_game", place=str(state.warden), seat="-")
+        warden = cfg.start.get("warden", home)
+        if not is_id(warden, board.places):
+            raise ConfigError("DI-1", "config.place_not_in_game", place=str(warden), seat="-")
+        state.warden = warden
     elif "warden" in cfg.start:
         raise ConfigError("WARD-1", "config.warden_not_in_game")

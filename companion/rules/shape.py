@@ -26,7 +26,7 @@ MAX_ITEMS = 1_000  # entries of one list or object
 MAX_VALUES = 20_000  # values in one walked document
 MAX_TEXT = 1_000  # characters of one text, object keys included
 INT_LIMIT = 2**63  # integers lie in -2^63 .. 2^63 - 1 (a seed needs them all)
-_ODD_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")  # controls, line breaks, surrogates
+_ODD_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")  # controls, line breaks, surrogates
 _PATH_KEY = 24  # characters of a key shown in a path
 
 

@@ -8,13 +8,13 @@ state plus the same actions always gives the same result. `summary()` is the pub
 from __future__ import annotations
 
 from copy import deepcopy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .board import Board
 from .catalog import Catalog
 from .hand import Hand
-from .record import Record
+from .offence import Offence
 from .rng import Rng
 from .ruleset import Ruleset
 
@@ -108,6 +108,8 @@ class TurnFlags:
             self.must_cooperate,
         )
 
+
+_FLAGS = tuple(f.name for f in fields(TurnFlags))
 
 # What each kind of decision tells beside its options: the fields of `Pending` it sets, in JSON
 # order. A kind not listed carries nothing more. (`from_seat` is written as "from".)
@@ -215,16 +217,6 @@ class Combat:
             "knife_bonus": list(self.knife_bonus),
             "helpers": list(self.helpers),
         }
-
-
-@dataclass(frozen=True, slots=True, eq=False, kw_only=True)
-class Offence(Record):
-    """A legal action the Warden saw (WARD-2): its report window is open until the next action."""
-
-    rule: str
-    action: str
-    place: str
-    offender: int
 
 
 @dataclass(slots=True, kw_only=True)
@@ -399,7 +391,7 @@ class GameState:
         out.update(
             {
                 "rng": self.rng.state,
-                "flags": {k: getattr(self.flags, k) for k in TurnFlags.__slots__},
+                "flags": {k: getattr(self.flags, k) for k in _FLAGS},
                 "gang_piles": {g: list(c) for g, c in sorted(self.gang_piles.items())},
                 "background_deck": self.background_deck,
                 "background_discard": list(self.background_discard),

@@ -8,8 +8,9 @@ import dataclasses
 import random
 
 from companion import simulate
-from companion.rules import check, engine, legal_actions, new_game, step
+from companion.rules import check, legal_actions, new_game, step
 from companion.rules.engine import FirstViolations, first_violation
+from companion.rules.first_only import FIRST_ONLY
 from companion.rules.options import action_options, candidates
 
 
@@ -58,4 +59,4 @@ def test_a_listings_judge_answers_as_first_violation_does() -> None:
                     refused_first += expected is not None and expected.rule in ("TURN-1", "TURN-4", "TURN-5")
             step(state, rng.choice(legal_actions(state)))
     assert compared > 5000 and refused_first > 1000, (compared, refused_first)
-    assert len(engine._FIRST_ONLY) == 0  # one list serves every judgement: no rule ever left an entry in it
+    assert len(FIRST_ONLY) == 0  # one list serves every judgement: no rule ever left an entry in it

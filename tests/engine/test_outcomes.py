@@ -7,12 +7,11 @@ import json
 from collections import Counter
 
 import pytest
-from chance_support import GAMES, other_next64, simulated, without_rng
+from chance_support import GAMES, simulated, use_other_generator, without_rng
 
 from companion.rules import ConfigError, Game, MalformedAction, new_game, parse_action, step
 from companion.rules.events import Roll
 from companion.rules.handlers.neutrals import neutral_options
-from companion.rules.rng import Rng
 
 
 def played(cfg: dict, actions: list[dict]) -> tuple[Game, list[dict]]:
@@ -64,7 +63,7 @@ def test_resolved_actions_replay_the_same_under_another_generator_or_seed(module
     reseeded, again = played({**resolved["config"], "seed": seed + 1}, resolved["actions"])
     assert without_rng(reseeded.state) == expected and again == answers
 
-    monkeypatch.setattr(Rng, "next64", other_next64)
+    use_other_generator(monkeypatch)
     other, again = played(resolved["config"], resolved["actions"])
     assert without_rng(other.state) == expected and again == answers
     assert [a.to_json() for a in other.log] == resolved["actions"]  # nothing left for the generator
@@ -74,7 +73,7 @@ def test_actions_without_their_records_depend_on_the_generator(monkeypatch):
     """The control: what the records protect against (an unresolved log under another generator)."""
     cfg, actions = simulated("full", 22)
     expected = played(cfg, actions)[0].state.summary()
-    monkeypatch.setattr(Rng, "next64", other_next64)
+    use_other_generator(monkeypatch)
     game = Game(cfg)
     answers = [game.submit(a) for a in actions]
     assert game.state.summary() != expected or not all(a.accepted for a in answers)

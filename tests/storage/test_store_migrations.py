@@ -7,13 +7,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from chance_support import GAMES, other_next64, simulated, without_rng
+from chance_support import GAMES, simulated, use_other_generator, without_rng
 from sqlalchemy import inspect, text
 from sqlmodel import SQLModel
 from storage_helpers import config, find_roll, play, short_finished_game, snap, unresolved
 
 from companion.rules import Game, parse_config
-from companion.rules.rng import Rng
 from storage import NewerSchema, StorageError, Store, migrations
 from storage.database import Database
 from storage.migrations import CURRENT_VERSION, prepare
@@ -310,7 +309,7 @@ def test_the_upgrade_writes_the_outcomes_into_games_in_progress(db_url, monkeypa
         )
     assert any("game diverged" in r.getMessage() and "left it as it was" in r.getMessage() for r in caplog.records)
 
-    monkeypatch.setattr(Rng, "next64", other_next64)
+    use_other_generator(monkeypatch)
     with Store(db_url) as fresh:
         for game_id, (_, _, undo_last) in games.items():
             if game_id != "diverged":

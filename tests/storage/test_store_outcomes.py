@@ -11,12 +11,11 @@ import json
 from pathlib import Path
 
 import pytest
-from chance_support import GAMES, other_next64, simulated, without_rng
+from chance_support import GAMES, simulated, use_other_generator, without_rng
 from sqlalchemy import text
 
 from companion.checker import run_check
 from companion.rules import Game
-from companion.rules.rng import Rng
 from storage import Store
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -71,7 +70,7 @@ def test_stored_games_read_back_the_same_after_the_random_source_changed(db_url,
             for game_id in expected:
                 _reseed(store, game_id, 424242)
     if change == "generator":
-        monkeypatch.setattr(Rng, "next64", other_next64)
+        use_other_generator(monkeypatch)
     with Store(db_url) as fresh:
         for game_id, (name, state, answers) in expected.items():
             table = fresh.load(game_id)
@@ -88,7 +87,7 @@ def test_the_log_without_its_outcomes_would_give_another_game(db_url, monkeypatc
     with Store(db_url) as store:
         game_id = store.import_game({"config": cfg, "actions": actions})
         expected = without_rng(store.load(game_id).game.state)
-    monkeypatch.setattr(Rng, "next64", other_next64)
+    use_other_generator(monkeypatch)
     unresolved = Game(cfg)
     refused = sum(not unresolved.submit(a).accepted for a in actions)
     assert refused or without_rng(unresolved.state) != expected
@@ -107,7 +106,7 @@ def test_redo_reads_back_the_undone_action_outcomes(db_url, monkeypatch):
             if index >= 20 and last.action.get("outcomes"):  # an action whose outcomes the app decided
                 break
         version = store.undo(game_id, base_version=version).version
-    monkeypatch.setattr(Rng, "next64", other_next64)
+    use_other_generator(monkeypatch)
     with Store(db_url) as fresh:
         fresh.redo(game_id, base_version=version)
         redone = fresh.events(game_id)[-1]

@@ -11,8 +11,9 @@ from .. import events as ev
 from ..actions import CHOICES, AttractWarden, Bribe, Corruption, PunishmentChoice, Report
 from ..core import Ctx, applier, checker, hard, violation
 from ..errors import Violation
+from ..offence import Offence
 from ..ops import add_beatings, discard_random, gain_cigarettes, place_standee, return_token, take_token
-from ..state import GameState, Offence, Pending
+from ..state import GameState, Pending
 from .common import checked, place_action
 from .movement import place_not_in_game
 
