@@ -22,6 +22,8 @@ class Refused(Exception):
 
 
 class FirstOnly(list[Violation]):
+    """Never holds an entry: the first one added is raised instead."""
+
     def append(self, v: Violation) -> None:
         raise Refused(v)
 
