@@ -101,10 +101,11 @@ def _games_parser(commands) -> None:
 
 
 def _compile_engine() -> int:
-    from companion.rules.compiled import BuildError, build, builds_root
+    from companion.rules.compiled import BuildError, build, builds_root, require_tools
 
-    print(f"compiling the engine under {builds_root()} (about a minute)...", flush=True)
     try:
+        require_tools()
+        print(f"compiling the engine under {builds_root()} (about a minute)...", flush=True)
         folder = build()
     except BuildError as error:
         print(f"the engine was not compiled: {error}", file=sys.stderr)

@@ -84,15 +84,20 @@ def build_folder(root: Path | None = None) -> Path:
     return (root or builds_root()) / digest() / "companion" / "rules"
 
 
+def require_tools() -> None:
+    """Raise BuildError unless this Python has what `build` runs (a C compiler is found only then)."""
+    for needed in ("mypyc", "setuptools"):
+        if find_spec(needed) is None:
+            raise BuildError(f"{needed} is missing: pip install 'dyo-companion[compiled]'")
+
+
 def build(root: Path | None = None) -> Path:
     """Compile the engine and keep the build under `root`; returns its package folder.
 
     Needs mypy (its mypyc), setuptools and a C compiler with Python's headers. The build is
     made aside and moved in whole, so an interrupted one is never used.
     """
-    for needed in ("mypyc", "setuptools"):
-        if find_spec(needed) is None:
-            raise BuildError(f"{needed} is missing: pip install 'dyo-companion[compiled]'")
+    require_tools()
     target = build_folder(root).parent.parent
     with tempfile.TemporaryDirectory(prefix="dyo-engine-") as work:
         tree = Path(work)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.rules import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,14 +57,15 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     missing = [name for name in ("mypyc", "setuptools") if find_spec(name) is None]
     assert not missing, f"{', '.join(missing)} missing: pip install -e '.[test]'"
     root = tmp_path_factory.mktemp("engine")
-    try:
-        compiled.build(root)
-    except compiled.BuildError as error:
-        pytest.fail(f"{error} (a C compiler and Python's headers are needed; on Debian: apt install gcc python3-dev)")
+    done = _run(["-m", "companion", "compile-engine"], root, 300)  # the command a host runs
+    if done.returncode != 0:
+        pytest.fail(f"{done.stderr.strip()} (a C compiler and Python's headers are needed; on Debian: gcc python3-dev)")
+    assert str(compiled.build_folder(root)) in done.stdout
     return root
 
 
 def _run(args: list[str], root: Path | None, timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run Python with the build under `root` (None: the sources only)."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("COMPANION_ENGINE")}
     env.update({"COMPANION_ENGINE_DIR": str(root)} if root else {"COMPANION_ENGINE": "python"})
     return subprocess.run(
@@ -97,3 +99,10 @@ def test_the_compiled_engine_passes_the_engine_tests(build: Path):
     here = str(Path(__file__).relative_to(ROOT))
     done = _run(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", f"--ignore={here}", *ENGINE_TESTS], build, 540)
     assert done.returncode == 0, done.stdout[-4000:]
+
+
+def test_without_the_compiler_the_command_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setattr(compiled, "find_spec", lambda name: None)
+    assert main(["compile-engine"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == "the engine was not compiled: mypyc is missing: pip install 'dyo-companion[compiled]'\n"
