@@ -124,7 +124,7 @@ def build(root: Path | None = None) -> Path:
     for older in target.parent.iterdir():  # builds of other sources: never loaded again
         if older != target and older.is_dir() and _BUILD_NAME.fullmatch(older.name):
             shutil.rmtree(older, ignore_errors=True)
-    return build_folder(root)
+    return target / "companion" / "rules"
 
 
 def _activate() -> bool:
