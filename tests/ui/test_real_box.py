@@ -19,7 +19,7 @@ from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
 from companion.app.widgets.common import edge
-from companion.rules import new_game, parse_action, step
+from companion.rules import new_game, parse_action, step, view
 
 from .conftest import drawn, make_store, settled, show, write_settings
 from .test_app_offline import new_app
@@ -418,6 +418,53 @@ class TestRealMichelCards:
             assert entry.action["michel_cards"] == ["knife_spoon"]
             drawn = [ev for ev in entry.answer["events"] if ev["type"] == "michel_card"]
             assert [(ev["card"], ev["source"]) for ev in drawn] == [("knife_spoon", "table")]
+
+        asyncio.run(run())
+
+
+class TestMichelCardsOneAtATime:
+    """With both neutrals in the Place entered, a card without a Knife calls for a second card:
+    how many real cards to enter is known only card by card, on the laptop and on a phone."""
+
+    CONFIG = {
+        "players": [{"name": "Carmen", "place": "cell_block", "hand": ["spoon"]}, {"name": "Nicholas"}],
+        "modules": {"neutrals": 2},
+        "start": {"neutrals": {"michel": "cafeteria", "michelle": "cafeteria"}},
+        "seed": 3,
+    }
+    MOVE = {"type": "cautious_move", "player": 0, "to": "cafeteria"}
+
+    def test_a_card_without_a_knife_calls_for_the_next(self) -> None:
+        state = new_game(self.CONFIG)
+        for seen in (state, view(state, 0)):  # the laptop's state, and a phone's view of it
+            assert michel_draws(seen, self.MOVE) >= 1
+            assert michel_draws(seen, dict(self.MOVE, michel_cards=["no_knife"])) == 1
+            assert michel_draws(seen, dict(self.MOVE, michel_cards=["knife_spoon"])) == 0
+            assert michel_draws(seen, dict(self.MOVE, michel_cards=["no_knife", "knife_shovel"])) == 0
+
+    def test_the_table_enters_only_the_cards_drawn(self, tmp_path: Path) -> None:
+        store = make_store(tmp_path)
+        write_settings(tmp_path / "settings.json", michel_mode="physical")
+        games = {first: store.create_game(self.CONFIG) for first in ("no_knife", "knife_spoon")}
+
+        async def run() -> None:
+            app = await host_app(store, tmp_path)
+            for first, game in games.items():
+                await show(app, f"/game/{game}")
+                table = app.screen
+                table.control.submit_checked(self.MOVE)
+                assert table.control.michel_for == (self.MOVE, 1)  # the app's own deck would have said 2
+                table.control.pick_michel(first)
+                if first == "no_knife":
+                    assert table.control.michel_for == (self.MOVE, 2) and store.load(game).version == 0
+                    assert michel_ask(table.control.state, self.MOVE, 2, ["no_knife"], TR).prompt == "Card 2 of 2"
+                    table.control.pick_michel("knife_shovel")
+                await settled(table)
+                entry = store.events(game)[-1]
+                cards = ["no_knife", "knife_shovel"] if first == "no_knife" else ["knife_spoon"]
+                assert entry.action["michel_cards"] == cards
+                shown = [(e["card"], e["source"]) for e in entry.answer["events"] if e["type"] == "michel_card"]
+                assert shown == [(card, "table") for card in cards]
 
         asyncio.run(run())
 

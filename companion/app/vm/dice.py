@@ -100,9 +100,9 @@ class MichelAskVM:
 
 
 def michel_draws(state: GameState, action: dict[str, Any]) -> int:
-    """How many Michel cards recording `action` would draw from the deck (the engine's dry run)."""
-    if action.get("michel_cards"):
-        return 0
+    """How many Michel cards recording `action` would draw from the deck beyond those it lists
+    (the engine's dry run). A card's face can call for another (no Knife, with a second neutral
+    waiting), so a table drawing real cards enters them one at a time, asking again after each."""
     try:
         parsed = parse_action(action, state.catalog)
     except Exception:  # malformed: its refusal is the engine's to give

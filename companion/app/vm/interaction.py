@@ -105,7 +105,8 @@ class TableControl:
         self.busy = False  # a write is on its way: another tap meanwhile is dropped
         self.bg_open: int | None = None  # whose combat Backgrounds are listed
         self.refused_open = False  # the actions not possible now are folded away
-        self.michel_for: tuple[dict[str, Any], int] | None = None  # an action waiting for the real Michel cards
+        # An action waiting for the real Michel cards, with the number of the card asked for now.
+        self.michel_for: tuple[dict[str, Any], int] | None = None
         self.michel_drawn: list[str] = []
         # A shared screen showing one hand: (the seat, the version it was asked on, which ask).
         self._revealed: tuple[int, int, int] | None = None
@@ -278,13 +279,15 @@ class TableControl:
         """The table says which Michel card came up; with all of them, the action is recorded."""
         if self.michel_for is None:
             return
-        action, count = self.michel_for
+        action, _ = self.michel_for
         self.michel_drawn.append(card)
-        if len(self.michel_drawn) < count:
+        drawn = dict(action, michel_cards=list(self.michel_drawn))
+        if michel_draws(self.state, drawn):  # that card calls for another one
+            self.michel_for = (action, len(self.michel_drawn) + 1)
             self.port.show()
             return
         self.michel_for = None
-        self.submit_checked(dict(action, michel_cards=list(self.michel_drawn)))
+        self.submit_checked(drawn)
 
     def _continue(self) -> None:
         if self.composer is not None and self.composer.step() is None:
@@ -300,12 +303,11 @@ class TableControl:
         """Record `action`, asking first which real Michel cards came up (when the table draws
         them) and, once, whether to go on when the engine says it wins or is an offence."""
         _, physical_michel = self.port.physical()
-        if physical_michel and self.michel_for is None:
-            count = michel_draws(self.state, action)
-            if count:
-                self.michel_for, self.michel_drawn = (action, count), []
-                self.port.show()
-                return
+        if physical_michel and self.michel_for is None and michel_draws(self.state, action):
+            self.michel_drawn = list(action.get("michel_cards", ()))
+            self.michel_for = (action, len(self.michel_drawn) + 1)
+            self.port.show()
+            return
         ask = confirm_view(self.state, action, self.tr)
         if ask is None:
             self.submit(action)
