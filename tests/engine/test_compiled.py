@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from importlib.util import find_spec
@@ -73,13 +74,15 @@ def _run(args: list[str], root: Path | None, timeout: float) -> subprocess.Compl
     )
 
 
-def test_the_build_is_used_only_for_its_own_sources(build: Path, tmp_path: Path):
+def test_a_build_is_loaded_only_for_its_own_sources(build: Path, tmp_path: Path):
     assert compiled.build_folder(build).is_dir()
     probe = ["-c", "from companion.rules import compiled, engine; print(compiled.is_compiled(), engine.__file__)"]
     used, ignored = _run(probe, build, 60), _run(probe, None, 60)
     assert used.stdout.startswith(f"True {build}"), used.stderr
     assert ignored.stdout.startswith("False "), ignored.stderr
-    assert _run(probe, tmp_path, 60).stdout.startswith("False "), "an empty folder holds no build"
+    other = tmp_path / "0123456789abcdef"  # the same build, filed under other sources' digest
+    shutil.copytree(compiled.build_folder(build).parent.parent, other)
+    assert _run(probe, tmp_path, 60).stdout.startswith("False "), "a build of other sources is not loaded"
 
 
 def test_compiled_and_interpreted_games_give_the_same_answers(build: Path):
