@@ -129,9 +129,10 @@ def build(root: Path | None = None) -> Path:
 
 def _activate() -> bool:
     """Put this source's build, if there is one, ahead of the sources on the package's path."""
-    if os.environ.get("COMPANION_ENGINE") == "python":
-        return False
-    folder = build_folder()
+    root = builds_root()
+    if os.environ.get("COMPANION_ENGINE") == "python" or not root.is_dir():
+        return False  # nothing compiled here: no need to read every source for a digest
+    folder = build_folder(root)
     if not folder.is_dir():
         return False
     sys.modules[__name__.rpartition(".")[0]].__path__.insert(0, str(folder))
