@@ -402,7 +402,7 @@ class TestRealMichelCards:
         move = {"type": "move_neutral", "player": 0, "neutral": "michel", "die": [1], "to": "cafeteria"}
         state = store.load(game).game.state
         assert michel_draws(state, move) == 1 and michel_draws(state, dict(move, michel_cards=["no_knife"])) == 0
-        ask = michel_ask(state, move, 1, [], TR)
+        ask = michel_ask(state, move, [], TR)
         assert [c for c, _ in ask.cards] == list(state.catalog.michel_cards) and ask.prompt == ""
 
         async def run() -> None:
@@ -411,7 +411,7 @@ class TestRealMichelCards:
             await show(app, f"/game/{game}")
             table = app.screen
             table.control.submit_checked(move)
-            assert table.control.michel_for == (move, 1) and store.load(game).version == 1  # nothing recorded yet
+            assert table.control.michel_for == move and store.load(game).version == 1  # nothing recorded yet
             table.control.pick_michel("knife_spoon")
             await settled(table)
             entry = store.events(game)[-1]
@@ -453,11 +453,12 @@ class TestMichelCardsOneAtATime:
                 await show(app, f"/game/{game}")
                 table = app.screen
                 table.control.submit_checked(self.MOVE)
-                assert table.control.michel_for == (self.MOVE, 1)  # the app's own deck would have said 2
+                assert table.control.michel_for == self.MOVE and table.control.michel_drawn == []
                 table.control.pick_michel(first)
                 if first == "no_knife":
-                    assert table.control.michel_for == (self.MOVE, 2) and store.load(game).version == 0
-                    assert michel_ask(table.control.state, self.MOVE, 2, ["no_knife"], TR).prompt == "Card 2 of 2"
+                    assert table.control.michel_drawn == ["no_knife"] and store.load(game).version == 0
+                    ask = michel_ask(table.control.state, self.MOVE, ["no_knife"], TR)
+                    assert ask.prompt == "Card 2: those drawn so far call for another (no Knife)"
                     table.control.pick_michel("knife_shovel")
                 await settled(table)
                 entry = store.events(game)[-1]

@@ -164,8 +164,7 @@ class TableScreen(Screen):
         self._fill_result()
         main, rewritten = None, False
         if ctl.michel_for is not None:
-            action, count = ctl.michel_for
-            main = panels.michel_panel(ctl, michel_ask(s, action, count, ctl.michel_drawn, tr), tr)
+            main = panels.michel_panel(ctl, michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr), tr)
         elif pend is not None:
             rewritten = self._pending.show(ctl, pend, tr, ctl.die_for, ctl.pick)
             main = self._pending.control

@@ -90,10 +90,9 @@ def neutral_pads(state: GameState, seat: int, tr: Tr) -> list[PadVM]:
 
 @dataclass(frozen=True)
 class MichelAskVM:
-    """Which Michel card the table drew, for an action that draws `count` of them."""
+    """Which Michel card the table drew, for an action that draws one more."""
 
     action: dict[str, Any]
-    count: int
     drawn: tuple[str, ...]  # entered so far
     cards: tuple[tuple[str, str], ...]  # (card kind, name): the deck's kinds, in the catalog's order
     prompt: str
@@ -110,7 +109,8 @@ def michel_draws(state: GameState, action: dict[str, Any]) -> int:
     return preview(state, parsed).michel_draws
 
 
-def michel_ask(state: GameState, action: dict[str, Any], count: int, drawn: list[str], tr: Tr) -> MichelAskVM:
+def michel_ask(state: GameState, action: dict[str, Any], drawn: list[str], tr: Tr) -> MichelAskVM:
     cards = tuple((card, tr.name("michel_card", card)) for card in state.catalog.michel_cards)
-    prompt = tr("ui.michel_ask_count", number=len(drawn) + 1, count=count) if count > 1 else ""
-    return MichelAskVM(action, count, tuple(drawn), cards, prompt)
+    so_far = ", ".join(tr.name("michel_card", card) for card in drawn)
+    prompt = tr("ui.michel_ask_next", number=len(drawn) + 1, drawn=so_far) if drawn else ""
+    return MichelAskVM(action, tuple(drawn), cards, prompt)

@@ -105,8 +105,8 @@ class TableControl:
         self.busy = False  # a write is on its way: another tap meanwhile is dropped
         self.bg_open: int | None = None  # whose combat Backgrounds are listed
         self.refused_open = False  # the actions not possible now are folded away
-        # An action waiting for the real Michel cards, with the number of the card asked for now.
-        self.michel_for: tuple[dict[str, Any], int] | None = None
+        # An action waiting for the real Michel cards, and those entered for it so far.
+        self.michel_for: dict[str, Any] | None = None
         self.michel_drawn: list[str] = []
         # A shared screen showing one hand: (the seat, the version it was asked on, which ask).
         self._revealed: tuple[int, int, int] | None = None
@@ -279,11 +279,9 @@ class TableControl:
         """The table says which Michel card came up; with all of them, the action is recorded."""
         if self.michel_for is None:
             return
-        action, _ = self.michel_for
         self.michel_drawn.append(card)
-        drawn = dict(action, michel_cards=list(self.michel_drawn))
+        drawn = dict(self.michel_for, michel_cards=list(self.michel_drawn))
         if michel_draws(self.state, drawn):  # that card calls for another one
-            self.michel_for = (action, len(self.michel_drawn) + 1)
             self.port.show()
             return
         self.michel_for = None
@@ -305,7 +303,7 @@ class TableControl:
         _, physical_michel = self.port.physical()
         if physical_michel and self.michel_for is None and michel_draws(self.state, action):
             self.michel_drawn = list(action.get("michel_cards", ()))
-            self.michel_for = (action, len(self.michel_drawn) + 1)
+            self.michel_for = action
             self.port.show()
             return
         ask = confirm_view(self.state, action, self.tr)
