@@ -138,3 +138,27 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
 
     drive(run())
     assert not problems, f"controls without an accessible name: {problems}"
+
+
+def test_standee_letters_grow_with_the_text_inside_their_disc(server, store) -> None:
+    """At 200% text a standee's letter is twice as tall: its disc grows around it (a disc of a
+    fixed size let two letters spill over its edge)."""
+    game_id = store.create_game({"players": [{"name": "Carmen"}, {"name": "Yellow", "color": "yellow"}], "seed": 1})
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await open_page(browser, server.url + "/", {"width": 1280, "height": 2400})
+            await page.goto(f"{server.url}/game/{game_id}")
+            from .harness import enable_semantics
+
+            await enable_semantics(page)
+            await wait_text(page, "Carmen's turn", 30000)
+            disc = await ident(page, "avatar-1").bounding_box()  # Yellow's standee on her player card
+            await set_text_scale(page, 2.0)
+            await asyncio.sleep(1.0)
+            grown = await ident(page, "avatar-1").bounding_box()
+            assert disc is not None and grown is not None and grown["height"] > 1.1 * disc["height"], (disc, grown)
+            await browser.close()
+
+    drive(run())

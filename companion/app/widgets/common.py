@@ -259,25 +259,41 @@ def ring(active: bool) -> ft.Border:
 
 
 def standee(
-    short: str, color: str, label: str, *, size: int = 30, active: bool = False, shape: str = "circle", icon: Any = None
+    short: str,
+    color: str,
+    label: str,
+    *,
+    size: int = 30,
+    active: bool = False,
+    shape: str = "circle",
+    icon: Any = None,
+    identifier: str | None = None,
 ) -> ft.Control:
+    """A standee's token: its icon, or its letters on a disc `size` across. The letters grow with
+    the reader's text size (200% too) and the disc grows around them, never letting them spill."""
     fill, ink = paint(color)
-    mark = (
-        ft.Icon(icon, size=size * 0.6, color=ink)
-        if icon is not None
-        else ft.Text(short, size=size * 0.38, color=ink, weight=ft.FontWeight.BOLD)
-    )
+    round_ = shape == "circle"
+    if icon is not None:  # an icon keeps its size whatever the text size
+        mark: ft.Control = ft.Icon(icon, size=size * 0.6, color=ink)
+        width: float | None = size
+    else:
+        letters = ft.Text(short, size=size * 0.38, color=ink, weight=ft.FontWeight.BOLD, no_wrap=True)
+        floor = ft.Container(width=size, height=size)
+        mark = ft.Stack([floor, ft.Container(letters, padding=size * 0.14)], alignment=ft.Alignment.CENTER)
+        width = None
     return ft.Semantics(
         label=label,
+        identifier=identifier,
         container=True,
         content=ft.Container(
             content=mark,
-            width=size,
-            height=size,
+            width=width,
+            height=width,
             bgcolor=fill,
             border=ring(active),
             alignment=ft.Alignment.CENTER,
-            border_radius=ft.BorderRadius.all(size / 2 if shape == "circle" else 6),
+            shape=ft.BoxShape.CIRCLE if round_ else ft.BoxShape.RECTANGLE,
+            border_radius=None if round_ else ft.BorderRadius.all(6),
         ),
         exclude_semantics=True,
     )

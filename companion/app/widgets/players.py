@@ -102,7 +102,9 @@ class PlayerCard:
             hand=p.hand_size,
         )
         memo = self.memo
-        self.avatar.content = memo.make(standee, p.name[:1].upper(), p.color, p.name, size=34, active=p.active)
+        self.avatar.content = memo.make(
+            standee, p.name[:1].upper(), p.color, p.name, size=34, active=p.active, identifier=f"avatar-{p.seat}"
+        )
         self.name.value = p.name
         self.place.value = tr("ui.player_at", place=p.place)
         row = []
