@@ -269,29 +269,24 @@ def standee(
     icon: Any = None,
     identifier: str | None = None,
 ) -> ft.Control:
-    """A standee's token: its icon, or its letters on a disc `size` across. The letters grow with
-    the reader's text size (200% too) and the disc grows around them, never letting them spill."""
+    """A standee's token: its icon, or its letters, on a disc `size` across. The letters grow
+    with the reader's text size (to 200%) and the disc grows around them rather than let them spill."""
     fill, ink = paint(color)
+    mark = (
+        ft.Icon(icon, size=size * 0.6, color=ink)  # an icon keeps its size whatever the text size
+        if icon is not None
+        else ft.Text(short, size=size * 0.38, color=ink, weight=ft.FontWeight.BOLD, no_wrap=True)
+    )
+    floor = ft.Container(width=size, height=size)  # the disc's size until the letters outgrow it
     round_ = shape == "circle"
-    if icon is not None:  # an icon keeps its size whatever the text size
-        mark: ft.Control = ft.Icon(icon, size=size * 0.6, color=ink)
-        width: float | None = size
-    else:
-        letters = ft.Text(short, size=size * 0.38, color=ink, weight=ft.FontWeight.BOLD, no_wrap=True)
-        floor = ft.Container(width=size, height=size)
-        mark = ft.Stack([floor, ft.Container(letters, padding=size * 0.14)], alignment=ft.Alignment.CENTER)
-        width = None
     return ft.Semantics(
         label=label,
         identifier=identifier,
         container=True,
         content=ft.Container(
-            content=mark,
-            width=width,
-            height=width,
+            content=ft.Stack([floor, ft.Container(mark, padding=size * 0.14)], alignment=ft.Alignment.CENTER),
             bgcolor=fill,
             border=ring(active),
-            alignment=ft.Alignment.CENTER,
             shape=ft.BoxShape.CIRCLE if round_ else ft.BoxShape.RECTANGLE,
             border_radius=None if round_ else ft.BorderRadius.all(6),
         ),
