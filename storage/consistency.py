@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from companion.rules import Game
 
-from .log import Entry, fold
+from .log import Entry, fold, stored_config
 
 
 class Row(Protocol):
@@ -69,12 +69,12 @@ def check_log(version: int, config: str, rows: Iterable[Row], snapshots: Mapping
     if flagged != folded.undone:
         out.problems.append(f"undone flags {sorted(flagged)} differ from the undo/redo entries {sorted(folded.undone)}")
     try:
-        stored_config = json.loads(config)
-        game = Game(stored_config)
+        config_read = stored_config(config)
+        game = Game(config_read)
     except ValueError as error:  # ConfigError (the rules changed), or a damaged text
         out.problems.append(f"the configuration no longer starts a game: {getattr(error, 'message', error)}")
         return out
-    if game.config != stored_config:
+    if game.config != config_read:
         out.config = game.config
     actions = {e.seq: e.action for e in rows if e.kind == "action"}
     for e in rows:

@@ -9,9 +9,10 @@ migrations, and the consistency check of the `undone` flags.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Entry(NamedTuple):
@@ -52,3 +53,12 @@ def fold(entries: Iterable[Entry]) -> Folded:
         else:
             raise ValueError(f"log entry {entry.seq} has an unknown kind {entry.kind!r}")
     return out
+
+
+def stored_config(raw: str) -> Any:
+    """A game's stored configuration, as it replays. One stored before the engine's rules had
+    versions names none: that game was played, and so replays, by the first (`RULES_VERSION`)."""
+    config = json.loads(raw)
+    if isinstance(config, dict):
+        config.setdefault("rules_version", 1)
+    return config

@@ -38,7 +38,7 @@ from sqlmodel.sql.sqltypes import UTCDateTime
 
 from .database import CHOOSE_ANOTHER, Database
 from .errors import ForeignDatabase, LogDiverged, NewerSchema
-from .log import Entry, fold
+from .log import Entry, fold, stored_config
 from .models import APP
 
 CURRENT_VERSION = 5
@@ -125,7 +125,7 @@ def _backfill_statistics(conn: Connection) -> None:
         answers = {seq: answer for seq, _, _, _, answer in rows}
         folded = fold(Entry(seq, kind, target, action) for seq, kind, target, action, _ in rows)
         try:
-            game = Game.replay(json.loads(config), [json.loads(e.action) for e in folded.in_effect])
+            game = Game.replay(stored_config(config), [json.loads(e.action) for e in folded.in_effect])
         except ValueError as error:
             raise LogDiverged(
                 f"cannot upgrade: finished game {game_id} no longer replays with this version of the "

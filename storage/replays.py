@@ -21,6 +21,7 @@ from companion.rules import ConfigError, Game
 
 from .consistency import dump
 from .errors import LogDiverged
+from .log import stored_config
 from .records import Table
 from .rows import NEWER_ENTRIES, Head, fold_log
 
@@ -39,7 +40,7 @@ class Replayed:
 def replay(conn: Connection, head: Head) -> Replayed:
     folded = fold_log(conn, head)
     try:
-        game = Game.replay(json.loads(head.config), [json.loads(e.action) for e in folded.in_effect])
+        game = Game.replay(stored_config(head.config), [json.loads(e.action) for e in folded.in_effect])
     except (ValueError, ConfigError) as error:  # MalformedAction and a refused action are ValueErrors
         raise LogDiverged(
             f"game {head.id} no longer replays with this version of the rules engine: "

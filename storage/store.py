@@ -50,6 +50,7 @@ from .consistency import outcome as _outcome
 from .database import Database
 from .devices import Devices
 from .errors import BadGameFile, InvalidArgument, KeyReused, LogDiverged, NothingToRedo, NothingToUndo, StaleState
+from .log import stored_config
 from .migrations import Prepared, prepare
 from .models import DeviceRow, EventRow, GameRow, JoinLinkRow, LogProblemRow, SeatRow, SnapshotRow
 from .records import GameInfo, LogEntry, Seat, Submission, Table, answer_from_json
@@ -213,7 +214,7 @@ class Store:
         with self.db.transaction() as conn:
             head = read_head(conn, game_id)
             folded = fold_log(conn, head)
-        return {"config": json.loads(head.config), "actions": [json.loads(e.action) for e in folded.in_effect]}
+        return {"config": stored_config(head.config), "actions": [json.loads(e.action) for e in folded.in_effect]}
 
     # --- writing -------------------------------------------------------------------------------
 

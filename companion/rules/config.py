@@ -33,6 +33,14 @@ PLAYER_START_FIELDS = (
 )
 START_FIELDS = ("warden", "neutrals", "discard", "gang_piles", "michel_deck", "trauma_stack")
 MAX_NAME = 40
+# The rules a game is judged by, fixed when it is created and kept in its configuration: replay
+# judges every entry of a stored game again, so a rule judged more strictly later applies to new
+# games only, and a stored game replays exactly as it was played. A configuration without one is
+# a new game's: the latest.
+#   1: the rules as first released.
+#   2: a correction adds no copy of a card that the box has no unseen copy of (SUP-1), and a win
+#      during a combat discards the Weapons laid in it (CMB-3) instead of dropping them.
+RULES_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,9 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
         raise ConfigError(None, odd.key, **odd.params)
     data = _object(data, "config")
     _known_keys(
-        data, ("players", "ruleset", "house_rules", "modules", "teams", "seed", "first_player", "start"), "config"
+        data,
+        ("players", "ruleset", "house_rules", "modules", "teams", "seed", "first_player", "start", "rules_version"),
+        "config",
     )
     players = data.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
@@ -133,6 +143,9 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
         raise ConfigError("SET-2", "config.bad_first_player", count=len(entries))
     start = _object(data.get("start", {}), "start")
     _known_keys(start, START_FIELDS, "start")
+    version = data.get("rules_version", RULES_VERSION)
+    if not is_int(version) or not 1 <= version <= RULES_VERSION:
+        raise ConfigError(None, "config.bad_rules_version", latest=RULES_VERSION)
 
     normalised = deepcopy(
         {
@@ -144,6 +157,7 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
             "seed": seed,
             "first_player": first,
             "start": dict(start),
+            "rules_version": version,
         }
     )  # a copy: the caller's dict may change later, the game's configuration may not
     return GameConfig(tuple(entries), ruleset, neutrals, team, warden, places, teams, seed, first, start, normalised)

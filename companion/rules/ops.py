@@ -226,7 +226,20 @@ def check_win(s: GameState, ctx: Ctx) -> None:
                 s.winner = p.seat
                 break
     if s.winner is not None:
+        if s.combat is not None and s.rules_version >= 2:  # a correction won during a combat
+            discard_laid(s, ctx)
         s.pending = None
         s.combat = None
         s.agenda = []
         ctx.emit(ev.Win(winner=s.winner, target=target))
+
+
+def discard_laid(s: GameState, ctx: Ctx) -> None:
+    """CMB-3: every Weapon played, the intimidation included, is discarded."""
+    c = s.combat
+    assert c is not None
+    for _, card in c.laid:
+        to_supply(s, card)
+    if c.laid:
+        ctx.emit(ev.Discard(player=None, cards=tuple(card for _, card in c.laid), why="combat"))
+    c.laid = []

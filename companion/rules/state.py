@@ -295,6 +295,11 @@ class GameState:
     def target(self) -> int:
         return self.ruleset.target(len(self.players), self.team_mode)
 
+    @property
+    def rules_version(self) -> int:
+        """The rules this game is judged by (`config.RULES_VERSION` says what each one changed)."""
+        return int(self.config["rules_version"])
+
     def team_tunnel(self, team: str) -> int:
         return sum(p.tunnel for p in self.players if p.team == team)
 

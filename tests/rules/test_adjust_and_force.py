@@ -1,6 +1,11 @@
 """`force: true` (the physical game wins, the violation is kept as overridden) and `adjust`
 (explicit corrections, applied together or not at all)."""
 
+import pytest
+
+from companion.rules import ConfigError
+from companion.rules.config import RULES_VERSION
+
 from support import breaks, follows, known, play, said, snapshot, start
 
 
@@ -210,3 +215,62 @@ class TestIdentify:
     def test_naming_a_card_every_copy_of_which_is_seen_is_refused(self):
         state = start(hands={1: ["blade"] * 10})
         breaks(state, "SUP-1", type="adjust", player=0, changes=[{"path": "players.0.hand", "identify": ["blade"]}])
+
+
+class TestRulesVersions:
+    """What the engine judges more strictly later applies to new games only: a game keeps the rules
+    it began with (`rules_version` in its configuration), so a stored game replays as it was played."""
+
+    BLADE = [{"path": "players.0.hand", "add": ["blade"]}]
+
+    def test_a_correction_adds_no_copy_the_box_has_no_unseen_copy_of(self):
+        state = start(hands={1: ["blade"] * 10})  # the box holds 10 Blades: all in sight
+        answer = breaks(state, "SUP-1", type="adjust", player=0, changes=self.BLADE)
+        assert answer.violations[0].key == "v.all_copies_seen"
+        breaks(state, "SUP-1", type="adjust", player=0, changes=[{"path": "discard", "add": ["blade"]}])
+
+    def test_a_correction_adds_an_unseen_copy(self):
+        state = start(hands={1: ["blade"] * 9})
+        deck = state.deck
+        follows(state, type="adjust", player=0, changes=self.BLADE)
+        assert known(state, 0) == {"blade": 1} and state.deck == deck - 1
+        breaks(state, "SUP-1", type="adjust", player=0, changes=[{"path": "discard", "add": ["blade"]}])
+        follows(state, type="adjust", player=0, changes=[{"path": "players.0.hand", "add": ["unknown"]}])
+
+    def test_a_game_of_the_first_rules_still_takes_it(self):
+        state = start(hands={1: ["blade"] * 10}, rules_version=1)
+        follows(state, type="adjust", player=0, changes=self.BLADE)
+        assert known(state, 0) == {"blade": 1}
+
+    def _won_during_a_combat(self, version: int) -> tuple[object, list[dict]]:
+        """Carmen extorts Nicholas with her Knife; a correction then gives Nicholas the target."""
+        state = start(hands={0: ["knife"], 1: ["spoon"]}, rules_version=version)
+        assert state.piles["knife"] == 19
+        follows(state, type="extort", player=0, target=1, tool="spoon", weapons=["knife"])
+        assert state.combat is not None and state.combat.laid == [(0, "knife")]
+        answer = follows(state, type="adjust", player=1, changes=[{"path": "players.1.tunnel", "set": 12}])
+        assert state.winner == 1 and state.combat is None
+        return state, said(answer)
+
+    def test_a_win_during_a_combat_discards_the_weapons_laid(self):
+        state, events = self._won_during_a_combat(RULES_VERSION)
+        assert state.piles["knife"] == 20  # CMB-3: a Knife goes back to its pile
+        assert [e["type"] for e in events][-2:] == ["discard", "win"]
+        assert events[-2] == {"type": "discard", "player": None, "cards": ["knife"], "why": "combat"}
+
+    def test_under_the_first_rules_the_weapons_laid_were_dropped(self):
+        state, events = self._won_during_a_combat(1)
+        assert state.piles["knife"] == 19 and "discard" not in [e["type"] for e in events]
+
+    def test_a_game_keeps_its_version(self):
+        assert start().config["rules_version"] == RULES_VERSION == 2
+        assert start(rules_version=1).config["rules_version"] == 1
+
+    @pytest.mark.parametrize("version", [0, RULES_VERSION + 1, "2", True, None, 1.0])
+    def test_an_unknown_version_is_refused(self, version):
+        with pytest.raises(ConfigError) as error:
+            start(rules_version=version)
+        assert error.value.key == "config.bad_rules_version"
+        assert (
+            error.value.message == f"rules_version must be a whole number from 1 to {RULES_VERSION} (the latest rules)."
+        )

@@ -67,7 +67,15 @@ def _take_from_supply(s: GameState, card: str) -> None:
     else:
         if s.deck <= 0:
             raise _Refused("adjust.deck_empty", "SUP-1")
+        _unseen_copy(s, card)
         s.deck -= 1
+
+
+def _unseen_copy(s: GameState, card: str) -> None:
+    """SUP-1: a card named as taken from the deck is one of its copies nobody has seen (rules 2 on;
+    before, a correction could add a fourth copy of a card the box holds three of)."""
+    if card != UNKNOWN and s.rules_version >= 2 and unaccounted(s, card) < 1:
+        raise _Refused("v.all_copies_seen", "SUP-1", card=card)
 
 
 def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any) -> None:
@@ -185,6 +193,7 @@ def _edit(s: GameState, change: Mapping[str, Any]) -> None:
             if op == "add":
                 if s.deck <= 0:
                     raise _Refused("adjust.deck_empty")
+                _unseen_copy(s, card)
                 s.deck -= 1
                 s.discard.append(card)
             elif card in s.discard:

@@ -16,13 +16,13 @@ from ..errors import Violation
 from ..ops import (
     add_beatings,
     discard_cards,
+    discard_laid,
     draw_search,
     move_card,
     return_token,
     steal_random,
     take_from_pile,
     take_token,
-    to_supply,
 )
 from ..state import Combat, GameState, Pending, Player
 from .common import checked, restricted, trauma_forbids, valid_seat
@@ -143,17 +143,6 @@ def cooperate_with_player(s: GameState, ctx: Ctx) -> None:
     discard_laid(s, ctx)
     s.combat = None
     s.pending = None
-
-
-def discard_laid(s: GameState, ctx: Ctx) -> None:
-    """CMB-3: every Weapon played, the intimidation included, is discarded."""
-    c = s.combat
-    assert c is not None
-    for _, card in c.laid:
-        to_supply(s, card)
-    if c.laid:
-        ctx.emit(ev.Discard(player=None, cards=tuple(card for _, card in c.laid), why="combat"))
-    c.laid = []
 
 
 @checker("cooperate")
