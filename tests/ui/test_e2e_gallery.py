@@ -140,6 +140,19 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
     assert not problems, f"controls without an accessible name: {problems}"
 
 
+async def laid_out_box(page: Any, name: str, larger_than: float = 0.0) -> dict[str, float]:
+    """The box of the node `name` once it is laid out (and taller than `larger_than`), or the last
+    one seen after 15 s: Flutter builds a node's box a moment after the node itself."""
+    box = None
+    for _ in range(150):
+        box = await ident(page, name).bounding_box()
+        if box is not None and box["height"] > larger_than:
+            break
+        await asyncio.sleep(0.1)
+    assert box is not None, f"{name} was never laid out"
+    return box
+
+
 def test_standee_letters_grow_with_the_text_inside_their_disc(server, store) -> None:
     """At 200% text a standee's letter is twice as tall: its disc grows around it (a disc of a
     fixed size let two letters spill over its edge)."""
@@ -154,11 +167,10 @@ def test_standee_letters_grow_with_the_text_inside_their_disc(server, store) -> 
 
             await enable_semantics(page)
             await wait_text(page, "Carmen's turn", 30000)
-            disc = await ident(page, "avatar-1").bounding_box()  # Yellow's standee on her player card
+            disc = await laid_out_box(page, "avatar-1")  # Yellow's standee on her player card
             await set_text_scale(page, 2.0)
-            await asyncio.sleep(1.0)
-            grown = await ident(page, "avatar-1").bounding_box()
-            assert disc is not None and grown is not None and grown["height"] > 1.1 * disc["height"], (disc, grown)
+            grown = await laid_out_box(page, "avatar-1", larger_than=1.1 * disc["height"])
+            assert grown["height"] > 1.1 * disc["height"], (disc, grown)
             await browser.close()
 
     drive(run())
