@@ -61,9 +61,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench = commands.add_parser("bench", help="measure the performance figures (see README)")
     bench.add_argument("suites", nargs="*", help="suites to run (default: all)")
-    commands.add_parser(
+    compile_engine = commands.add_parser(
         "compile-engine",
         help="compile the rules engine to C for this Python environment (needs the compiled extra and a C compiler)",
+    )
+    compile_engine.add_argument(
+        "--remove", action="store_true", help="delete the compiled builds instead (do it before uninstalling)"
     )
     _games_parser(commands)
     return parser
@@ -100,9 +103,12 @@ def _games_parser(commands) -> None:
     delete.add_argument("id", help="the whole game id, as `games list` prints it")
 
 
-def _compile_engine() -> int:
-    from companion.rules.compiled import BuildError, build, builds_root, require_tools
+def _compile_engine(remove_builds: bool) -> int:
+    from companion.rules.compiled import BuildError, build, builds_root, remove, require_tools
 
+    if remove_builds:
+        print(f"removed {remove()} compiled build(s) under {builds_root()}: the engine runs from its sources")
+        return 0
     try:
         require_tools()
         print(f"compiling the engine under {builds_root()} (about a minute)...", flush=True)
@@ -135,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(args.suites)
     if args.command == "compile-engine":
-        return _compile_engine()
+        return _compile_engine(args.remove)
     if args.command == "games":
         from storage.cli import run_games
 

@@ -121,10 +121,26 @@ def build(root: Path | None = None) -> Path:
             shutil.copyfile(module, kept)
         shutil.rmtree(target, ignore_errors=True)
         staged.rename(target)
-    for older in target.parent.iterdir():  # builds of other sources: never loaded again
-        if older != target and older.is_dir() and _BUILD_NAME.fullmatch(older.name):
+    for older in _builds(target.parent):  # builds of other sources: never loaded again
+        if older != target:
             shutil.rmtree(older, ignore_errors=True)
     return target / "companion" / "rules"
+
+
+def _builds(root: Path) -> list[Path]:
+    """The folders `build` made under `root`, whole or interrupted."""
+    return [p for p in root.iterdir() if p.is_dir() and _BUILD_NAME.fullmatch(p.name)] if root.is_dir() else []
+
+
+def remove(root: Path | None = None) -> int:
+    """Delete every build under `root` (the engine then runs from its sources); how many there were.
+
+    A build is made after installing, so uninstalling the package leaves it: a host removes it first.
+    """
+    found = _builds(root or builds_root())
+    for folder in found:
+        shutil.rmtree(folder)
+    return len(found)
 
 
 def _activate() -> bool:

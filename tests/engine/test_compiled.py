@@ -109,3 +109,16 @@ def test_without_the_compiler_the_command_says_what_to_install(monkeypatch, caps
     assert main(["compile-engine"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err == "the engine was not compiled: mypyc is missing: pip install 'dyo-companion[compiled]'\n"
+
+
+def test_the_command_removes_the_builds(tmp_path: Path):
+    """Before uninstalling (a build is not a file pip knows of), a host removes the builds."""
+    kept = tmp_path / "0123456789abcdef" / "companion" / "rules"
+    kept.mkdir(parents=True)
+    (tmp_path / "notes").mkdir()  # not a build: left alone
+    done = _run(["-m", "companion", "compile-engine", "--remove"], tmp_path, 60)
+    assert (
+        done.returncode == 0
+        and done.stdout == f"removed 1 compiled build(s) under {tmp_path}: the engine runs from its sources\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
