@@ -117,8 +117,6 @@ def test_the_command_removes_the_builds(tmp_path: Path):
     kept.mkdir(parents=True)
     (tmp_path / "notes").mkdir()  # not a build: left alone
     done = _run(["-m", "companion", "compile-engine", "--remove"], tmp_path, 60)
-    assert (
-        done.returncode == 0
-        and done.stdout == f"removed 1 compiled build(s) under {tmp_path}: the engine runs from its sources\n"
-    )
+    said = f"removed 1 compiled build(s) under {tmp_path}: the engine runs from its sources\n"
+    assert done.returncode == 0 and done.stdout == said, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
