@@ -59,7 +59,7 @@ PUBLIC_PENDING_FIELDS = frozenset(
         "limit",
     }
 )
-PUBLIC_CONFIG = ("ruleset", "modules", "teams", "first_player", "house_rules")
+PUBLIC_CONFIG = ("ruleset", "modules", "teams", "first_player", "house_rules", "rules_version")
 PUBLIC_PLAYER_CONFIG = ("name", "color")
 
 

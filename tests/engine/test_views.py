@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import legal_actions, new_game, parse_action, preview, redact_events, step, view
+from companion.rules import check, legal_actions, new_game, parse_action, preview, redact_events, step, view
 from companion.rules.core import Unseen
 from companion.rules.events import EVENTS, Draw, Take
 from companion.rules.hand import UNKNOWN, Hand
@@ -120,6 +120,18 @@ def test_a_view_can_be_judged_like_the_game():
     assert dict(mine.players[0].hand.known) == {"blade": 1, "links": 1}
     assert mine.players[1].hand.known == {} and mine.players[1].hand.size() == 3
     assert {a.TYPE for a in legal_actions(mine, 0)} == {a.TYPE for a in legal_actions(state, 0)}
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_phone_judges_a_correction_by_the_games_rules(version: int):
+    """A view keeps the game's rules version: a phone's correction screen judges an 11th Blade
+    as the game will (refused from version 2: every Blade lies face up in the discard pile)."""
+    state = start(start={"discard": ["blade"] * 10}, rules_version=version)
+    mine = view(state, 0)
+    assert mine.rules_version == state.rules_version == version
+    blade = parse_action({"type": "adjust", "player": 0, "changes": [{"path": "players.0.hand", "add": ["blade"]}]})
+    judged = {"mine": check(mine, blade), "game": check(state, blade)}
+    assert [v.rule for v in judged["mine"]] == [v.rule for v in judged["game"]] == ([] if version == 1 else ["SUP-1"])
 
 
 def test_a_view_is_previewed_up_to_its_first_face_down_card():
