@@ -80,6 +80,9 @@ MAX_BY = 80
 MAX_KEY = 200
 STATUSES = ("active", "finished")
 
+# Said when a file that names no rules version does not replay: an app before the versions exported it.
+_OLDER_EXPORT = 'a file exported before the rules had versions replays with "rules_version": 1 in its config; '
+
 
 class Store:
     """Games in one database. Thread-safe; several processes may share one database."""
@@ -356,9 +359,10 @@ class Store:
             answer = game.submit(action)
             if not answer.accepted:
                 reasons = "; ".join(f"{v.rule}: {v.message}" for v in answer.violations)
+                hint = "" if "rules_version" in config else _OLDER_EXPORT
                 raise BadGameFile(
-                    f"action {index} ({action.TYPE}) does not replay: the engine refuses it "
-                    f"({reasons}); nothing was imported"
+                    f"action {index} ({action.TYPE}) does not replay: the engine refuses it ({reasons}); "
+                    f"{hint}nothing was imported"
                 )
             entries.append((_resolved(answer, action), answer))
         game_id = uuid.uuid4().hex

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlalchemy import text
 from storage_helpers import config
 
 from companion.rules.config import RULES_VERSION
-from storage import Store
+from storage import BadGameFile, Store
 
 ELEVENTH_BLADE = {"type": "adjust", "player": 0, "changes": [{"path": "players.0.hand", "add": ["blade"]}]}
 
@@ -52,3 +53,18 @@ def test_a_new_game_is_stored_with_the_latest_rules(store) -> None:
     refused = store.submit(game_id, ELEVENTH_BLADE, base_version=0).answer
     assert not refused.accepted and [v.rule for v in refused.violations] == ["SUP-1"]
     assert store.load(game_id).version == 0
+
+
+def test_an_older_apps_export_that_no_longer_replays_says_how_it_would(store) -> None:
+    """A file that names no version is read by the latest rules; when those refuse an entry, the
+    refusal says what an export of an app before the versions needs."""
+    config = _every_blade_in_sight()
+    with pytest.raises(BadGameFile) as refused:
+        store.import_game({"config": config, "actions": [ELEVENTH_BLADE]})
+    assert 'replays with "rules_version": 1 in its config' in str(refused.value)
+    assert store.list_games() == []
+    with pytest.raises(BadGameFile) as named:  # a file that names its version is only refused
+        store.import_game({"config": dict(config, rules_version=RULES_VERSION), "actions": [ELEVENTH_BLADE]})
+    assert "rules_version" not in str(named.value)
+    copy = store.import_game({"config": dict(config, rules_version=1), "actions": [ELEVENTH_BLADE]})
+    assert store.load(copy).game.state.players[0].hand.known == {"blade": 1}
