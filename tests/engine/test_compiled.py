@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -55,8 +54,10 @@ json.dump({"compiled": compiled.is_compiled(), "games": games}, sys.stdout, sort
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    missing = [name for name in ("mypyc", "setuptools") if find_spec(name) is None]
-    assert not missing, f"{', '.join(missing)} missing: pip install -e '.[test]'"
+    try:
+        compiled.require_tools()  # what the command checks first
+    except compiled.BuildError as missing:
+        pytest.fail(f"{missing} (the test extra has it too: pip install -e '.[test]')")
     root = tmp_path_factory.mktemp("engine")
     done = _run(["-m", "companion", "compile-engine"], root, 300)  # the command a host runs
     if done.returncode != 0:
