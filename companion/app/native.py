@@ -54,6 +54,9 @@ def run() -> None:
     """Run the app the way a packaged build does (Flet picks the transport its host asks for)."""
     import flet as ft
 
+    from . import flet_diff
+
+    flet_diff.apply()  # as the server does
     ft.run(main, assets_dir=str(ASSETS))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import Request
 
-from . import flet_costs, manifest
+from . import flet_costs, flet_diff, manifest
 from .join.peer import PeerGate, bind_session, peer_of_scope
 from .settings import SettingsFile
 from .shell import SESSION_SECONDS, App, Services
@@ -58,6 +58,7 @@ def make_asgi(
     from fastapi.responses import JSONResponse, Response
 
     flet_costs.apply()
+    flet_diff.apply()
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
     api = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     api.state.services = services

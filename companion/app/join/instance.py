@@ -20,7 +20,7 @@ from flet.messaging.connection import Connection
 from flet.messaging.protocol import configure_encode_object_for_msgpack
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from .. import flet_costs
+from .. import flet_costs, flet_diff
 
 _ENCODE = configure_encode_object_for_msgpack(BaseControl)
 
@@ -52,6 +52,7 @@ class Instance:
         from .access import Access
 
         flet_costs.apply()  # as the server does
+        flet_diff.apply()
         self.loop = asyncio.get_running_loop()
         self.executor = ThreadPoolExecutor(2)
         self.hub = PubSubHub(loop=self.loop, executor=self.executor)
