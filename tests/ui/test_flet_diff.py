@@ -172,7 +172,9 @@ AS_SHIPPED = textwrap.dedent(
 
 
 def _outcome(mode: str, rows: int) -> str:
-    run = subprocess.run([sys.executable, "-c", AS_SHIPPED, mode, str(rows)], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", AS_SHIPPED, mode, str(rows)], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     return run.stdout.strip()
 
