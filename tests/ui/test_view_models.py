@@ -300,6 +300,16 @@ class TestPending:
         real = pending_view(s, TR, physical_dice=True)  # a real die: each neutral's pad, face and Place in one tap
         assert [p.who for p in real.pads] == ["michel", "michelle"] and len(real.answers) == 1
 
+    def test_a_screen_that_does_not_answer_shows_nothing_to_tap(self):
+        """Another seat's phone and the table view read who decides; the die pads, answers and
+        cards are the decider's (a phone showed another player's whole neutral pad as buttons)."""
+        s = new_game({"players": [{"name": "A"}, {"name": "B"}], "modules": {"neutrals": 2}})
+        play(s, type="end_turn", player=0)
+        real = pending_view(s, TR, physical_dice=True)
+        watched = real.watched()
+        assert real.pads and real.answers and watched.title == real.title
+        assert (watched.pads, watched.answers, watched.helpers, watched.pick) == ([], [], [], None)
+
     def test_destination_highlights_the_places(self):
         s = new_game({"players": [{"name": "A"}, {"name": "B"}]})
         play(s, type="move", player=0, die=[4])

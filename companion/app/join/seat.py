@@ -14,7 +14,6 @@ session, which has kept following the game; it reloads once more on reconnecting
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -119,8 +118,7 @@ class SeatPolicy(DevicePolicy):
         if pend.seat == self.viewer:
             pend.helpers = []
             return pend
-        mine = [a for a in pend.helpers if a.seat == self.viewer]  # a teammate's Weapons (TEAM-5)
-        return dataclasses.replace(pend, answers=[], helpers=mine, pick=None, show_hand=None)
+        return pend.watched([a for a in pend.helpers if a.seat == self.viewer])
 
     def reactions_for(self, state: GameState, tr: Tr) -> ReactionsVM:
         return reactions_view(state, tr, seats=(self.viewer,))

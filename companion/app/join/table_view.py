@@ -90,10 +90,7 @@ class TableViewPolicy(DevicePolicy):
     def pending_for(self, state: GameState, tr: Tr, physical: bool) -> PendingVM | None:
         """Who decides what, and what is on the table (Weapons laid...): no answers, no cards."""
         pend = pending_view(state, tr, physical)
-        if pend is None:
-            return None
-        pend.answers, pend.helpers, pend.pick, pend.show_hand = [], [], None, None
-        return pend
+        return None if pend is None else pend.watched()
 
     def reactions_for(self, state: GameState, tr: Tr) -> ReactionsVM:
         return reactions_view(state, tr, seats=())  # the Warden's alert, with nobody's buttons

@@ -201,7 +201,9 @@ class TableScreen(Screen):
                 self._extra.content = shown
         side = self._side_parts
         memo = self.memo
-        self._board_dirty = self._map.set(table, ctl.choose_place if pend else None)
+        # The map answers a destination only on a screen that answers its decider.
+        answers_map = pend is not None and policy.answers_for(pend.seat)
+        self._board_dirty = self._map.set(table, ctl.choose_place if answers_map else None)
         self._players_dirty = self._players.set(table)
         board, players = self._board, self._players_row
         self._piles_dirty = self._piles.set(table.piles)

@@ -7,6 +7,7 @@ die result allows are returned for the map to highlight.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,12 @@ class PendingVM:
     michel_card: str | None = None
     show_hand: tuple[str, list[str]] | None = None  # Spying: (whose, cards)
     pads: list[Any] = field(default_factory=list)  # real die: each neutral's faces and destinations (vm/dice.py)
+
+    def watched(self, helpers: list[AnswerVM] | None = None) -> PendingVM:
+        """The decision as a screen that does not answer it shows it: who decides and why, with
+        nothing to tap (no answers, die pads or cards to pick, no hand spied), except `helpers`
+        (a teammate's own Weapons, TEAM-5)."""
+        return dataclasses.replace(self, answers=[], helpers=list(helpers or []), pick=None, show_hand=None, pads=[])
 
 
 def hand_words(known: Mapping[str, int], unknown: int, tr: Tr) -> list[str]:
