@@ -66,9 +66,6 @@ class DevicePolicy(Console):
         """What just happened, told for this screen's viewer (a seat, or SPECTATOR)."""
         return event_lines(events, names_of(screen.session.state), screen.tr, screen.viewer)
 
-    def news_lines(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
-        return self.lines_for(screen, events) or [screen.tr("join.updated")]
-
     async def _devices_changed(self, topic: str, message: Any) -> None:
         freed = message.get("devices") or [] if isinstance(message, dict) and message.get("kind") == "freed" else []
         if self.device is not None and self.device.id in freed:

@@ -93,8 +93,9 @@ class Console(Referee):
         return recent_lines(events, names, screen.tr)
 
     def news_lines(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
-        """What another screen's action did, as this screen words it."""
-        return [screen.tr("ui.remote_change")]
+        """What another screen's action did (a phone's, the table view's), told as this screen
+        tells its own; a change without events (an undo) only says that the game changed."""
+        return self.lines_for(screen, events) or [screen.tr("ui.remote_change")]
 
     def title_template(self, screen: TableScreen) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
