@@ -31,10 +31,12 @@ def apply() -> None:
 
     compare = DiffBuilder._compare_dataclasses
 
-    def compare_unless_added(builder: Any, parent: Any, path: list[Any], src: Any, dst: Any, frozen: bool) -> None:
+    def compare_unless_added(
+        builder: DiffBuilder, parent: Any, path: list[Any], src: Any, dst: Any, frozen: bool
+    ) -> None:
         if not frozen and src is dst and builder._get_dataclass_key(dst) in builder._added_dataclasses:
             return  # sent whole by this patch, as it stands: its old snapshot says nothing now
         compare(builder, parent, path, src, dst, frozen)
 
-    DiffBuilder._compare_dataclasses = compare_unless_added  # type: ignore[method-assign]
+    DiffBuilder._compare_dataclasses = compare_unless_added  # type: ignore[method-assign,assignment]
     _applied = True

@@ -33,6 +33,7 @@ def devices_topic(game_id: str) -> str:
 
 PRESENCE = frozenset({"online", "offline"})
 DELETED = "deleted"  # a game's last news: it is no longer stored (nothing to read of it)
+SCREEN_CHANGED = "screen"  # on a devices topic: the host's screens now show, or hide, the hands
 
 
 class Carrier(Protocol):

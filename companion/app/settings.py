@@ -19,9 +19,10 @@ DIE_MODES = ("app", "physical")
 NEUTRAL_MODES = ("ask", "automatic")
 MICHEL_MODES = ("app", "physical")
 SOUND_MODES = ("on", "off")
-# The referee's screen: shared by the table (hands hidden) until a phone holds a seat, always
-# shared, or the referee's own (every hand shown).
-SCREEN_MODES = ("auto", "shared", "private")
+# The referee's screen: shared by the table (hands hidden), or the referee's own (every hand
+# shown). It never changes by itself: an older file's "auto" (it turned to the referee's own when
+# a phone took a seat, showing every hand without a word) reads as shared.
+SCREEN_MODES = ("shared", "private")
 
 
 @dataclass
@@ -31,7 +32,7 @@ class Settings:
     neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
     michel_mode: str = "app"  # the app draws Michel's cards, or the table draws the real ones and says which
     sound: str = "on"  # the console's whistle and die roll (sound.py)
-    screen: str = "auto"  # SCREEN_MODES: whether the referee's screen hides the hands
+    screen: str = "shared"  # SCREEN_MODES: whether the referee's screen hides the hands
 
     def valid(self) -> Settings:
         return Settings(
@@ -40,7 +41,7 @@ class Settings:
             neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
             michel_mode=self.michel_mode if self.michel_mode in MICHEL_MODES else "app",
             sound=self.sound if self.sound in SOUND_MODES else "on",
-            screen=self.screen if self.screen in SCREEN_MODES else "auto",
+            screen=self.screen if self.screen in SCREEN_MODES else "shared",
         )
 
     @property
@@ -50,6 +51,11 @@ class Settings:
     @property
     def sound_on(self) -> bool:
         return self.sound == "on"
+
+    @property
+    def shared_screen(self) -> bool:
+        """The referee's screens hide every hand (so a phone alone shows its player's)."""
+        return self.screen != "private"
 
     @property
     def physical_michel(self) -> bool:

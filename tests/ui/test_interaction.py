@@ -221,19 +221,11 @@ def test_a_shared_table_shows_hand_sizes_and_only_the_hand_asked_for() -> None:
     assert all(p.reveal is None and not p.hand_hidden for p in referee.players)
 
 
-def test_the_referee_screen_is_shared_until_a_phone_holds_a_seat() -> None:
-    from types import SimpleNamespace
-
-    from companion.app.opening import Seating
-    from companion.app.screens.viewer import shared_screen
+def test_the_referee_screen_stays_as_the_table_set_it_when_phones_join() -> None:
+    """Phones taking seats never turn a shared screen into one that lists every hand; an older
+    settings file's "auto" (which did) reads as shared."""
     from companion.app.settings import Settings
 
-    def shared(mode: str, seats: list[int | None]) -> bool:
-        devices = tuple(SimpleNamespace(id=f"d{i}", seat=seat) for i, seat in enumerate(seats))
-        return shared_screen(SimpleNamespace(settings=Settings(screen=mode)), Seating(devices))
-
-    assert shared("auto", []) and shared("auto", [None])  # a spectator only
-    assert not shared("auto", [None, 1])
-    assert shared("shared", [0, 1])
-    assert not shared("private", [])
-    assert Settings(screen="mirror").valid().screen == "auto"
+    assert Settings().shared_screen and Settings(screen="auto").valid().shared_screen
+    assert Settings(screen="mirror").valid().screen == "shared"
+    assert not Settings(screen="private").valid().shared_screen

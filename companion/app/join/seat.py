@@ -23,6 +23,7 @@ import flet as ft
 from companion.rules import Event, GameState
 
 from .. import offloop
+from ..news import SCREEN_CHANGED
 from ..opening import Opening, Seating, read_seating
 from ..screens.table import TableScreen
 from ..screens.viewer import Console
@@ -73,8 +74,16 @@ class DevicePolicy(Console):
             return
         await super()._devices_changed(topic, message)
 
+    @property
+    def has_extra(self) -> bool:
+        return False  # a device's own panel (its hand, the host's join panel): see the subclasses
+
     def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
-        """A device joined, left or was freed (the host's panel redraws)."""
+        """A device joined, left or was freed (the host's panel redraws); or the host's screens
+        now show or hide the hands, which a phone's hand note says."""
+        if message.get("kind") == SCREEN_CHANGED:
+            screen.app.settings = screen.app.services.settings_file.load()
+            screen.refresh()
 
     def lost(self) -> None:
         """The host freed this device's place: say so, and forget the token kept in this browser."""
@@ -165,7 +174,8 @@ class SeatPolicy(DevicePolicy):
         """The player's own hand, as they entered it: only this phone ever gets it."""
         tr = screen.tr
         me = screen.session.state.players[self.viewer]
-        key = (tuple(sorted(me.hand.known.items())), me.hand.unknown, me.background, tr.lang)
+        alone = screen.app.settings.shared_screen  # no referee's screen shows every hand
+        key = (tuple(sorted(me.hand.known.items())), me.hand.unknown, me.background, alone, tr.lang)
         if key == shown:
             return key, None
         chips = [
@@ -191,7 +201,7 @@ class SeatPolicy(DevicePolicy):
         ]
         if me.background is not None and me.has_background:
             rows.append(muted(tr("ui.background_known", background=tr.name("background", me.background)), 13))
-        rows.append(muted(tr("join.hand_private"), 12))
+        rows.append(muted(tr("join.hand_private" if alone else "join.hand_on_console"), 12))
         return key, card(ft.Column(rows, spacing=8, tight=True), identifier="my-hand")
 
     # --- coming and going --------------------------------------------------------------------------

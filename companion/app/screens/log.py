@@ -14,7 +14,6 @@ from ..vm.table import names_of
 from ..widgets.common import card, icon_button, muted, pill
 from ..widgets.paged import Paged
 from .base import GameScreen
-from .viewer import shared_screen
 
 LOG_PAGE = 50  # entries listed at a time: a long game's log is a thousand cards
 
@@ -26,7 +25,7 @@ class LogScreen(GameScreen):
         super().__init__(app, opening, query)
         self.entries: list[Any] | None = None  # read off the loop, then drawn (a long log takes a while)
         self.lines: Paged[LogLineVM] | None = None  # newest first, a page at a time
-        self.viewer = SPECTATOR if not self.problem and shared_screen(app, opening.seating) else None
+        self.viewer = SPECTATOR if not self.problem and app.settings.shared_screen else None
         if not self.problem:
             self.later(self._read)
 

@@ -102,8 +102,7 @@ def setting_choice(screen: Any, field: str, modes: tuple[str, ...], key: str, la
 
 
 def screen_choice(screen: Any) -> ft.Control:
-    """ "This screen": shared by the table until a phone joins, shared, or the referee's own (the
-    setup offers it too)."""
+    """ "This screen": shared by the table, or the referee's own (the setup and the console offer it too)."""
     return setting_choice(screen, "screen", SCREEN_MODES, "screen", "screen", "screen")
 
 

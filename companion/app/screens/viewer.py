@@ -6,14 +6,16 @@ and decisions it offers, what its title, buttons and own panel are, how what hap
 and what it does on arriving and leaving. A policy only answers; the screen draws.
 
 The console may be the referee's own screen or the one screen the whole table shares (the
-"This screen" setting; by default shared until a phone holds a seat). A shared console is
-drawn through the public eyes the engine projects (`view`, SPECTATOR): hands show only their
-size, and "what just happened" is told in public words, until a player taps "show my hand",
-which draws it through that seat's eyes until the next action or `REVEAL_SECONDS`.
+"This screen" setting; shared by default). A shared console is drawn through the public eyes the
+engine projects (`view`, SPECTATOR): hands show only their size, and "what just happened" is
+told in public words, until a player taps "show my hand", which draws it through that seat's
+eyes until the next action or `REVEAL_SECONDS`. Which it is never changes by itself (phones
+joining change nothing): the console always says it, with the one tap that changes it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,7 +25,7 @@ import flet as ft
 from companion.rules import Event, GameState, view
 
 from .. import offloop
-from ..news import PRESENCE, devices_topic
+from ..news import PRESENCE, SCREEN_CHANGED, devices_topic
 from ..opening import Opening, Seating, read_seating
 from ..session import TableSession
 from ..vm.interaction import Referee
@@ -34,18 +36,12 @@ from ..vm.seat import SPECTATOR, event_lines
 from ..vm.table import names_of
 from ..vm.text import Tr
 from ..widgets.common import icon_button
+from ..widgets.privacy import screen_privacy
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .table import TableScreen
-
-
-def shared_screen(app: Any, seating: Seating) -> bool:
-    """Whether the referee's screens of this game are shared by the table (the setting, and
-    whether a phone holds a seat)."""
-    mode = app.settings.screen
-    return mode == "shared" or (mode == "auto" and not seating.phones_seated)
 
 
 class Console(Referee):
@@ -54,7 +50,7 @@ class Console(Referee):
 
     viewer: int | None = None  # None: the referee's eyes, which see every entry
     won_route = True  # a won game opens the win screen (a device's screen keeps the table)
-    follows_seating = True  # what it shows depends on who holds a seat (read again when that changes)
+    follows_seating = False  # what it shows depends on who holds a seat (read again when that changes)
     shows_link = False  # it shows the join link (its secret is read with the seating)
 
     def __init__(self) -> None:
@@ -157,12 +153,27 @@ class Console(Referee):
 
     def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
         """A panel of its own under what answers a tap, and what it shows (a key: the same key,
-        nothing to redraw). None: no panel."""
-        return None, None
+        nothing to redraw). The console's says whether it shows the hands."""
+        key = (self.shared, screen.tr.lang)
+        if key == shown:
+            return key, None
+        return key, screen_privacy(screen.tr, self.shared, lambda shared: self.share(screen, shared))
 
     @property
     def has_extra(self) -> bool:
-        return False
+        return True
+
+    def share(self, screen: TableScreen, shared: bool) -> None:
+        """The table chose, on this screen, whether it shows the hands: saved for the host's
+        screens, and told to the game's phones (whose hand notes depend on it)."""
+        app = screen.app
+        app.save_settings(dataclasses.replace(app.settings, screen="shared" if shared else "private"))
+        self.shared = shared
+        try:
+            app.services.news.publish(app.page, devices_topic(screen.game_id), {"kind": SCREEN_CHANGED}, others=True)
+        except Exception:  # a closing session: the phones read it on their next redraw
+            log.debug("cannot tell the phones the screen changed", exc_info=True)
+        screen.refresh()
 
     def opened(self, screen: TableScreen, seating: Seating) -> None:
         """The screen is open: follow its devices (a phone taking a seat ends an automatic
@@ -198,11 +209,13 @@ class Console(Referee):
             self.devices_changed(screen, message)
 
     def shares(self, screen: TableScreen) -> bool:
-        """Whether this screen is the table's shared one (the setting, and the seated phones)."""
-        return shared_screen(screen.app, self.seating)
+        """Whether this screen is the table's shared one (the setting, never the phones seated)."""
+        return bool(screen.app.settings.shared_screen)
 
     def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
-        """The seating changed: a shared screen may become the referee's own."""
+        """Another console of the game changed what the host's screens show: follow it."""
+        if message.get("kind") == SCREEN_CHANGED:
+            screen.app.settings = screen.app.services.settings_file.load()
         shared = self.shares(screen)
         if shared != self.shared:
             self.shared = shared
