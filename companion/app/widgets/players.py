@@ -371,13 +371,15 @@ class ScoreChip:
 
 
 class ScoreStrip:
-    """Every player's score in one row on top of the table; a tap shows that player's board.
-    Each seat's entry is rewritten in place, so a change sends only the entries that moved."""
+    """Every player's score on top of the table, wrapped onto as many lines as the panel needs
+    (a row scrolled sideways hid the third and fourth players, even on their own turn); a tap
+    shows that player's board. Each seat's entry is rewritten in place, so a change sends only
+    the entries that moved."""
 
     def __init__(self, tr: Tr, on_tap: Any) -> None:
         self.on_tap = on_tap
         self.chips: list[ScoreChip] = []
-        self.row = ft.Row(spacing=6, scroll=ft.ScrollMode.AUTO)
+        self.row = ft.Row(spacing=6, run_spacing=6, wrap=True)
         self.control = ft.Semantics(
             identifier="score-strip", container=True, label=tr("ui.score_strip"), content=self.row
         )
