@@ -189,7 +189,13 @@ class TableScreen(Screen):
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options, physical_dice=physical)
             self._menu_col.controls = panels.action_menu_rows(
-                ctl, menu, end_turn_vm(s, seat, tr, options), tr, tr.name("place", s.players[seat].place), self.memo
+                ctl,
+                menu,
+                end_turn_vm(s, seat, tr, options),
+                tr,
+                tr.name("place", s.players[seat].place),
+                self.memo,
+                composing=ctl.composer.kind if ctl.composer is not None else None,
             )
         react = panels.reactions_panel(ctl, reactions, tr, ctl.bg_open, names_of(s))
         self._react_slot.content = react

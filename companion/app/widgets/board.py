@@ -31,7 +31,7 @@ class PlaceTile:
             padding=10,
             border_radius=ft.BorderRadius.all(10),
         )
-        self.control = ft.Semantics(content=self.box, button=True, exclude_semantics=True)
+        self.control = ft.Semantics(content=self.box, button=False, exclude_semantics=True)
         self.control.col = col
         self.memo = Memo(keep=4)  # standees: a turn changes who is active, not who stands here
 
@@ -92,6 +92,7 @@ class PlaceTile:
         )
         self.control.label = tr("ui.place_label_highlighted", label=label) if p.highlighted else label
         self.control.selected = p.highlighted
+        self.control.button = clickable  # a Place is a button only while a tap on it answers
         return True
 
 

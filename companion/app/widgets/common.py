@@ -116,7 +116,7 @@ def tap(
         selected=selected,
         exclude_semantics=True,
         expand=expand,
-        hint_text=None if enabled else None,
+        disabled=not enabled or on_click is None,  # said to assistive technology (and tests): not tappable
     )
 
 
@@ -136,6 +136,7 @@ def icon_button(
         button=True,
         identifier=identifier,
         exclude_semantics=True,
+        disabled=not enabled,
         content=ft.IconButton(
             icon=icon,
             on_click=on_click if enabled else None,

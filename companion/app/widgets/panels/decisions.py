@@ -26,6 +26,8 @@ class PendingPanel:
     """
 
     def __init__(self) -> None:
+        # Its identifier stays "pending" whatever it asks: an identifier changed in place was
+        # seen to stay old in the browser's semantics tree.
         self.initial = ft.Text(weight=ft.FontWeight.BOLD, size=16)
         self.badge = ft.Container(
             self.initial, width=34, height=34, border_radius=ft.BorderRadius.all(17), alignment=ft.Alignment.CENTER
@@ -65,7 +67,6 @@ class PendingPanel:
         self.whose.value = tr("ui.decision_for", player=vm.player)
         self.title.value = vm.title
         self.box.border = ft.Border.all(3, fill)
-        self.control.identifier = f"pending-{vm.kind}"
         self.die_row.visible = vm.die is not None
         if vm.die is not None:
             show_pips(self.die, vm.die)

@@ -23,10 +23,17 @@ def action_menu(
 
 
 def action_menu_rows(
-    ctl: Any, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str, memo: Any = None
+    ctl: Any,
+    actions: list[ActionVM],
+    end_turn: ActionVM | None,
+    tr: Tr,
+    place: str,
+    memo: Any = None,
+    composing: str | None = None,
 ) -> list[ft.Control]:
     """Legal actions first (by group); the refused ones folded under "Not possible now (N)",
-    open while `ctl.refused_open`; End the turn leads when only free actions are left."""
+    open while `ctl.refused_open`; End the turn leads when only free actions are left. The
+    action being composed (`composing`) is marked as the current one, not offered again."""
 
     def kept(key: Any, build: Any) -> ft.Control:
         return memo.get(key, build) if memo is not None else build()
@@ -39,7 +46,8 @@ def action_menu_rows(
             group = a.group
             title = tr(GROUP_TITLES[group], place=place)
             rows.append(kept(("group", title), lambda t=title: muted(t, 12)))
-        rows.append(kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)))
+        current = a.type == composing
+        rows.append(kept(("action", repr(a), current), lambda a=a, c=current: _action_tile(ctl, a, tr, c)))
         if a.pad is not None:
             rows.append(kept(("pad", repr(a.pad)), lambda pad=a.pad: die_pad(ctl, pad, tr)))
     if menu.end_turn is not None:
@@ -90,7 +98,7 @@ def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
     )
 
 
-def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
+def _action_tile(ctl: Any, a: ActionVM, tr: Tr, current: bool = False) -> ft.Control:
     if a.enabled:
         icon = ft.Icon(ft.Icons.PLAY_ARROW_ROUNDED, color=ft.Colors.PRIMARY, size=22)
         lines: list[ft.Control] = [
@@ -114,14 +122,15 @@ def _action_tile(ctl: Any, a: ActionVM, tr: Tr) -> ft.Control:
         row = ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8, expand=True)
         main = tap(
             tall(row, 9),
-            lambda e, k=a.type: ctl.start_action(k, quick=a.details),
+            None if current else lambda e, k=a.type: ctl.start_action(k, quick=a.details),
             label,
             identifier=f"action-{a.type}",
-            bgcolor=ft.Colors.SECONDARY_CONTAINER,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER if current else ft.Colors.SECONDARY_CONTAINER,
             padding=ft.Padding.symmetric(horizontal=10, vertical=9),
             expand=True,
+            selected=current or None,  # its questions are open above
         )
-        if not a.details:
+        if not a.details or current:
             return main
         more = tap(
             ft.Icon(ft.Icons.EDIT_NOTE, color=ft.Colors.PRIMARY),

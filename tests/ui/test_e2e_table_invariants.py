@@ -1,0 +1,52 @@
+"""End to end, in Debian's chromium: a table that takes every path never gets stuck.
+
+For each way a table sets itself up (tests/ui/table_monkey.py: die, cards, devices, screen), a
+game is played by random taps of whoever must decide, on the screen they may use, with every
+screen checked after every tap. Modes are grouped by their devices (one test each), so the
+browser contexts of a group are made once. `COMPANION_TABLE_MODES` (mode names, comma-separated)
+and `COMPANION_TABLE_SEED` replay a failure; `COMPANION_TABLE_TAPS` plays longer.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import pytest
+from playwright.async_api import async_playwright
+
+from .harness import AppServer, drive, launch_browser
+from .table_monkey import DEVICES, MODES, ServerErrors, Sessions, open_table, play
+
+TAPS = int(os.environ.get("COMPANION_TABLE_TAPS", "8"))
+SEED = int(os.environ.get("COMPANION_TABLE_SEED", "20261206"))
+CHOSEN = [m for m in os.environ.get("COMPANION_TABLE_MODES", "").split(",") if m]
+
+
+def seed_of(mode_name: str) -> int:
+    """Each mode's own game and taps, from the run's seed (a replay gives the seed it printed)."""
+    return SEED if CHOSEN else random.Random(f"{SEED}:{mode_name}").randrange(2**31)
+
+
+@pytest.mark.parametrize("devices", DEVICES)
+def test_every_mode_of_the_table_goes_on_after_every_tap(devices: str, store, settings_path) -> None:
+    modes = [m for m in MODES if m.devices == devices and (not CHOSEN or m.name in CHOSEN)]
+    if not modes:
+        pytest.skip(f"COMPANION_TABLE_MODES names no mode with {devices}")
+
+    async def run() -> None:
+        with Sessions() as sessions, ServerErrors() as errors, AppServer(store, settings_path, lan=True) as server:
+            async with async_playwright() as p:
+                browser = await launch_browser(p)
+                for mode in modes:
+                    seed = seed_of(mode.name)
+                    started = time.monotonic()
+                    table = await open_table(browser, server, settings_path, store, mode, seed, sessions)
+                    await play(table, random.Random(seed), TAPS, errors)
+                    print(f"{mode.name}: seed {seed}, {len(table.log)} taps in {time.monotonic() - started:.0f} s")
+                    for device in table.devices:
+                        await device.page.context.close()
+                await browser.close()
+
+    drive(run(), limit=1500)
