@@ -42,7 +42,10 @@ MAX_NAME = 40
 #      during a combat discards the Weapons laid in it (CMB-3) instead of dropping them.
 #   3: a turn begun in Solitary Confinement crafts nowhere, not even where an exception lifts the
 #      Cell Block's rule ("I Never Liked Rules.", the other team's Cell Block): SOL-1 binds the
-#      whole turn.
+#      whole turn. A neutral that "Get Out of Here!" moves ends a move: it extorts every player at
+#      its destination, not only those the card brought (MICH-3). The bonus of "This Is My Turf."
+#      sends every other standee in the Cell Block to Solitary, the neutrals' and the Warden's
+#      too, as "Get Out of Here!" moves them (a neutral sent there extorts the players there).
 RULES_VERSION = 3
 
 

@@ -1,0 +1,122 @@
+"""The README's Decisions where the sources leave a moment open, each with a test that shows the
+other reading refused (or not happening) and one that shows the legal counterpart.
+
+A decision that changed what the engine does is rules version 3; a game of an older version
+keeps what it was played with, and its test says so.
+"""
+
+import pytest
+
+from support import follows, said, start
+
+MICHEL = {"neutrals": 1}
+NO_KNIFE = ["no_knife"] * 3  # the table's Michel cards: each extortion shows who Michel turned to
+
+
+def extorted(answer) -> list[int]:
+    """The players a neutral extorted, in order (one Michel card each)."""
+    return [e["player"] for e in said(answer) if e["type"] == "michel_card"]
+
+
+def calmed(answer) -> list[int]:
+    return [e["player"] for e in said(answer) if e["type"] == "neutral_calm"]
+
+
+class TestGetOutOfHereMovesMichel:
+    """MICH-3: Michel moved by "Get Out of Here!" ends a move, so he extorts every player at the
+    destination, not only the players the card brought there (rules version 3)."""
+
+    def _reveal(self, version, **fields):
+        """Carmen sends everyone to the Cafeteria, where Yellow already stands; Michel leaves the Showers."""
+        state = start(modules=MICHEL, rules_version=version, player_fields={2: {"place": "cafeteria"}})
+        answer = follows(
+            state, type="reveal_background", player=0, card="get_out_of_here", michel_cards=NO_KNIFE, **fields
+        )
+        assert state.neutrals == {"michel": "cafeteria"}
+        return state, answer
+
+    def test_breaks(self):
+        """Yellow did not move, Michel came to her: she is extorted too, after Nicholas (clockwise)."""
+        state, answer = self._reveal(3, to="cafeteria")
+        assert extorted(answer) == [1, 2]
+        assert [p.place for p in state.players] == ["cell_block", "cafeteria", "cafeteria"]
+
+    def test_breaks_the_revealer_at_the_destination(self):
+        """Carmen sends everyone to her own Place: Michel extorts her with the others."""
+        state = start(modules=MICHEL)
+        answer = follows(
+            state, type="reveal_background", player=0, card="get_out_of_here", to="cell_block", michel_cards=NO_KNIFE
+        )
+        assert extorted(answer) == [0, 1, 2]
+
+    def test_follows_who_leaves_with_the_bonus(self):
+        """Who leaves with the bonus is not at the destination: Michel extorts the other two."""
+        state = start(modules=MICHEL, player_fields={0: {"gang": "bikers"}, 2: {"place": "cafeteria"}}, rules_version=3)
+        answer = follows(
+            state,
+            type="reveal_background",
+            player=0,
+            card="get_out_of_here",
+            to="cafeteria",
+            own_to="infirmary",
+            michel_cards=NO_KNIFE,
+        )
+        assert extorted(answer) == [1, 2] and state.players[0].place == "infirmary"
+
+    def test_follows_with_the_warden(self):
+        """The card moves the Warden there too: Michel keeps calm with everyone (MICH-8)."""
+        state = start(modules={"neutrals": 1, "warden": True}, player_fields={2: {"place": "cafeteria"}})
+        answer = follows(
+            state, type="reveal_background", player=0, card="get_out_of_here", to="cafeteria", michel_cards=NO_KNIFE
+        )
+        assert extorted(answer) == [] and calmed(answer) == [1, 2]
+
+    @pytest.mark.parametrize("version", [1, 2])
+    def test_older_games_extort_only_the_players_brought(self, version):
+        state, answer = self._reveal(version, to="cafeteria")
+        assert extorted(answer) == [1]
+
+
+class TestThisIsMyTurfSendsEveryStandee:
+    """The bonus of "This Is My Turf." sends "all other standees" in the Cell Block to Solitary:
+    Michel's and the Warden's too, as "Get Out of Here!" moves every standee (rules version 3)."""
+
+    def _turf(self, version, warden, where="cell_block"):
+        """Carmen, a Biker, walks from the Showers to the Cell Block, where Nicholas and Yellow stand."""
+        modules = {"neutrals": 1, "warden": warden}
+        setup = {"neutrals": {"michel": where}} | ({"warden": where} if warden else {})
+        state = start(
+            modules=modules,
+            rules_version=version,
+            start=setup,
+            player_fields={0: {"place": "showers", "gang": "bikers"}},
+        )
+        answer = follows(state, type="reveal_background", player=0, card="this_is_my_turf", michel_cards=NO_KNIFE)
+        assert [p.place for p in state.players] == ["cell_block", "solitary", "solitary"]
+        return state, answer
+
+    def test_breaks(self):
+        """Michel goes to Solitary and ends his move there: he extorts Nicholas and Yellow (MICH-3);
+        Carmen, who came into the Cell Block as he left, is not extorted."""
+        state, answer = self._turf(3, warden=False)
+        assert state.neutrals == {"michel": "solitary"}
+        assert extorted(answer) == [1, 2]
+
+    def test_breaks_the_warden_goes_too(self):
+        state, answer = self._turf(3, warden=True)
+        assert state.neutrals == {"michel": "solitary"} and state.warden == "solitary"
+        assert {"type": "warden_move", "to": "solitary", "why": "this_is_my_turf"} in said(answer)
+        assert extorted(answer) == [] and calmed(answer) == [1, 2]
+
+    def test_follows(self):
+        """Standees outside the Cell Block stay where they are."""
+        state, answer = self._turf(3, warden=True, where="infirmary")
+        assert state.neutrals == {"michel": "infirmary"} and state.warden == "infirmary"
+        assert extorted(answer) == [] and calmed(answer) == []
+
+    @pytest.mark.parametrize("version", [1, 2])
+    def test_older_games_send_only_the_players(self, version):
+        """Michel stays in the Cell Block and extorts Carmen as she arrives."""
+        state, answer = self._turf(version, warden=False)
+        assert state.neutrals == {"michel": "cell_block"}
+        assert extorted(answer) == [0]
