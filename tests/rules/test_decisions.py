@@ -7,7 +7,7 @@ keeps what it was played with, and its test says so.
 
 import pytest
 
-from support import follows, said, start
+from support import breaks, follows, said, start
 
 MICHEL = {"neutrals": 1}
 NO_KNIFE = ["no_knife"] * 3  # the table's Michel cards: each extortion shows who Michel turned to
@@ -120,3 +120,29 @@ class TestThisIsMyTurfSendsEveryStandee:
         state, answer = self._turf(version, warden=False)
         assert state.neutrals == {"michel": "cell_block"}
         assert extorted(answer) == [0]
+
+
+class TestCutYouNeedsAnAttackerWithAHand:
+    """The Background "I Will Cut You with Your Own Blade!" makes the attacker hand over a Weapon
+    "from their hand"; Michel and Michelle hold none (MICH-1): not against them (BG)."""
+
+    def test_breaks(self):
+        state = start(hands={0: ["knife"]}, modules=MICHEL, player_fields={0: {"place": "infirmary"}})
+        follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_shovel"])
+        assert state.pending.kind == "combat" and state.combat.neutral == "michel"
+        answer = breaks(state, "BG", type="reveal_background", player=0, card="i_will_cut_you_with_your_own_blade")
+        assert answer.violations[0].key == "v.bg_no_attacker_hand"
+        assert answer.violations[0].message == (
+            "“I Will Cut You with Your Own Blade!” needs an attacker who gives a Weapon from their hand: "
+            "Michel has no hand."
+        )
+
+    def test_follows(self):
+        """Against a player who extorts her, Nicholas reveals it as the combat begins."""
+        state = start(
+            hands={0: ["knife", "blade"], 1: []},
+            player_fields={0: {"place": "cafeteria"}, 1: {"place": "cafeteria"}},
+        )
+        follows(state, type="extort", player=0, target=1, tool="pickaxe", weapons=["knife"])
+        answer = follows(state, type="reveal_background", player=1, card="i_will_cut_you_with_your_own_blade")
+        assert answer.pending == {"kind": "give_weapon", "player": 0, "options": ["blade", "lose"], "to": 1}

@@ -80,7 +80,11 @@ def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
     if c is not None and in_combat and p.seat in (c.attacker, c.defender):  # a fighter
         if timing == "combat_start" and combat_fresh(c):
             return
-        if timing == "combat_start_defender" and p.seat == c.defender and c.attacker is not None and combat_fresh(c):
+        if timing == "combat_start_defender" and p.seat == c.defender and combat_fresh(c):
+            if c.attacker is not None:
+                return
+            # Michel and Michelle hold no hand (MICH-1): no attacker to hand over a Weapon.
+            out.append(hard("BG", "v.bg_no_attacker_hand", background=card, neutral=c.neutral))
             return
     out.append(hard("BG", f"v.bg_timing_{timing}", background=card))  # its effect needs that moment
 
