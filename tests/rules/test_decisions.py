@@ -146,3 +146,78 @@ class TestCutYouNeedsAnAttackerWithAHand:
         follows(state, type="extort", player=0, target=1, tool="pickaxe", weapons=["knife"])
         answer = follows(state, type="reveal_background", player=1, card="i_will_cut_you_with_your_own_blade")
         assert answer.pending == {"kind": "give_weapon", "player": 0, "options": ["blade", "lose"], "to": 1}
+
+
+def warden_table(ability=None, **fields):
+    """The Warden in the Cell Block; Nicholas holds a Corruption token; Carmen may be a Biker."""
+    player_fields = {0: {"cigarettes": 2}, 1: {"tokens": {"corruption": 1}}}
+    if ability is not None:
+        player_fields[0].update(gang="bikers", ability=ability)
+    for seat, extra in fields.pop("player_fields", {}).items():
+        player_fields.setdefault(seat, {}).update(extra)
+    return start(modules=fields.pop("modules", {"warden": True}), player_fields=player_fields, **fields)
+
+
+class TestBikersMovesAreNoMoveAction:
+    """OFF-3's Move follows "the Move action" (a Simple or a Cautious move). Master Key and (Not So)
+    Free Pass are Gang abilities used "as 1 action", actions of their own like Group Deal: after
+    them a Corruption token cannot move the Warden."""
+
+    @pytest.mark.parametrize("ability", ["master_key", "not_so_free_pass"])
+    def test_breaks(self, ability):
+        state = warden_table(ability)
+        follows(state, type="gang_ability", player=0, ability=ability, to="cafeteria")
+        answer = breaks(state, "OFF-3", type="corruption", player=1, effect="move", to="cafeteria")
+        assert answer.violations[0].key == "v.move_no_occasion"
+        assert state.warden == "cell_block"
+
+    @pytest.mark.parametrize("ability", ["master_key", "lucky_number"])
+    def test_follows(self, ability):
+        """The same Biker's Simple move is one (Lucky Number only changes what its die gives)."""
+        state = warden_table(ability)
+        follows(state, type="move", player=0, die=[1], to="cafeteria")
+        follows(state, type="corruption", player=1, effect="move", to="cafeteria")
+        assert state.warden == "cafeteria"
+
+
+class TestCorruptionMoveWaitsForMichel:
+    """A Move that ends in Michel's Place makes him extort at once (MICH-3). While that extortion
+    waits for its answer, a Corruption "Move" waits too (TURN-5): moving the Warden in mid-way
+    would calm what the move already started (MICH-8). The occasion stays open until the next
+    action, so the token may still move her once the extortion is over."""
+
+    def _into_michels_place(self, cards):
+        state = warden_table(
+            modules={"warden": True, "neutrals": 1},
+            hands={0: ["spoon"]},
+            player_fields={0: {"place": "infirmary"}},
+        )
+        follows(state, type="move", player=0, die=[5], to="showers", michel_cards=cards)
+        return state
+
+    def test_breaks(self):
+        state = self._into_michels_place(["knife_spoon"])
+        assert state.pending.kind == "michel_answer"
+        answer = breaks(state, "TURN-5", type="corruption", player=1, effect="move", to="showers")
+        assert answer.violations[0].key == "v.decision_pending"
+
+    def test_breaks_during_the_combat(self):
+        state = self._into_michels_place(["knife_spoon"])
+        follows(state, type="fight", player=0)
+        assert state.pending.kind == "combat"
+        breaks(state, "TURN-5", type="corruption", player=1, effect="move", to="showers")
+
+    def test_follows(self):
+        """Carmen gives Michel her Spoon; then Nicholas moves the Warden after her move."""
+        state = self._into_michels_place(["knife_spoon"])
+        follows(state, type="cooperate", player=0)
+        assert state.pending is None
+        answer = follows(state, type="corruption", player=1, effect="move", to="showers")
+        assert state.warden == "showers"
+        assert {"type": "warden_move", "to": "showers", "why": "corruption", "player": 1} in said(answer)
+
+    def test_follows_when_michel_shows_no_knife(self):
+        """No Knife: the extortion ends at once and nothing waits."""
+        state = self._into_michels_place(["no_knife"])
+        follows(state, type="corruption", player=1, effect="move", to="infirmary")
+        assert state.warden == "infirmary"
