@@ -40,7 +40,13 @@ MAX_NAME = 40
 #   1: the rules as first released.
 #   2: a correction adds no copy of a card that the box has no unseen copy of (SUP-1), and a win
 #      during a combat discards the Weapons laid in it (CMB-3) instead of dropping them.
-RULES_VERSION = 2
+#   3: a turn begun in Solitary Confinement crafts nowhere, not even where an exception lifts the
+#      Cell Block's rule ("I Never Liked Rules.", the other team's Cell Block): SOL-1 binds the
+#      whole turn. A neutral that "Get Out of Here!" moves ends a move: it extorts every player at
+#      its destination, not only those the card brought (MICH-3). The bonus of "This Is My Turf."
+#      sends every other standee in the Cell Block to Solitary, the neutrals' and the Warden's
+#      too, as "Get Out of Here!" moves them (a neutral sent there extorts the players there).
+RULES_VERSION = 3
 
 
 @dataclass(frozen=True)

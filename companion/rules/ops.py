@@ -210,6 +210,16 @@ def place_standee(s: GameState, ctx: Ctx, seat: int, place: str, why: str) -> No
             ctx.arrivals.append((neutral, seat))
 
 
+def neutrals_end_move(s: GameState, ctx: Ctx, neutrals: Iterable[str], place: str) -> None:
+    """MICH-3 for neutrals a card moved (rules version 3): a neutral's standee that ends a move,
+    whatever moved it, extorts every player in its new Place, not only those who came with it.
+    Call it once the card's moves are done; a player is still extorted once by each neutral."""
+    for neutral in neutrals:
+        for p in s.players:
+            if p.place == place and (neutral, p.seat) not in ctx.arrivals:
+                ctx.arrivals.append((neutral, p.seat))
+
+
 def check_win(s: GameState, ctx: Ctx) -> None:
     """WIN-1: the game ends at once when a player (Team mode: a team) reaches the target."""
     if s.winner is not None:

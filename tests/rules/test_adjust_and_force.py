@@ -263,7 +263,7 @@ class TestRulesVersions:
         assert state.piles["knife"] == 19 and "discard" not in [e["type"] for e in events]
 
     def test_a_game_keeps_its_version(self):
-        assert start().config["rules_version"] == RULES_VERSION == 2
+        assert start().config["rules_version"] == RULES_VERSION == 3
         assert start(rules_version=1).config["rules_version"] == 1
 
     @pytest.mark.parametrize("version", [0, RULES_VERSION + 1, "2", True, None, 1.0])

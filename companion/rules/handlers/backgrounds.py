@@ -23,6 +23,7 @@ from ..ops import (
     draw_search,
     gain_cigarettes,
     move_card,
+    neutrals_end_move,
     place_standee,
     remove_beatings,
     steal_random,
@@ -79,7 +80,11 @@ def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
     if c is not None and in_combat and p.seat in (c.attacker, c.defender):  # a fighter
         if timing == "combat_start" and combat_fresh(c):
             return
-        if timing == "combat_start_defender" and p.seat == c.defender and c.attacker is not None and combat_fresh(c):
+        if timing == "combat_start_defender" and p.seat == c.defender and combat_fresh(c):
+            if c.attacker is not None:
+                return
+            # Michel and Michelle hold no hand (MICH-1): no attacker to hand over a Weapon.
+            out.append(hard("BG", "v.bg_no_attacker_hand", background=card, neutral=c.neutral))
             return
     out.append(hard("BG", f"v.bg_timing_{timing}", background=card))  # its effect needs that moment
 
@@ -187,8 +192,12 @@ def _too_fast(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: boo
 
 
 def _get_out(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
+    """Every other standee, the neutrals' and the Warden's too, goes to one Place. From rules
+    version 3 a neutral it moved ends a move there (MICH-3): it extorts every player there, those
+    already in that Place and the revealer included, not only the players the card brought."""
     to = a.to
     assert to is not None  # check_reveal refuses this card without a destination
+    moved = [neutral for neutral, at in s.neutrals.items() if at != to]
     for neutral in s.neutrals:
         s.neutrals[neutral] = to
         ctx.emit(ev.NeutralMove(neutral=neutral, to=to, why="get_out_of_here"))
@@ -200,6 +209,8 @@ def _get_out(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool
             place_standee(s, ctx, q.seat, to, "get_out_of_here")
     if a.own_to is not None:
         place_standee(s, ctx, p.seat, a.own_to, "get_out_of_here")
+    if s.rules_version >= 3:
+        neutrals_end_move(s, ctx, moved, to)
 
 
 def _turf(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:
@@ -211,6 +222,23 @@ def _turf(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n
         for q in s.players:
             if q.seat != p.seat and q.place == home:
                 place_standee(s, ctx, q.seat, s.board.solitary, "this_is_my_turf")
+        if s.rules_version >= 3:
+            _turf_other_standees(s, ctx, home)
+
+
+def _turf_other_standees(s: GameState, ctx: Ctx, home: str) -> None:
+    """The bonus sends "all other standees" in the Cell Block to Solitary: from rules version 3
+    the neutrals' and the Warden's too, as "Get Out of Here!" moves every standee; a neutral
+    sent there ends a move in Solitary (MICH-3), unless the Warden came along (MICH-8)."""
+    solitary = s.board.solitary
+    moved = [neutral for neutral, at in s.neutrals.items() if at == home]
+    for neutral in moved:
+        s.neutrals[neutral] = solitary
+        ctx.emit(ev.NeutralMove(neutral=neutral, to=solitary, why="this_is_my_turf"))
+    if s.warden == home:
+        s.warden = solitary
+        ctx.emit(ev.WardenMove(to=solitary, why="this_is_my_turf"))
+    neutrals_end_move(s, ctx, moved, solitary)
 
 
 def _everything(s: GameState, ctx: Ctx, p: Player, a: RevealBackground, bonus: bool, n: int) -> None:

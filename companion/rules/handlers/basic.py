@@ -12,7 +12,7 @@ from ..core import Ctx, applier, checker, hand_card_problems, hard, unaccounted,
 from ..errors import Violation
 from ..ops import discard_cards, draw_search, return_token, take_from_pile
 from ..state import GameState, Player
-from .common import restricted
+from .common import after_solitary, restricted
 
 
 def search_count(s: GameState, p: Player) -> int:
@@ -67,13 +67,21 @@ def apply_search(s: GameState, a: Search, ctx: Ctx) -> None:
 
 
 def craft_allowed_here(s: GameState, p: Player, recipe: Recipe, out: list[Violation]) -> None:
+    """CRAFT-1 and the exceptions that lift it in a Cell Block (I Never Liked Rules; in Team mode
+    the other team's, TEAM-6).
+
+    An exception lifts the Place's rule, not SOL-1: from rules version 3 a turn begun in Solitary
+    Confinement crafts there no more than anywhere else (version 2 and before let the exception
+    pass it by, and their games replay so).
+    """
     info = s.board.places[p.place]
     if info.role == "cell_block":
-        if recipe.product in s.flags.cell_block_crafts:  # I Never Liked Rules
+        if recipe.product in s.flags.cell_block_crafts or s.team_mode and info.team != p.team:
+            if s.rules_version >= 3:
+                after_solitary(s, p, "craft", out)
             return
         if s.team_mode:
-            if info.team == p.team:
-                out.append(violation("TEAM-6", "v.no_craft_own_cell_block", place=p.place))
+            out.append(violation("TEAM-6", "v.no_craft_own_cell_block", place=p.place))
             return
     restricted(s, p, "craft", out, "CRAFT-1")
 

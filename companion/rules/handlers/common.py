@@ -41,9 +41,15 @@ def restricted(s: GameState, p: Player, what: str, out: list[Violation], default
             rule = "DI-3"  # a Dig In Place keeps the restrictions of the Place it covers
         out.append(violation(rule, f"v.no_{what}_here", place=p.place))
         return True
+    return after_solitary(s, p, what, out)
+
+
+def after_solitary(s: GameState, p: Player, what: str, out: list[Violation]) -> bool:
+    """SOL-1 binds the whole turn that began in Solitary Confinement, wherever the player went
+    since: the Place they stand in now cannot lift it (WARD-7 restates it; the engine cites SOL-1)."""
     solitary = s.board.places[s.board.solitary]
     if p.seat == s.active and s.flags.started_in_solitary and getattr(solitary, f"no_{what}"):
-        out.append(violation("SOL-1", f"v.no_{what}_after_solitary"))  # for the whole turn, wherever they went
+        out.append(violation("SOL-1", f"v.no_{what}_after_solitary"))
         return True
     return False
 
