@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import logging
 import random
 import re
@@ -451,14 +450,6 @@ async def play(table: Table, rng: random.Random, taps: int, errors: ServerErrors
     await settle(table)
     found = await problems(table, errors)
     for number in range(taps + 1):
-        if found and os.environ.get("DEBUG_AGAIN"):
-            await asyncio.sleep(3)
-            found = await problems(table, errors)
-            print("AGAIN", found)
-            import sys
-            sys.path.insert(0, "/tmp/repro")
-            import trace as T
-            print("\n".join(T.LOG[-60:]))
         if found:
             for device in table.devices:
                 await shot(device.page, f"table-{table.mode.name}-{device.label}-FAILED", settle=1, painted=False)
@@ -476,10 +467,5 @@ async def play(table: Table, rng: random.Random, taps: int, errors: ServerErrors
             return  # the game is won
         device, ident = chosen
         table.log.append(f"{device.label}: {ident}")
-        if os.environ.get("DEBUG_AGAIN"):
-            import sys
-            sys.path.insert(0, "/tmp/repro")
-            import trace as T
-            T.LOG.clear()
         ignored = await tap(table, device, ident)
         found = ([ignored] if ignored else []) + await problems(table, errors)
