@@ -362,8 +362,10 @@ async def device_problems(table: Table, device: Device) -> list[str]:
     server = shown_identifiers(device.app)
     for ident, count in Counter(n["id"] for n in nodes).items():
         if count > server[ident]:
-            kin = sorted(i for i in server if i.split("-")[0] == ident.split("-")[0])
-            found.append(f"{device.label} shows {ident!r} {count}x, its screen {server[ident]}x {kin} (stale or doubled)")
+            kin = sorted(i for i in server if i.split("-")[0] == ident.split("-")[0])  # what it shows instead
+            found.append(
+                f"{device.label} shows {ident!r} {count}x, its screen {server[ident]}x: {kin} (stale or doubled)"
+            )
     pending = state.pending
     if device.kind == "seat" and pending is not None and pending.player != device.seat:
         theirs = [n["id"] for n in nodes if answers(n) and OTHERS_DECISION.fullmatch(n["id"])]
