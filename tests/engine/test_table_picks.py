@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from companion.rules import (
     Game,
+    GameState,
     MalformedAction,
     PickAsk,
     invariant_problems,
@@ -30,7 +31,7 @@ from support import breaks, follows, known, said, snapshot, start
 CAFETERIA = {0: {"place": "cafeteria"}, 1: {"place": "cafeteria"}}
 
 
-def lost_combat(defender_hand: list[str], **config) -> object:
+def lost_combat(defender_hand: list[str], **config) -> GameState:
     """Carmen (0) extorts Nicholas (1) for a Shovel he lacks; Nicholas must play a Weapon or give up."""
     fields = config.pop("player_fields", CAFETERIA)
     state = start(hands={0: ["knife"], 1: defender_hand}, player_fields=fields, **config)
@@ -38,14 +39,14 @@ def lost_combat(defender_hand: list[str], **config) -> object:
     return state
 
 
-def michel_loss(hand: list[str]) -> object:
+def michel_loss(hand: list[str]) -> GameState:
     """Carmen walks into Michel's Showers, a Knife card shows a Shovel she lacks: combat."""
     state = start(hands={0: hand}, modules={"neutrals": 1}, player_fields={0: {"place": "infirmary"}})
     follows(state, type="move", player=0, die=[5], to="showers", michel_cards=["knife_shovel"])
     return state
 
 
-def punished(hand: list[str]) -> object:
+def punished(hand: list[str]) -> GameState:
     """Carmen sold in the Warden's Gymnasium; Nicholas spent a Corruption token to punish her."""
     fields = {0: {"place": "gymnasium", "hand": hand + ["rare"]}, 1: {"tokens": {"corruption": 1}}}
     state = start(
