@@ -32,6 +32,7 @@ from .offence import Offence
 from .options import (
     WEAPON_SEARCH_CARD,
     ActionOption,
+    PickAsk,
     Preview,
     action_options,
     candidates,
@@ -69,6 +70,7 @@ __all__ = [
     "Inputs",
     "MalformedAction",
     "Offence",
+    "PickAsk",
     "Preview",
     "Ruleset",
     "Violation",

@@ -29,6 +29,7 @@ class Action:
     player: int
     die: tuple[int, ...] = ()  # dice the table rolled (else the app rolls)
     michel_cards: tuple[str, ...] = ()  # Michel cards the table drew (else the app draws)
+    picks: tuple[str, ...] = ()  # cards the table drew at random from hands (else the app picks)
     outcomes: tuple[Mapping[str, Any], ...] = ()  # what the app decided by chance (see chance.py)
     force: bool = False  # apply even if illegal; the violations are kept as overridden
 
@@ -327,6 +328,7 @@ FIELD_KINDS = {
     "targets": "seats",
     "die": "dice",
     "michel_cards": "michel_cards",
+    "picks": "cards",  # a card id of the catalog, or "unknown" (a card nobody entered)
     "outcomes": "outcomes",
     "force": "bool",
     "cards": "cards",

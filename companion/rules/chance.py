@@ -14,6 +14,8 @@ record yet. Records (the action field `outcomes`, consumed in order per kind):
 
 The generator still moves exactly as it did without records, so an old log (no records)
 replays as it always did and a resolved one leaves the generator where the live game left it.
+What the table rolled or drew itself (the action fields `die`, `michel_cards`, `picks`) is used
+before any record and is never one (`core.Ctx`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import events as ev
 from .actions import Action
@@ -19,6 +19,9 @@ from .chance import Chance
 from .errors import Violation
 from .hand import UNKNOWN
 from .state import GameState, Player
+
+if TYPE_CHECKING:  # `picks` builds on this module
+    from .picks import PickAsk
 
 T = TypeVar("T")
 CheckFn = Callable[[GameState, Any, list[Violation]], None]
@@ -90,30 +93,35 @@ def hard(rule: str, key: str, /, **params: Any) -> Violation:
 class Unseen(Exception):
     """A card drawn from a face-down pile of a viewer's state (`view`), which holds the pile's
     size but not its cards: what the step did before that draw is all such a state can tell
-    (`preview`). A game's own state never raises it: its piles hold every card."""
+    (`preview`). A game's own state never raises it: its piles hold every card. `asked`: the
+    first random card the app picked from a hand before that draw, if it picked one."""
 
-    def __init__(self, pile: str, events: list[ev.Event]) -> None:
+    def __init__(self, pile: str, events: list[ev.Event], asked: PickAsk | None = None) -> None:
         super().__init__(pile)
         self.pile = pile
         self.events = list(events)
+        self.asked = asked
 
 
 class Ctx:
     """What one step may use and what it produces: chance outcomes and events.
 
-    The one place that hands out chance. Dice and Michel cards the table supplied with the action
-    are used first, in order; then the outcomes recorded with the action (a replay reads back
-    what happened); after them the game's seeded source decides. Every outcome is an event, and
-    the app's own outcomes make the resolved action (`resolved`) that the log keeps.
+    The one place that hands out chance. Dice, Michel cards and cards picked from hands that
+    the table supplied with the action are used first, in order; then the outcomes recorded with
+    the action (a replay reads back what happened); after them the game's seeded source decides.
+    Every outcome is an event, and the app's own outcomes make the resolved action (`resolved`)
+    that the log keeps.
     """
 
-    __slots__ = ("state", "events", "dice", "action", "arrivals", "chance")
+    __slots__ = ("state", "events", "dice", "picks", "asked", "action", "arrivals", "chance")
 
     def __init__(self, state: GameState, action: Action | None = None) -> None:
         self.state = state
         self.action = action
         self.events: list[ev.Event] = []
         self.dice = list(action.die) if action is not None else []
+        self.picks = list(action.picks) if action is not None else []  # see `picks.pick_card`
+        self.asked: PickAsk | None = None  # the first random card the app picked itself
         self.arrivals: list[tuple[str, int]] = []  # (neutral, seat): extortions to schedule (MICH-3)
         self.chance = Chance(state.rng, action.outcomes if action is not None else ())
 
@@ -129,7 +137,8 @@ class Ctx:
         return value
 
     def choose(self, kind: str, options: Sequence[str]) -> str:
-        """One of `options` at random: `pick` for a card of a hand, `to` for a destination."""
+        """One of `options` at random: `pick` for a card of a hand, `to` for a destination.
+        A card of a hand is asked through `picks.pick_card`, which uses the table's picks first."""
         return self.chance.choose(kind, options)
 
     def take(self, pile: str, cards: list[str], top_last: bool = False) -> str:
@@ -137,7 +146,7 @@ class Ctx:
         the Michel deck); `Unseen` when the state holds only the pile's count (a `view`)."""
         card = self.chance.take(pile, cards, top_last)
         if card == UNKNOWN:
-            raise Unseen(pile, self.events)
+            raise Unseen(pile, self.events, self.asked)
         return card
 
     def next_michel_card(self) -> tuple[str, str]:

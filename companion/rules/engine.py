@@ -3,7 +3,8 @@
 `check` is read-only and returns every violation; `apply` changes the state and returns the
 events; `step` does both and answers in the PROTOCOL.md shape. The order of judgement is fixed:
 game over, seat, whose decision it is (TURN-4, TURN-5), the price of the action's type
-(TURN-1, declared with its check), then the action's own rules.
+(TURN-1, declared with its check), then the action's own rules, and last the cards the table
+drew at random from hands (`picks`, judged by a dry run: see `picks.py`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import Any, cast
 from . import events as ev
 from . import handlers  # noqa: F401  (registers every rule)
 from .actions import Action
-from .core import APPLIES, CHECKS, PRICES, TASKS, Ctx, hard, seat_name
+from .core import APPLIES, CHECKS, PRICES, TASKS, Ctx, Unseen, hard, seat_name
 from .errors import Violation
 from .first_only import FIRST_ONLY, STOPS_EARLY, Refused
 from .handlers.common import spend, use_action
 from .handlers.warden import note_offence
 from .offence import Offence
+from .picks import ImpossiblePick, PickAsk
 from .state import GameState, Occasion
 
 # Pending decision kind -> the action types that answer it.
@@ -57,6 +59,9 @@ class Answer:
     winner: int | str | None = None
     # The accepted action with its chance outcomes filled in (what a log keeps); not in the JSON answer.
     action: Action | None = None
+    # The first card the app picked at random from a hand itself, the table's picks having run
+    # out: what `preview` tells the app to ask the table for. Not in the JSON answer.
+    asked: PickAsk | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -171,7 +176,7 @@ class FirstViolations:
         s = self.state
         if admission is _UNKNOWN:
             admission = admission_of(a)
-        if admission is None:
+        if admission is None or a.picks:  # an Adjust; the table's picks are judged by `_judge`
             return first_violation(s, a)
         admitted = self.admitted
         if admission not in admitted:
@@ -199,6 +204,26 @@ def _judge(s: GameState, a: Action, out: list[Violation]) -> None:
         CHECKS["adjust"](s, a, out)
     elif _admit(s, a, out):
         CHECKS[a.TYPE](s, a, out)
+    else:
+        return
+    if a.picks and all(v.forceable for v in out) and (a.force or not out):
+        _judge_picks(s, a, out)
+
+
+def _judge_picks(s: GameState, a: Action, out: list[Violation]) -> None:
+    """HAND-1 for the cards the table says it drew at random from hands (`picks`).
+
+    Whose hand a pick comes from, and what that hand holds by then, is known only once the
+    action's effects reach it, so the action is run on a copy; it is judged only when it would
+    be applied (legal, or forced past rules that may be forced). A viewer's state (`view`)
+    runs up to its first face-down draw: the picks after it are the game's own state to judge.
+    """
+    try:
+        _apply(s.copy(), a, [])
+    except ImpossiblePick as refused:
+        out.append(refused.problem)
+    except Unseen:
+        pass
 
 
 def _admit(s: GameState, a: Action, out: list[Violation]) -> bool:
@@ -291,4 +316,5 @@ def step(s: GameState, a: Action) -> Answer:
         pending=s.pending_json(),
         winner=s.winner,
         action=ctx.resolved(),
+        asked=ctx.asked,
     )

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from . import events as ev
 from .core import Ctx
 from .hand import UNKNOWN
+from .picks import pick_card
 from .state import GameState
 
 
@@ -109,21 +110,21 @@ def move_card(s: GameState, ctx: Ctx, giver: int, receiver: int, card: str, why:
 
 
 def steal_random(s: GameState, ctx: Ctx, victim: int, thief: int, why: str) -> str | None:
-    entries = s.players[victim].hand.entries()
-    if not entries:
-        return None
-    card = ctx.choose("pick", entries)
-    move_card(s, ctx, victim, thief, card, why)
+    """A card drawn at random from the victim's hand goes to the thief (the table's pick first)."""
+    card = pick_card(s, ctx, victim, thief, why)
+    if card is not None:
+        move_card(s, ctx, victim, thief, card, why)
     return card
 
 
 def discard_random(s: GameState, ctx: Ctx, seat: int, n: int, why: str) -> list[str]:
+    """Up to `n` cards drawn at random from the hand, one by one, are discarded (table's picks first)."""
     out: list[str] = []
     for _ in range(n):
-        entries = s.players[seat].hand.entries()
-        if not entries:
+        card = pick_card(s, ctx, seat, None, why)
+        if card is None:
             break
-        out += discard_cards(s, ctx, seat, [ctx.choose("pick", entries)], why)
+        out += discard_cards(s, ctx, seat, [card], why)
     return out
 
 

@@ -20,11 +20,13 @@ from .errors import Violation
 from .events import Event, MichelCard, Roll
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
 from .listing import Listed, group_of, listed, listed_reactions
+from .picks import PickAsk
 from .state import GameState
 
 __all__ = [
     "WEAPON_SEARCH_CARD",
     "ActionOption",
+    "PickAsk",
     "Preview",
     "action_options",
     "candidates",
@@ -191,6 +193,9 @@ class Preview:
     winner: int | str | None  # the seat (or team) it would make win, else None
     michel_draws: int = 0  # Michel cards it would draw from the deck (the table did not list them)
     rolls: int = 0  # dice it would roll (those a table with a real die enters with it)
+    # The first card it would pick at random from a hand itself, past the table's `picks`: the
+    # card to ask the table for (then preview again with it appended, until this is None).
+    pick: PickAsk | None = None
 
 
 def preview(s: GameState, a: A.Action) -> Preview:
@@ -200,7 +205,9 @@ def preview(s: GameState, a: A.Action) -> Preview:
     On a viewer's state (`view`: a phone's), the run stops at the first card it would draw from
     a face-down pile (the Michel deck, the Trauma stack), whose cards that state does not hold:
     the answer is what happened before it, that draw counted, and nothing after it (so
-    `michel_draws` is then the least the action draws)."""
+    `michel_draws` is then the least the action draws, and `pick` is None when no random card
+    was picked before that draw). There the hands the viewer may not see hold only unentered
+    cards, so a pick from one of them lists every card that state leaves possible."""
     trial = s.copy()
     before = trial.offence  # an offence still open is not this action's (as in `step`)
     try:
@@ -208,11 +215,12 @@ def preview(s: GameState, a: A.Action) -> Preview:
     except Unseen as stop:
         drawn = _michel_draws(stop.events) + (stop.pile == "michel")
         offence = trial.offence.rule if trial.offence is not None and trial.offence is not before else None
-        return Preview(True, offence, trial.winner, drawn, _rolls(stop.events))
+        return Preview(True, offence, trial.winner, drawn, _rolls(stop.events), stop.asked)
     if not answer.accepted:
         return Preview(False, None, None)
     offence = answer.offence.rule if answer.offence else None
-    return Preview(True, offence, answer.winner, _michel_draws(answer.events), _rolls(answer.events))
+    events = answer.events
+    return Preview(True, offence, answer.winner, _michel_draws(events), _rolls(events), answer.asked)
 
 
 def _michel_draws(events: list[Event]) -> int:

@@ -163,6 +163,7 @@ def test_action_json_round_trip():
         {"type": "reveal_background", "player": 0, "card": "get_out_of_here", "to": "showers"},
         {"type": "adjust", "player": 0, "changes": [{"path": "players.0.cigarettes", "set": 5}], "reason": "miscount"},
         {"type": "move_neutral", "player": 1, "neutral": "michel", "die": [5], "michel_cards": ["no_knife"]},
+        {"type": "give_up", "player": 1, "picks": ["blade", "unknown"]},
     ]
     for raw in samples:
         assert parse_action(raw).to_json() == raw

@@ -183,6 +183,30 @@ def test_every_action_a_phone_lists_can_be_previewed_from_its_view(config, seed,
         assert step(state, rng.choice(legal_actions(state))).accepted
 
 
+@SETTINGS
+@given(config=configs, seed=st.integers(0, 10**6), length=st.integers(5, 60))
+def test_a_phone_may_enter_every_card_the_game_allows_for_a_random_pick(config, seed, length):
+    """A phone asks the table for the cards drawn at random from its own view (`preview`'s
+    `pick`): the cards it lists hold every card the game's own state allows (what the view
+    cannot see is still possible there), so the real card can always be entered from a phone."""
+    state = new_game(config)
+    rng = random.Random(seed)
+    for _ in range(length):
+        if state.winner is not None:
+            break
+        action = rng.choice(legal_actions(state))
+        mine = view(state, action.player)
+        picks: tuple[str, ...] = ()
+        while (whole := preview(state, dataclasses.replace(action, picks=picks)).pick) is not None:
+            seen = preview(mine, dataclasses.replace(action, picks=picks))
+            assert seen.accepted, (action, picks)
+            if seen.pick is not None:
+                assert (seen.pick.seat, seen.pick.taker, seen.pick.why) == (whole.seat, whole.taker, whole.why)
+                assert set(whole.cards) <= set(seen.pick.cards) and seen.pick.unknown >= whole.unknown
+            picks += (rng.choice([*whole.cards, *([UNKNOWN] if whole.unknown else [])]),)
+        assert step(state, dataclasses.replace(action, picks=picks)).accepted
+
+
 def test_spying_shows_the_extorters_hand_to_the_extorted_only():
     state = start(
         hands={0: ["knife", "rare"], 1: ["pickaxe"]},

@@ -130,3 +130,19 @@ def test_an_export_checks_the_same_under_any_seed(store, tmp_path):
         assert lines[:-1] == recorded and lines[-1]["final"] == plain(table.game.summary()), seed
         outputs.append(out.getvalue())
     assert len(set(outputs)) == 1
+
+
+def test_table_picks_are_stored_with_their_action_and_read_back(db_url):
+    """The cards the table drew at random (`picks`) are part of the stored action, as its dice are:
+    a fresh store reads the game back to the same state, and the export keeps them as entered."""
+    cfg = {"players": [{"name": "A", "hand": ["knife"]}, {"name": "B", "hand": ["rare", "unknown"]}], "seed": 4}
+    drawn = {"type": "give_up", "player": 1, "picks": ["blade"]}
+    with Store(db_url) as store:
+        game_id = store.create_game(cfg)
+        for action in ({"type": "extort", "player": 0, "target": 1, "tool": "shovel", "weapons": ["knife"]}, drawn):
+            assert store.submit(game_id, action, base_version=store.load(game_id).version).answer.accepted
+        expected = without_rng(store.load(game_id).game.state)
+    with Store(db_url) as fresh:
+        assert without_rng(fresh.load(game_id).game.state) == expected
+        assert fresh.export_game(game_id)["actions"][-1] == drawn
+    assert expected["players"][0]["hand"]["known"] == {"blade": 1}

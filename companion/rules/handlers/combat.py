@@ -17,6 +17,7 @@ from ..ops import (
     add_beatings,
     discard_cards,
     discard_laid,
+    discard_random,
     draw_search,
     move_card,
     return_token,
@@ -415,9 +416,8 @@ def end_michel_combat(s: GameState, ctx: Ctx, player_won: bool) -> None:
         s.pending = Pending("michel_tool", seat, held, neutral=c.neutral)
     elif held:
         lost = discard_cards(s, ctx, seat, held, "michel")
-    elif p.hand.size():
-        entries = p.hand.entries()
-        lost = discard_cards(s, ctx, seat, [ctx.choose("pick", entries)], "michel")
+    else:
+        lost = discard_random(s, ctx, seat, 1, "michel")
     open_defeat(s, seat, None, c.neutral, beatings, lost[0] if lost else None)
 
 
