@@ -295,7 +295,7 @@ async def box_in_view(page: Any, name: str, deadline: float) -> dict:
             await asyncio.sleep(0.15)
             continue
         middle = box["y"] + box["height"] / 2
-        if middle < 4 or middle > view["height"] - 12:
+        if middle < APP_BAR or middle > view["height"] - 12:  # under the app bar, or off the bottom
             x = min(max(box["x"] + box["width"] / 2, 5), view["width"] - 5)
             await page.mouse.move(x, view["height"] / 2)
             await page.mouse.wheel(0, middle - view["height"] / 2)
@@ -308,6 +308,7 @@ async def box_in_view(page: Any, name: str, deadline: float) -> dict:
         await asyncio.sleep(0.08)
 
 
+APP_BAR = 64  # the app bar covers the top of every screen: a node whose middle is under it is out of reach
 ANSWER_S = 30.0  # how long a page may take to say what it shows before a test gives up on it
 SCREEN_TEXT_JS = """() => {
   const host = document.querySelector('flt-semantics-host');

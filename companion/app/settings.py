@@ -18,6 +18,7 @@ THEMES = ("system", "light", "dark")
 DIE_MODES = ("app", "physical")
 NEUTRAL_MODES = ("ask", "automatic")
 MICHEL_MODES = ("app", "physical")
+CARD_MODES = ("app", "physical")  # a card taken at random from a hand: the app picks it, or the table draws it
 SOUND_MODES = ("on", "off")
 # The referee's screen: shared by the table (hands hidden), or the referee's own (every hand
 # shown). It never changes by itself: an older file's "auto" (it turned to the referee's own when
@@ -31,6 +32,9 @@ class Settings:
     die_mode: str = "app"  # the app rolls, or the table rolls and enters the result
     neutral_destinations: str = "ask"  # new games: ask the mover, or the app picks (MICH-2)
     michel_mode: str = "app"  # the app draws Michel's cards, or the table draws the real ones and says which
+    card_mode: str = (
+        "app"  # a random card from a hand: the app picks it, or the table draws the real one and says which
+    )
     sound: str = "on"  # the console's whistle and die roll (sound.py)
     screen: str = "shared"  # SCREEN_MODES: whether the referee's screen hides the hands
 
@@ -40,6 +44,7 @@ class Settings:
             die_mode=self.die_mode if self.die_mode in DIE_MODES else "app",
             neutral_destinations=self.neutral_destinations if self.neutral_destinations in NEUTRAL_MODES else "ask",
             michel_mode=self.michel_mode if self.michel_mode in MICHEL_MODES else "app",
+            card_mode=self.card_mode if self.card_mode in CARD_MODES else "app",
             sound=self.sound if self.sound in SOUND_MODES else "on",
             screen=self.screen if self.screen in SCREEN_MODES else "shared",
         )
@@ -51,6 +56,10 @@ class Settings:
     @property
     def sound_on(self) -> bool:
         return self.sound == "on"
+
+    @property
+    def physical_cards(self) -> bool:
+        return self.card_mode == "physical"
 
     @property
     def shared_screen(self) -> bool:

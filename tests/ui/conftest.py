@@ -68,13 +68,16 @@ async def monkey_step(app: Any, rng: Any) -> bool:
     table = app.screen
     await settled(table)
     state, policy, tr, ctl = table.session.state, table.policy, app.tr, table.control
-    physical_dice, _ = table.physical()
-    pend = policy.pending_for(state, tr, physical_dice)
+    pend = policy.pending_for(state, tr, table.physical().dice)
     reactions = policy.reactions_for(state, tr)
     seat = policy.menu_seat(state)
     if ctl.michel_for is not None:  # the table draws the real Michel cards: which came up
         while ctl.michel_for is not None:
             ctl.pick_michel(rng.choice(list(state.catalog.michel_cards)))
+    elif ctl.card_for is not None:  # the table draws a card at random from a real hand: which
+        while ctl.card_for is not None and ctl.card_asked is not None:
+            ask = ctl.card_asked
+            ctl.pick_card(rng.choice([*ask.cards, *(["unknown"] if ask.unknown else [])]))
     elif ctl.die_for is not None:  # the table rolls its real die: the face
         ctl.answer_with_die(ctl.die_for, rng.randint(1, 6))
     elif reactions.others and rng.random() < 0.1:

@@ -49,7 +49,7 @@ PHONE_SEATS = {"laptop": (), "two-phones": (1, 2), "all-phones": (0, 1, 2)}
 @dataclass(frozen=True)
 class Mode:
     die: str  # "app" | "real": the app rolls, or the table enters its die
-    cards: str  # "app" | "real": the app draws Michel's cards, or the table enters the ones it drew
+    cards: str  # "app" | "real": the app draws Michel's cards and random cards, or the table enters what it drew
     devices: str  # DEVICES
     screen: str  # "shared" | "private": the laptop's console hides the hands, or shows them all
 
@@ -61,6 +61,7 @@ class Mode:
         return {
             "die_mode": "physical" if self.die == "real" else "app",
             "michel_mode": "physical" if self.cards == "real" else "app",
+            "card_mode": "physical" if self.cards == "real" else "app",
             "screen": self.screen,
             "sound": "off",
         }
@@ -196,15 +197,18 @@ NODES_JS = """() => Array.from(document.querySelectorAll('[flt-semantics-identif
 
 # Controls a player taps to play (and how much the monkey likes each); navigation, the scores,
 # "show my hand" and the screen's own setting are not play.
-PLAY = [
-    (re.compile(r"(answer|pad|michel|die|pick|choice|done|add|many|number|place|punish|report|warden-to)-.+"), 10),
+PLAY = [  # the first pattern a control's identifier matches gives its weight
+    (re.compile(r"(compose-back|.*-cancel|confirm-no|result-close|menu-refused)"), 1),
+    (re.compile(r"(answer|pad|michel|drawn|die|pick|choice|done|add|many|number|place)-.+"), 10),
+    (re.compile(r"(punish|report|warden-to)-.+"), 10),
     (re.compile(r"action-(?!.*-details$).+"), 6),
     (re.compile(r"(confirm-yes|flag-ok|react-.+|freepass-.+|skip-.+|entered-.+|clear-.+)"), 3),
-    (re.compile(r"(compose-back|compose-cancel|die-cancel|michel-cancel|confirm-no|result-close|menu-refused)"), 1),
 ]
-NOT_PLAY = re.compile(r"(michel-ask|pick-done-disabled|.*-value)")
-DECIDING = re.compile(r"(answer|pad|michel|die|pick|choice|done|add|many|number|place|action|confirm|flag|compose)-.+")
-OTHERS_DECISION = re.compile(r"(answer|pad|pick|michel|die)-.+")
+NOT_PLAY = re.compile(r"(michel-ask|drawn-ask|.*-value)")
+DECIDING = re.compile(
+    r"(answer|pad|michel|drawn|die|pick|choice|done|add|many|number|place|action|confirm|flag|compose)-.+"
+)
+OTHERS_DECISION = re.compile(r"(answer|pad|pick|michel|drawn|die)-.+")
 
 
 def weight(ident: str) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from companion.app.session import Outcome, TableSession
+from companion.app.vm.dice import TableChance
 from companion.app.vm.interaction import REVEAL_SECONDS, Referee, TableControl
 from companion.app.vm.log import recent_lines
 from companion.app.vm.seat import SPECTATOR
@@ -27,7 +28,7 @@ TR = Tr("en")
 class FakeScreen:
     """What a screen would do, written down."""
 
-    def __init__(self, session: TableSession, physical: tuple[bool, bool] = (False, False)) -> None:
+    def __init__(self, session: TableSession, physical: TableChance = TableChance()) -> None:
         self.session = session
         self.said: list[tuple[str, Any]] = []
         self.confirming: list[Callable[[], Any]] = []
@@ -62,7 +63,7 @@ class FakeScreen:
     def lines_for(self, events: Sequence[Event]) -> list[str]:
         return recent_lines(events, names_of(self.session.state), TR)
 
-    def physical(self) -> tuple[bool, bool]:
+    def physical(self) -> TableChance:
         return self.dice
 
     def after(self, seconds: float, fn: Callable[[], Any]) -> None:
@@ -108,7 +109,7 @@ def game(store: Store, **extra: Any) -> str:
     )
 
 
-def control(store: Store, game_id: str, viewer: Any = None, physical=(False, False)) -> tuple[TableControl, FakeScreen]:
+def control(store: Store, game_id: str, viewer: Any = None, physical=TableChance()) -> tuple[TableControl, FakeScreen]:
     session = TableSession(store, game_id)
     screen = FakeScreen(session, physical)
     return TableControl(session, TR, screen, viewer or Referee()), screen
@@ -116,7 +117,7 @@ def control(store: Store, game_id: str, viewer: Any = None, physical=(False, Fal
 
 def test_a_move_asks_its_destination_then_records_it_with_the_version_on_screen(store) -> None:
     gid = game(store)
-    ctl, screen = control(store, gid, physical=(True, False))
+    ctl, screen = control(store, gid, physical=TableChance(dice=True))
     ctl.start_action("move")
     assert ctl.composer is not None and screen.kinds() == ["show"]  # the real die is asked first
     step = ctl.composer.step()
@@ -180,7 +181,7 @@ def test_undo_across_a_roll_asks_first_and_names_what_it_took_back(store) -> Non
 
 def test_escape_cancels_what_is_being_composed(store) -> None:
     gid = game(store)
-    ctl, _ = control(store, gid, physical=(True, False))
+    ctl, _ = control(store, gid, physical=TableChance(dice=True))
     ctl.start_action("move")
     assert ctl.asking
     ctl.cancel_action()

@@ -1,4 +1,4 @@
-"""Settings: theme, how dice are rolled, how neutral destinations are chosen, sound, language.
+"""Settings: theme, how dice are rolled and cards drawn, how neutral destinations are chosen, sound, language.
 
 Theme, dice, destinations and sound are the table's (the settings file of the host); the language is
 this device's own, remembered in this browser (see locale.py), so each phone picks its own: a
@@ -13,7 +13,7 @@ from typing import Any
 import flet as ft
 
 from ..locale import choose_language
-from ..settings import DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SCREEN_MODES, SOUND_MODES, THEMES
+from ..settings import CARD_MODES, DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SCREEN_MODES, SOUND_MODES, THEMES
 from ..vm.text import Tr, available_languages
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
@@ -35,6 +35,7 @@ class SettingsScreen(Screen):
             setting_choice(self, "theme", THEMES, "theme", "theme", "theme"),
             setting_choice(self, "die_mode", DIE_MODES, "dice", "dice", "dice"),
             setting_choice(self, "michel_mode", MICHEL_MODES, "michel", "michel", "michel"),
+            setting_choice(self, "card_mode", CARD_MODES, "cards", "cards", "cards"),
             setting_choice(self, "neutral_destinations", NEUTRAL_MODES, "neutrals", "neutrals_mode", "neutral-dest"),
             setting_choice(self, "sound", SOUND_MODES, "sound", "sound", "sound"),
         ]

@@ -22,7 +22,7 @@ from .. import flet_costs, sound
 from ..opening import Opening
 from ..session import Outcome
 from ..vm.actions import action_menu, end_turn_vm
-from ..vm.dice import michel_ask
+from ..vm.dice import TableChance, card_ask, michel_ask
 from ..vm.interaction import TableControl
 from ..vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
 from ..widgets import panels
@@ -165,6 +165,9 @@ class TableScreen(Screen):
         main, rewritten = None, False
         if ctl.michel_for is not None:
             main = panels.michel_panel(ctl, michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr), tr)
+        elif ctl.card_for is not None and ctl.card_asked is not None:
+            drawn = list(ctl.card_for.get("picks", ()))
+            main = panels.card_panel(ctl, card_ask(s, ctl.card_asked, drawn, tr), tr)
         elif pend is not None:
             rewritten = self._pending.show(ctl, pend, tr, ctl.die_for, ctl.pick)
             main = self._pending.control
@@ -417,9 +420,9 @@ class TableScreen(Screen):
     def open_rule(self, rule: str) -> None:
         self.app.go("/rules", rule=rule, back=f"/game/{self.game_id}")
 
-    def physical(self) -> tuple[bool, bool]:
+    def physical(self) -> TableChance:
         settings = self.app.settings
-        return settings.physical_dice, settings.physical_michel
+        return TableChance(settings.physical_dice, settings.physical_michel, settings.physical_cards)
 
     def lines_for(self, events: Sequence[Event]) -> list[str]:
         return self.policy.lines_for(self, events)
@@ -463,6 +466,6 @@ class TableScreen(Screen):
         ctl = self.control
         self._head.set_table(*self._table(), state.pending is not None)
         self._fill_result()
-        if ctl.michel_for is None and ctl.composer is None and state.pending is None:
+        if ctl.michel_for is None and ctl.card_for is None and ctl.composer is None and state.pending is None:
             self._head.fill(self._head.main_slot, None)
         self._head.send()

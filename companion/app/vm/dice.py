@@ -1,5 +1,6 @@
 """Chance from the box: die pads for a table that rolls a real die (one tap records a whole
-move) and the Michel cards a table that draws the real ones says came up.
+move), the Michel cards a table that draws the real ones says came up, and the cards it draws
+at random from a real hand (`TableChance` says which of these the table does itself).
 
 Each face of the die is shown with the Places it leads to, as the engine answers it (the move
 option's `faces`, `neutral_destinations`); a Place tapped records the move with that face and
@@ -12,9 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import GameState, neutral_destinations, parse_action, preview
+from companion.rules import UNKNOWN, GameState, PickAsk, Preview, neutral_destinations, parse_action, preview
 
 from .text import Tr
+
+
+@dataclass(frozen=True)
+class TableChance:
+    """What the table takes from the real box instead of the app (the host's settings)."""
+
+    dice: bool = False  # it rolls its die and enters the face
+    michel: bool = False  # it draws the Michel cards and says which came up
+    cards: bool = False  # it draws the random cards from real hands and says which
 
 
 @dataclass(frozen=True)
@@ -98,15 +108,22 @@ class MichelAskVM:
     prompt: str
 
 
+def dry_run(state: GameState, action: dict[str, Any]) -> Preview | None:
+    """The engine's dry run of recording `action` (None when it is malformed: its refusal is the
+    engine's to give when it is recorded)."""
+    try:
+        parsed = parse_action(action, state.catalog)
+    except Exception:
+        return None
+    return preview(state, parsed)
+
+
 def michel_draws(state: GameState, action: dict[str, Any]) -> int:
     """How many Michel cards recording `action` would draw from the deck beyond those it lists
     (the engine's dry run). A card's face can call for another (no Knife, with a second neutral
     waiting), so a table drawing real cards enters them one at a time, asking again after each."""
-    try:
-        parsed = parse_action(action, state.catalog)
-    except Exception:  # malformed: its refusal is the engine's to give
-        return 0
-    return preview(state, parsed).michel_draws
+    dry = dry_run(state, action)
+    return 0 if dry is None else dry.michel_draws
 
 
 def michel_ask(state: GameState, action: dict[str, Any], drawn: list[str], tr: Tr) -> MichelAskVM:
@@ -114,3 +131,26 @@ def michel_ask(state: GameState, action: dict[str, Any], drawn: list[str], tr: T
     so_far = ", ".join(tr.name("michel_card", card) for card in drawn)
     prompt = tr("ui.michel_ask_next", number=len(drawn) + 1, drawn=so_far) if drawn else ""
     return MichelAskVM(action, tuple(drawn), cards, prompt)
+
+
+@dataclass(frozen=True)
+class CardAskVM:
+    """Which card the table drew at random from a real hand, for an action that takes one more."""
+
+    title: str
+    cards: tuple[tuple[str, str], ...]  # (card id, or "unknown" for one never entered; its name)
+    prompt: str  # the cards entered so far for this action, if any
+
+
+def card_ask(state: GameState, ask: PickAsk, drawn: list[str], tr: Tr) -> CardAskVM:
+    """The question for `ask` (the engine's: whose hand, who takes it, which cards it may be)."""
+    names = [p.name for p in state.players]
+    if ask.taker is None:
+        title = tr("ui.card_ask_discard", player=names[ask.seat])
+    else:
+        title = tr("ui.card_ask_take", player=names[ask.seat], taker=names[ask.taker])
+    cards = tuple((card, tr.name("card", card)) for card in ask.cards)
+    if ask.unknown:
+        cards += ((UNKNOWN, tr("ui.card_ask_unknown")),)
+    so_far = tr.join(tr("ui.card_ask_unknown") if c == UNKNOWN else tr.name("card", c) for c in drawn)
+    return CardAskVM(title, cards, tr("ui.card_ask_so_far", cards=so_far) if drawn else "")

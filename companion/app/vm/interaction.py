@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.rules import Event, GameState, action_options
+from companion.rules import Event, GameState, PickAsk, action_options
 from companion.rules import events as ev
 
 from ..session import Outcome, TableSession
 from .actions import ActionVM, ChoiceVM, Composer, StepVM, confirm_view, reasons
-from .dice import michel_draws
+from .dice import TableChance, dry_run
 from .pending import AnswerVM
 from .text import Tr
 from .undo import redo_view, undo_view
@@ -79,7 +79,7 @@ class TablePort(Protocol):
     def recorded(self, outcome: Outcome) -> None: ...  # an accepted action: tell, sound, and won?
     def rewound(self) -> None: ...  # an undo or a redo went through
     def lines_for(self, events: Sequence[Event]) -> list[str]: ...
-    def physical(self) -> tuple[bool, bool]: ...  # (the table rolls its die, the table draws Michel cards)
+    def physical(self) -> TableChance: ...  # what the table takes from the real box itself
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
     def after(self, seconds: float, fn: Callable[[], Any]) -> None: ...  # call `fn` then, if still open
 
@@ -108,6 +108,10 @@ class TableControl:
         # An action waiting for the real Michel cards, and those entered for it so far.
         self.michel_for: dict[str, Any] | None = None
         self.michel_drawn: list[str] = []
+        # An action waiting for a card the table draws at random from a real hand, and which.
+        self.card_for: dict[str, Any] | None = None
+        self.card_asked: PickAsk | None = None
+        self.result_events: list[Event] = []  # what `result` tells, to tell again through other eyes
         # A shared screen showing one hand: (the seat, the version it was asked on, which ask).
         self._revealed: tuple[int, int, int] | None = None
         self._reveals = 0
@@ -119,12 +123,13 @@ class TableControl:
     @property
     def asking(self) -> bool:
         """Something is being composed or asked (Escape cancels it)."""
-        return self.composer is not None or self.die_for is not None
+        return any(x is not None for x in (self.composer, self.die_for, self.michel_for, self.card_for))
 
     def reset(self) -> None:
         """Forget what was being composed or asked (the table moved on)."""
         self.bg_open = None
         self.michel_for = None
+        self.card_for = None
         self.composer = None
         self.draft = {}
         self.die_for = None
@@ -133,6 +138,7 @@ class TableControl:
     def tell(self, lines: list[str], events: Sequence[Event] = (), rolled_here: bool = False) -> None:
         """What just happened: its words, and the last die rolled (tumbling when rolled here)."""
         self.result = lines
+        self.result_events = list(events)
         rolls = [e for e in events if isinstance(e, ev.Roll)]
         self.result_die = rolls[-1].die if rolls else None
         self.result_die_rolls = rolled_here and bool(rolls) and rolls[-1].source != "table"
@@ -151,6 +157,7 @@ class TableControl:
         self._reveals += 1
         ask = self._reveals
         self._revealed = (seat, self.session.version, ask)
+        self._retell()
         self.port.refresh()
         self.port.after(REVEAL_SECONDS, lambda: self._expire(ask))
 
@@ -158,7 +165,14 @@ class TableControl:
         """Hide the hand shown (its player tapped "hide", or its time ran out)."""
         if self._revealed is not None:
             self._revealed = None
+            self._retell()
             self.port.refresh()
+
+    def _retell(self) -> None:
+        """What just happened, told again for the eyes the screen now has: a player who shows
+        their hand on a shared screen also reads which card they gave or got."""
+        if self.result_events:
+            self.result = self.port.lines_for(self.result_events)
 
     def _expire(self, ask: int) -> None:
         if self._revealed is not None and self._revealed[2] == ask:  # not a later "show my hand"
@@ -178,13 +192,12 @@ class TableControl:
         if seat is None:  # a tap on a menu the table has moved past
             self.port.refresh()
             return
-        physical_dice, _ = self.port.physical()
         composer = Composer(
             self.state,
             seat,
             kind,
             self.tr,
-            physical_dice=physical_dice,
+            physical_dice=self.port.physical().dice,
             force=force and self.viewer.may_force,
             quick=quick,
         )
@@ -273,19 +286,25 @@ class TableControl:
         self.draft = {}
         self.die_for = None
         self.michel_for = None
+        self.card_for = None
         self.port.show()
 
     def pick_michel(self, card: str) -> None:
-        """The table says which Michel card came up; with all of them, the action is recorded."""
+        """The table says which Michel card came up: the action goes on with it (asking for the
+        next one, when that card calls for another)."""
         if self.michel_for is None:
             return
-        self.michel_drawn.append(card)
-        drawn = dict(self.michel_for, michel_cards=list(self.michel_drawn))
-        if michel_draws(self.state, drawn):  # that card calls for another one
-            self.port.show()
-            return
+        action = dict(self.michel_for, michel_cards=[*self.michel_drawn, card])
         self.michel_for = None
-        self.submit_checked(drawn)
+        self.submit_checked(action)
+
+    def pick_card(self, card: str) -> None:
+        """The table says which card it drew at random from a hand ("unknown": one never entered)."""
+        if self.card_for is None:
+            return
+        action = dict(self.card_for, picks=[*self.card_for.get("picks", ()), card])
+        self.card_for = None
+        self.submit_checked(action)
 
     def _continue(self) -> None:
         if self.composer is not None and self.composer.step() is None:
@@ -298,13 +317,10 @@ class TableControl:
             self.submit_checked(self.composer.action())
 
     def submit_checked(self, action: dict[str, Any]) -> None:
-        """Record `action`, asking first which real Michel cards came up (when the table draws
-        them) and, once, whether to go on when the engine says it wins or is an offence."""
-        _, physical_michel = self.port.physical()
-        if physical_michel and self.michel_for is None and michel_draws(self.state, action):
-            self.michel_drawn = list(action.get("michel_cards", ()))
-            self.michel_for = action
-            self.port.show()
+        """Record `action`, asking first what the table drew from the real box for it (Michel
+        cards, cards taken at random from hands) and, once, whether to go on when the engine
+        says it wins or is an offence."""
+        if self._asks_the_table(action):
             return
         ask = confirm_view(self.state, action, self.tr)
         if ask is None:
@@ -312,11 +328,29 @@ class TableControl:
             return
         self.port.confirm(ask.title, ask.text, self.tr("ui.confirm_record"), lambda: self.submit(action))
 
+    def _asks_the_table(self, action: dict[str, Any]) -> bool:
+        """Whether `action` waits for what the table draws itself: the engine's dry run, with
+        what was entered so far, says whether it would draw a Michel card or pick a card at
+        random from a hand; the table is asked for one at a time (one can call for another)."""
+        chance = self.port.physical()
+        if not (chance.michel or chance.cards):
+            return False
+        dry = dry_run(self.state, action)
+        if dry is None:
+            return False
+        if chance.michel and dry.michel_draws:
+            self.michel_for, self.michel_drawn = action, list(action.get("michel_cards", ()))
+        elif chance.cards and dry.pick is not None:
+            self.card_for, self.card_asked = action, dry.pick
+        else:
+            return False
+        self.port.show()
+        return True
+
     # --- pending decisions and reactions --------------------------------------------------------
 
     def choose_answer(self, a: AnswerVM) -> None:
-        physical_dice, _ = self.port.physical()
-        if a.needs_die and physical_dice:
+        if a.needs_die and self.port.physical().dice:
             self.die_for = a
             self.port.show()
             return

@@ -7,7 +7,7 @@ the Warden's alert), `result`; `dice` is the real die's entry they share. The ta
 reaches them as `panels.<name>`, hence the names below.
 """
 
-from .compose import composer_panel, michel_panel
+from .compose import card_panel, composer_panel, michel_panel
 from .decisions import PendingPanel
 from .menu import action_menu, action_menu_rows
 from .reactions import offence_alert, reactions_panel
@@ -18,6 +18,7 @@ __all__ = [
     "ResultStrip",
     "action_menu",
     "action_menu_rows",
+    "card_panel",
     "composer_panel",
     "michel_panel",
     "offence_alert",

@@ -1,5 +1,6 @@
 """The composer: the questions a chosen action still asks (`vm/composer.py`), one step at a
-time, and the Michel deck's card kinds when an action needs the card the table drew."""
+time; the Michel deck's card kinds when an action needs the card the table drew, and the cards
+a hand may hold when the table draws one from it at random."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Any
 
 import flet as ft
 
+from companion.rules import UNKNOWN
+
 from ...vm.actions import StepVM
-from ...vm.dice import MichelAskVM
+from ...vm.dice import CardAskVM, MichelAskVM
 from ...vm.text import Tr
 from ..common import DANGER, card, heading, ident, muted, pill, stepper, tall, tap
 from ..common import flat_button as button
@@ -265,26 +268,49 @@ def _card_entry(ctl: Any, step: StepVM, tr: Tr, chosen: list[Any]) -> ft.Control
 def michel_panel(ctl: Any, vm: MichelAskVM, tr: Tr) -> ft.Control:
     """The real Michel deck's card kinds: the table taps the one it drew."""
     chips = [
-        tap(
-            tall(ft.Text(name, size=15, weight=ft.FontWeight.W_600), 10),
-            lambda e, c=card: ctl.pick_michel(c),
-            tr("ui.michel_ask_card", card=name),
-            identifier=f"michel-{card}",
-            bgcolor=ft.Colors.SECONDARY_CONTAINER,
-            padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+        _drawn_chip(name, lambda e, c=card: ctl.pick_michel(c), tr("ui.michel_ask_card", card=name), f"michel-{card}")
+        for card, name in vm.cards
+    ]
+    return _ask_card(tr("ui.michel_ask_title"), vm.prompt, chips, ctl, tr, "michel")
+
+
+def card_panel(ctl: Any, vm: CardAskVM, tr: Tr) -> ft.Control:
+    """The cards a hand may hold: the table taps the one it drew from the real hand."""
+    chips = [
+        _drawn_chip(
+            name,
+            lambda e, c=card: ctl.pick_card(c),
+            tr("ui.card_ask_unknown_label") if card == UNKNOWN else tr("ui.card_ask_card", card=name),
+            f"drawn-{card}",
         )
         for card, name in vm.cards
     ]
-    rows: list[ft.Control] = [heading(tr("ui.michel_ask_title"), 18)]
-    if vm.prompt:
-        rows.append(muted(vm.prompt, 13))
+    return _ask_card(vm.title, vm.prompt, chips, ctl, tr, "drawn")
+
+
+def _drawn_chip(name: str, on_click: Any, label: str, identifier: str) -> ft.Control:
+    return tap(
+        tall(ft.Text(name, size=15, weight=ft.FontWeight.W_600), 10),
+        on_click,
+        label,
+        identifier=identifier,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+    )
+
+
+def _ask_card(title: str, prompt: str, chips: list[ft.Control], ctl: Any, tr: Tr, prefix: str) -> ft.Control:
+    """A card the table drew from the box, asked: its question, what was entered so far, the cards."""
+    rows: list[ft.Control] = [heading(title, 18)]
+    if prompt:
+        rows.append(muted(prompt, 13))
     rows += [
         ft.Row(chips, wrap=True, spacing=8, run_spacing=8),
-        button(tr("ui.cancel"), lambda e: ctl.cancel_action(), style="text", identifier="michel-cancel"),
+        button(tr("ui.cancel"), lambda e: ctl.cancel_action(), style="text", identifier=f"{prefix}-cancel"),
     ]
     return card(
         ft.Column(rows, spacing=10, tight=True),
-        identifier="michel-ask",
+        identifier=f"{prefix}-ask",
         bgcolor=ft.Colors.SURFACE_CONTAINER,
         border=ft.Border.all(2, ft.Colors.PRIMARY),
     )
