@@ -41,9 +41,13 @@ from companion.simulate import RandomTable
 
 from .harness import LAPTOP, PHONE, click_id, enable_semantics, evaluate, screen_text, shot
 
-NAMES = ["Anna", "Bruno", "Carla"]
+NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 DEVICES = ("laptop", "two-phones", "all-phones")
-PHONE_SEATS = {"laptop": (), "two-phones": (1, 2), "all-phones": (0, 1, 2)}
+
+
+def phone_seats(devices: str, players: int) -> tuple[int, ...]:
+    """Who plays on a phone: nobody, the last two players, or everyone."""
+    return {"laptop": (), "two-phones": tuple(range(players - 2, players))}.get(devices, tuple(range(players)))
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,9 @@ def game_config(seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     hands = [["knife", "unknown", "unknown"], ["blade", "spoon", "unknown"], ["unknown", "unknown", "ring"]]
     return {
-        "players": [{"name": n, "hand": h, "cigarettes": rng.randint(0, 6)} for n, h in zip(NAMES, hands, strict=True)],
+        "players": [
+            {"name": n, "hand": h, "cigarettes": rng.randint(0, 6)} for n, h in zip(NAMES[:3], hands, strict=True)
+        ],
         "modules": {"neutrals": 2, "warden": True, "places": ["workshop", "gymnasium"]},
         "seed": seed,
     }
@@ -227,7 +233,7 @@ class Device:
 
     @property
     def label(self) -> str:
-        return self.kind if self.seat is None else f"{NAMES[self.seat]}'s phone"
+        return self.kind if self.seat is None else f"{NAMES[self.seat]}'s phone"  # the configs' names
 
     async def nodes(self) -> list[dict[str, Any]]:
         return list(await evaluate(self.page, NODES_JS))
@@ -248,6 +254,10 @@ class Table:
     def state(self) -> Any:
         return self.store.load(self.game_id).game.state
 
+    @property
+    def players(self) -> int:
+        return len(self.state.players)
+
     def screen_of(self, seat: int) -> Device:
         """Where `seat` plays: their phone, else the laptop's console."""
         phone = [d for d in self.devices if d.seat == seat]
@@ -262,18 +272,28 @@ def replay_hint(mode: Mode, seed: int) -> str:
 
 
 async def open_table(
-    browser: Any, server: Any, settings: Path, store: Any, mode: Mode, seed: int, sessions: Sessions
+    browser: Any,
+    server: Any,
+    settings: Path,
+    store: Any,
+    mode: Mode,
+    seed: int,
+    sessions: Sessions,
+    config: dict[str, Any] | None = None,
 ) -> Table:
     """The game of `mode` on its devices: the console (or, every player on a phone, the table
-    view) on a laptop, and the phones joined by the link each one scans."""
+    view) on a laptop, and the phones joined by the link each one scans. Without a `config`, the
+    game of `game_config`, from a random position the engine reached."""
     settings.write_text(json.dumps(mode.settings()), encoding="utf-8")
-    game_id = store.create_game(game_config(seed))
-    warm_up(store, game_id, seed)
+    game_id = store.create_game(config or game_config(seed))
+    if config is None:
+        warm_up(store, game_id, seed)
     table = Table(mode, seed, game_id, store)
-    phones = PHONE_SEATS[mode.devices]
-    laptop_path = f"/game/{game_id}/table" if len(phones) == len(NAMES) else f"/game/{game_id}"
+    phones = phone_seats(mode.devices, table.players)
+    everyone = len(phones) == table.players
+    laptop_path = f"/game/{game_id}/table" if everyone else f"/game/{game_id}"
     laptop = await new_page(browser, server.host_link(laptop_path), LAPTOP)
-    table.devices.append(Device(laptop, "table" if len(phones) == len(NAMES) else "console", LAPTOP))
+    table.devices.append(Device(laptop, "table" if everyone else "console", LAPTOP))
     link = f"{server.url}/join/{game_id}?key={store.devices.secret(game_id)}"
     for seat in phones:
         phone = await new_page(browser, link, PHONE)
@@ -375,12 +395,12 @@ async def device_problems(table: Table, device: Device) -> list[str]:
         theirs = [n["id"] for n in nodes if answers(n) and OTHERS_DECISION.fullmatch(n["id"])]
         if theirs:
             found.append(f"{device.label} offers {NAMES[pending.player]}'s decision as buttons: {theirs}")
-    for seat in range(len(NAMES)):
+    for seat in range(table.players):
         if hand_shown(nodes, seat) and not hand_may_show(table, device, seat):
             found.append(f"{device.label} shows {NAMES[seat]}'s hand ({mode.screen} screen)")
     if mode.screen == "private" and any("Only this phone sees your hand" in n["text"] for n in nodes):
         found.append(f"{device.label} says only it sees the hand, but the laptop shows every hand")
-    return found + chips_cut(device, nodes)
+    return found + chips_cut(device, nodes, table.players)
 
 
 def hand_may_show(table: Table, device: Device, seat: int) -> bool:
@@ -393,14 +413,14 @@ def hand_may_show(table: Table, device: Device, seat: int) -> bool:
     return device.app.screen.control.revealed_seat() == seat  # "show my hand", by its own player
 
 
-def chips_cut(device: Device, nodes: list[dict[str, Any]]) -> list[str]:
+def chips_cut(device: Device, nodes: list[dict[str, Any]], players: int) -> list[str]:
     """Every score chip whole on screen (when the strip is scrolled into view at all)."""
     strip = next((n for n in nodes if n["id"] == "score-strip"), None)
     if strip is None or strip["y"] < 0:
         return []
     width = device.viewport["width"]
     cut = []
-    for seat in range(len(NAMES)):
+    for seat in range(players):
         chip = next((n for n in nodes if n["id"] == f"score-{seat}"), None)
         if chip is None or chip["w"] < 1 or chip["x"] < 0 or chip["x"] + chip["w"] > width + 0.5:
             cut.append(f"{device.label}: {NAMES[seat]}'s score chip is not whole on screen")
@@ -410,8 +430,9 @@ def chips_cut(device: Device, nodes: list[dict[str, Any]]) -> list[str]:
 # --- the taps ---------------------------------------------------------------------------------------------
 
 
-async def choose_tap(table: Table, rng: random.Random) -> tuple[Device, str] | None:
-    """The deciding player's screen and a control of it; now and then another player's reaction."""
+async def choose_tap(table: Table, rng: random.Random, prefer: dict[str, int]) -> tuple[Device, str] | None:
+    """The deciding player's screen and a control of it; now and then another player's reaction.
+    `prefer` overrides the weight of some controls (a game that should reach its end digs)."""
     state = table.state
     if state.winner is not None:
         return None
@@ -427,7 +448,7 @@ async def choose_tap(table: Table, rng: random.Random) -> tuple[Device, str] | N
             weights = [{"flag-force": 1, "confirm-no": 1}.get(i, 5) for i in dialog]
             return device, rng.choices(dialog, weights)[0]
         offered = [
-            (n["id"], weight(n["id"]))
+            (n["id"], prefer.get(n["id"], weight(n["id"])))
             for n in nodes
             if n["role"] == "button" and not n["disabled"] and weight(n["id"]) and n["w"] >= 1
         ]
@@ -451,8 +472,11 @@ async def tap(table: Table, device: Device, ident: str) -> str | None:
     return f"a tap on {ident!r} on {device.label} was silently ignored"
 
 
-async def play(table: Table, rng: random.Random, taps: int, errors: ServerErrors) -> None:
-    """`taps` random taps, every check after each; a failure names the mode, seed and tap."""
+async def play(
+    table: Table, rng: random.Random, taps: int, errors: ServerErrors, prefer: dict[str, int] | None = None
+) -> None:
+    """`taps` random taps (fewer when the game is won), every check after each; a failure names
+    the mode, seed and tap."""
     await settle(table)
     found = await problems(table, errors)
     for number in range(taps + 1):
@@ -468,7 +492,7 @@ async def play(table: Table, rng: random.Random, taps: int, errors: ServerErrors
             )
         if number == taps:
             return
-        chosen = await choose_tap(table, rng)
+        chosen = await choose_tap(table, rng, prefer or {})
         if chosen is None:
             return  # the game is won
         device, ident = chosen

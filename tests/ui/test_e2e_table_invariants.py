@@ -50,3 +50,33 @@ def test_every_mode_of_the_table_goes_on_after_every_tap(devices: str, store, se
                 await browser.close()
 
     drive(run(), limit=1500)
+
+
+def whole_game(seed: int) -> dict:
+    """A short game of four (house-rule target 4, each hand four Spoons and a Knife): it can be
+    played from its first turn to the win through the screens, every rule in force."""
+    return {
+        "players": [{"name": n, "hand": ["spoon"] * 4 + ["knife"]} for n in ("Anna", "Bruno", "Carla", "Dario")],
+        "modules": {"neutrals": 2},
+        "house_rules": {"targets": {str(n): 4 for n in range(2, 7)}},
+        "seed": seed,
+    }
+
+
+def test_four_players_two_on_phones_with_the_real_box_play_a_game_to_its_end(store, settings_path) -> None:
+    """The table of the report: the real die, the real Michel cards and the real random cards, two
+    of four players on their phones, the other two at the laptop: the game is played to its win."""
+    mode = MODES[[m.name for m in MODES].index("real-die+real-cards+two-phones+shared")]
+    seed = SEED
+
+    async def run() -> None:
+        with Sessions() as sessions, ServerErrors() as errors, AppServer(store, settings_path, lan=True) as server:
+            async with async_playwright() as p:
+                browser = await launch_browser(p)
+                table = await open_table(browser, server, settings_path, store, mode, seed, sessions, whole_game(seed))
+                await play(table, random.Random(seed), 200, errors, prefer={"action-dig": 60})
+                print(f"a whole game: {len(table.log)} taps")
+                assert table.state.winner is not None, f"no winner after {len(table.log)} taps: {' | '.join(table.log)}"
+                await browser.close()
+
+    drive(run(), limit=900)

@@ -41,6 +41,7 @@ def test_the_table_says_which_card_the_winner_drew_from_the_real_hand(store) -> 
     ctl, screen = control(store, game_id, physical=TableChance(cards=True))
     give_up(ctl)
     assert store.load(game_id).version == 1 and ctl.card_for is not None  # nothing recorded yet
+    assert ctl.drawing  # the table screen offers only this question (and Cancel) meanwhile
     ask = card_ask(ctl.state, ctl.card_asked, [], TR)
     assert ask.title == "Carmen draws a card at random from Nicholas's hand: which card?"
     named = dict(ask.cards)

@@ -185,9 +185,10 @@ class TableScreen(Screen):
             )
         head.fill(head.main_slot, main, rewritten)
         # The menu stays on the page under a composer (no rebuilding it on Cancel); a pending
-        # decision hides it: only the decision's answers are offered then.
+        # decision hides it, as does a question about the box (a Michel card, a random card): only
+        # their answers are offered then (a move tapped meanwhile replaced the waiting one unseen).
         seat = policy.menu_seat(s)
-        self._menu.visible = pend is None and s.winner is None and seat is not None
+        self._menu.visible = pend is None and s.winner is None and seat is not None and not ctl.drawing
         if self._menu.visible and seat is not None:
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options, physical_dice=physical)

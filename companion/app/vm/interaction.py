@@ -121,6 +121,12 @@ class TableControl:
         return self.session.state
 
     @property
+    def drawing(self) -> bool:
+        """An action waits for what the table draws from the box (a Michel card, a random card):
+        only that question is offered until it is answered or cancelled."""
+        return self.michel_for is not None or self.card_for is not None
+
+    @property
     def asking(self) -> bool:
         """Something is being composed or asked (Escape cancels it)."""
         return any(x is not None for x in (self.composer, self.die_for, self.michel_for, self.card_for))
