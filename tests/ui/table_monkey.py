@@ -430,7 +430,10 @@ def chips_cut(device: Device, nodes: list[dict[str, Any]], players: int) -> list
 # --- the taps ---------------------------------------------------------------------------------------------
 
 
-async def choose_tap(table: Table, rng: random.Random, prefer: dict[str, int]) -> tuple[Device, str] | None:
+Prefer = list[tuple[re.Pattern[str], int]]
+
+
+async def choose_tap(table: Table, rng: random.Random, prefer: Prefer) -> tuple[Device, str] | None:
     """The deciding player's screen and a control of it; now and then another player's reaction.
     `prefer` overrides the weight of some controls (a game that should reach its end digs)."""
     state = table.state
@@ -448,7 +451,7 @@ async def choose_tap(table: Table, rng: random.Random, prefer: dict[str, int]) -
             weights = [{"flag-force": 1, "confirm-no": 1}.get(i, 5) for i in dialog]
             return device, rng.choices(dialog, weights)[0]
         offered = [
-            (n["id"], prefer.get(n["id"], weight(n["id"])))
+            (n["id"], next((w for pattern, w in prefer if pattern.fullmatch(n["id"])), weight(n["id"])))
             for n in nodes
             if n["role"] == "button" and not n["disabled"] and weight(n["id"]) and n["w"] >= 1
         ]
@@ -472,9 +475,7 @@ async def tap(table: Table, device: Device, ident: str) -> str | None:
     return f"a tap on {ident!r} on {device.label} was silently ignored"
 
 
-async def play(
-    table: Table, rng: random.Random, taps: int, errors: ServerErrors, prefer: dict[str, int] | None = None
-) -> None:
+async def play(table: Table, rng: random.Random, taps: int, errors: ServerErrors, prefer: Prefer | None = None) -> None:
     """`taps` random taps (fewer when the game is won), every check after each; a failure names
     the mode, seed and tap."""
     await settle(table)
@@ -492,7 +493,7 @@ async def play(
             )
         if number == taps:
             return
-        chosen = await choose_tap(table, rng, prefer or {})
+        chosen = await choose_tap(table, rng, prefer or [])
         if chosen is None:
             return  # the game is won
         device, ident = chosen

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 
 import pytest
@@ -52,11 +53,21 @@ def test_every_mode_of_the_table_goes_on_after_every_tap(devices: str, store, se
     drive(run(), limit=1500)
 
 
+# Players who mean to win: they dig when they can, head back to the Cell Block, end a fight fast.
+DIGGERS = [
+    (re.compile(r"action-dig"), 400),
+    (re.compile(r"(pad-move-\d-cell_block|choice-to-cell_block|answer-give_up|answer-cooperate-.*)"), 60),
+    (re.compile(r"action-(end_turn|move|cautious_move)"), 20),
+]
+
+
 def whole_game(seed: int) -> dict:
-    """A short game of four (house-rule target 4, each hand four Spoons and a Knife): it can be
+    """A short game of four (house-rule target 4, each hand two Spoons, a Pickaxe and a Knife): it can be
     played from its first turn to the win through the screens, every rule in force."""
     return {
-        "players": [{"name": n, "hand": ["spoon"] * 4 + ["knife"]} for n in ("Anna", "Bruno", "Carla", "Dario")],
+        "players": [
+            {"name": n, "hand": ["spoon", "spoon", "pickaxe", "knife"]} for n in ("Anna", "Bruno", "Carla", "Dario")
+        ],
         "modules": {"neutrals": 2},
         "house_rules": {"targets": {str(n): 4 for n in range(2, 7)}},
         "seed": seed,
@@ -74,7 +85,7 @@ def test_four_players_two_on_phones_with_the_real_box_play_a_game_to_its_end(sto
             async with async_playwright() as p:
                 browser = await launch_browser(p)
                 table = await open_table(browser, server, settings_path, store, mode, seed, sessions, whole_game(seed))
-                await play(table, random.Random(seed), 200, errors, prefer={"action-dig": 60})
+                await play(table, random.Random(seed), 300, errors, prefer=DIGGERS)
                 print(f"a whole game: {len(table.log)} taps")
                 assert table.state.winner is not None, f"no winner after {len(table.log)} taps: {' | '.join(table.log)}"
                 await browser.close()

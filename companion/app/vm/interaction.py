@@ -430,6 +430,7 @@ class TableControl:
             self.port.show()
             return
         if not outcome.accepted:
+            self.port.show()  # what was asked for it (a card drawn, a die) is no longer asked
             action = outcome.action or {}
             label = tr.name("action", str(action.get("type", "")))
             found = reasons(outcome.violations, tr)
