@@ -257,9 +257,10 @@ async def click_id(
     the pointer landed) the tap is repeated once the screen is still, never more than twice.
     """
     deadline = time.monotonic() + timeout / 1000
+    box = None
     for attempt in range(3):
-        if attempt:
-            await nudge(page)
+        if attempt and box is not None:
+            await nudge(page, box["x"] + box["width"] / 2)
         box = await box_in_view(page, name, deadline)
         before = await screen_text(page) if expect_change else ""
         if os.environ.get("COMPANION_TRACE_CLICKS"):
@@ -281,15 +282,16 @@ async def click_id(
     await asyncio.sleep(settle)
 
 
-async def nudge(page: Any) -> None:
-    """Scroll a pixel down and back: Flutter web then lays its accessibility tree out again.
+async def nudge(page: Any, x: float) -> None:
+    """Scroll the column at `x` a pixel down and back: Flutter web then lays its accessibility
+    tree out again.
 
     Seen here: after some redraws the tree stayed a couple of hundred pixels off the picture
     (the canvas right, every node below where it is drawn) until something scrolled, so a tap
     by a node's position, a test's or a screen reader's, landed beside it.
     """
     view = page.viewport_size
-    await page.mouse.move(view["width"] / 2, view["height"] / 2)
+    await page.mouse.move(x, view["height"] / 2)
     await page.mouse.wheel(0, 1)
     await asyncio.sleep(0.1)
     await page.mouse.wheel(0, -1)

@@ -450,11 +450,11 @@ async def choose_tap(table: Table, rng: random.Random, prefer: Prefer) -> tuple[
         if dialog:
             weights = [{"flag-force": 1, "confirm-no": 1}.get(i, 5) for i in dialog]
             return device, rng.choices(dialog, weights)[0]
-        offered = [
+        offered = sorted(  # in a fixed order: the same seed chooses the same among the same controls
             (n["id"], next((w for pattern, w in prefer if pattern.fullmatch(n["id"])), weight(n["id"])))
             for n in nodes
             if n["role"] == "button" and not n["disabled"] and weight(n["id"]) and n["w"] >= 1
-        ]
+        )
         if offered:
             ids, weights = zip(*offered, strict=True)
             return device, rng.choices(ids, weights)[0]

@@ -313,6 +313,11 @@ class TableScreen(Screen):
         """This screen is shown, in the frame built for the window's current size."""
         return getattr(self, "_frame_key", None) == (self.app.narrow, self.app.wide) and self.app.screen is self
 
+    @property
+    def scrolled(self) -> bool:
+        """The side panel (a phone's one column) is scrolled down from its top."""
+        return getattr(self, "_offset", 0.0) > 1
+
     def _scrolled(self, e: Any) -> None:
         ft.context.disable_auto_update()  # just remember where the panel is; nothing to redraw
         self._offset = float(getattr(e, "pixels", 0) or 0)
@@ -326,7 +331,7 @@ class TableScreen(Screen):
         """
         column = getattr(self, "_single", None) if self.app.narrow else getattr(self, "_right", None)
         offset = getattr(self, "_offset", 0)
-        if column is not None and offset > 1:
+        if column is not None and self.scrolled:
             # Keep the column taller than where it is scrolled (so nothing is clamped), show the new
             # state now, then scroll to the top; the padding goes with the next redraw.
             self._pad = offset + (self.app.page.height or 1000)

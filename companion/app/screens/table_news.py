@@ -104,8 +104,8 @@ class TableNews:
         screen is to be done now, so its rest waits `WATCHING_REST_DELAY` (a tap meanwhile
         draws everything at once)."""
         screen = self.screen
-        if not screen.frame_on_page():
-            screen.show()
+        if not screen.frame_on_page() or screen.scrolled:
+            screen.show()  # a scrolled panel goes back to its top first (see `TableScreen._show`)
             return
         try:
             screen.show_headline()
