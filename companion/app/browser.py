@@ -301,6 +301,7 @@ async def nudge(page: Any, x: float) -> None:
 async def box_in_view(page: Any, name: str, deadline: float) -> dict:
     view = page.viewport_size
     last = None
+    wheeled_at = None  # where the node was when the wheel last moved the page for it
     while True:
         if time.monotonic() > deadline:
             raise AssertionError(f"no tappable element {name!r} on screen")
@@ -314,7 +315,9 @@ async def box_in_view(page: Any, name: str, deadline: float) -> dict:
             await asyncio.sleep(0.15)
             continue
         middle = box["y"] + box["height"] / 2
-        if middle < APP_BAR or middle > view["height"] - 12:  # under the app bar, or off the bottom
+        fixed = middle == wheeled_at  # the wheel did not move it: it is in the app bar itself
+        if (middle < APP_BAR and not fixed) or middle > view["height"] - 12:  # under the bar, or below
+            wheeled_at = middle
             x = min(max(box["x"] + box["width"] / 2, 5), view["width"] - 5)
             await page.mouse.move(x, view["height"] / 2)
             await page.mouse.wheel(0, middle - view["height"] / 2)

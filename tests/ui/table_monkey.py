@@ -108,11 +108,13 @@ def warm_up(store: Any, game_id: str, seed: int) -> None:
 
 
 class Sessions:
-    """Every app the server started, by its Flet session id (the browser keeps that id)."""
+    """Every app the server started, by its Flet session id (the browser keeps that id), and what
+    each said in a toast (a refusal that changes nothing else on screen, "the table changed")."""
 
     def __init__(self) -> None:
         self.apps: weakref.WeakValueDictionary[str, App] = weakref.WeakValueDictionary()
-        self._start = App.start
+        self.toasts: Counter[int] = Counter()  # by id(app)
+        self._start, self._toast = App.start, App.toast
 
     def __enter__(self) -> Sessions:
         sessions = self
@@ -121,11 +123,15 @@ class Sessions:
             sessions.apps[str(app.page.session.id)] = app
             sessions._start(app)
 
-        App.start = start  # type: ignore[method-assign]
+        def toast(app: App, text: str) -> None:
+            sessions.toasts[id(app)] += 1
+            sessions._toast(app, text)
+
+        App.start, App.toast = start, toast  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        App.start = self._start  # type: ignore[method-assign]
+        App.start, App.toast = self._start, self._toast  # type: ignore[method-assign]
 
     async def app_of(self, page: Any) -> App:
         session = await evaluate(page, "() => sessionStorage.getItem('_flet_session_id')")
@@ -280,10 +286,12 @@ async def open_table(
     seed: int,
     sessions: Sessions,
     config: dict[str, Any] | None = None,
+    devices: list[Device] | None = None,
 ) -> Table:
     """The game of `mode` on its devices: the console (or, every player on a phone, the table
     view) on a laptop, and the phones joined by the link each one scans. Without a `config`, the
-    game of `game_config`, from a random position the engine reached."""
+    game of `game_config`, from a random position the engine reached. `devices`: the last game's,
+    whose browsers open this one (a new session each, so each reads the table's settings anew)."""
     settings.write_text(json.dumps(mode.settings()), encoding="utf-8")
     game_id = store.create_game(config or game_config(seed))
     if config is None:
@@ -291,12 +299,13 @@ async def open_table(
     table = Table(mode, seed, game_id, store)
     phones = phone_seats(mode.devices, table.players)
     everyone = len(phones) == table.players
+    pages = iter([d.page for d in devices or []])
     laptop_path = f"/game/{game_id}/table" if everyone else f"/game/{game_id}"
-    laptop = await new_page(browser, server.host_link(laptop_path), LAPTOP)
+    laptop = await open_page(browser, next(pages, None), server.host_link(laptop_path), LAPTOP)
     table.devices.append(Device(laptop, "table" if everyone else "console", LAPTOP))
     link = f"{server.url}/join/{game_id}?key={store.devices.secret(game_id)}"
     for seat in phones:
-        phone = await new_page(browser, link, PHONE)
+        phone = await open_page(browser, next(pages, None), link, PHONE)
         await click_id(phone, f"join-seat-{seat}", timeout=30000)
         table.devices.append(Device(phone, "seat", PHONE, seat))
     for device in table.devices:
@@ -305,13 +314,17 @@ async def open_table(
     return table
 
 
-async def new_page(browser: Any, url: str, viewport: dict[str, int]) -> Any:
-    """A device of its own (its own storage, so its own token), in English, at `url`."""
-    context = await browser.new_context(viewport=viewport, locale="en-US")
-    page = await context.new_page()
-    page.console_lines = []
-    page.on("pageerror", lambda err: page.console_lines.append(f"pageerror: {err}"))
-    page.on("crash", lambda _: page.console_lines.append("crash: the page's renderer crashed"))
+async def open_page(browser: Any, page: Any, url: str, viewport: dict[str, int]) -> Any:
+    """`url` on a device of its own (its own storage, so its own token), in English: a new one,
+    or `page` again in a new session (a reload is quicker than a new browser context)."""
+    if page is None:
+        context = await browser.new_context(viewport=viewport, locale="en-US")
+        page = await context.new_page()
+        page.console_lines = []
+        page.on("pageerror", lambda err: page.console_lines.append(f"pageerror: {err}"))
+        page.on("crash", lambda _: page.console_lines.append("crash: the page's renderer crashed"))
+    else:
+        await evaluate(page, "() => sessionStorage.clear()")
     await page.goto(url)
     await enable_semantics(page)
     return page
@@ -461,21 +474,32 @@ async def choose_tap(table: Table, rng: random.Random, prefer: Prefer) -> tuple[
     return None
 
 
-async def tap(table: Table, device: Device, ident: str) -> str | None:
+async def tap(table: Table, device: Device, ident: str, sessions: Sessions) -> str | None:
     """Tap `ident`; what went wrong when the tap was silently ignored (nothing recorded, nothing
     refused, nothing changed on its screen)."""
     before_version = table.store.load(table.game_id).version
     before = await screen_text(device.page)
+    toasts = sessions.toasts[id(device.app)]
     await click_id(device.page, ident, timeout=10000, settle=0.1)
     await settle(table)
-    if table.store.load(table.game_id).version != before_version:
+    if table.store.load(table.game_id).version != before_version or sessions.toasts[id(device.app)] != toasts:
         return None
     if await screen_text(device.page) != before:
         return None
-    return f"a tap on {ident!r} on {device.label} was silently ignored"
+    where = [
+        (round(n["x"]), round(n["y"]), round(n["w"]), round(n["h"])) for n in await device.nodes() if n["id"] == ident
+    ]
+    return f"a tap on {ident!r} on {device.label} (its node at {where}) was silently ignored"
 
 
-async def play(table: Table, rng: random.Random, taps: int, errors: ServerErrors, prefer: Prefer | None = None) -> None:
+async def play(
+    table: Table,
+    rng: random.Random,
+    taps: int,
+    errors: ServerErrors,
+    sessions: Sessions,
+    prefer: Prefer | None = None,
+) -> None:
     """`taps` random taps (fewer when the game is won), every check after each; a failure names
     the mode, seed and tap."""
     await settle(table)
@@ -498,5 +522,5 @@ async def play(table: Table, rng: random.Random, taps: int, errors: ServerErrors
             return  # the game is won
         device, ident = chosen
         table.log.append(f"{device.label}: {ident}")
-        ignored = await tap(table, device, ident)
+        ignored = await tap(table, device, ident, sessions)
         found = ([ignored] if ignored else []) + await problems(table, errors)

@@ -40,36 +40,39 @@ def test_every_mode_of_the_table_goes_on_after_every_tap(devices: str, store, se
         with Sessions() as sessions, ServerErrors() as errors, AppServer(store, settings_path, lan=True) as server:
             async with async_playwright() as p:
                 browser = await launch_browser(p)
+                devices = None
                 for mode in modes:
                     seed = seed_of(mode.name)
                     started = time.monotonic()
-                    table = await open_table(browser, server, settings_path, store, mode, seed, sessions)
-                    await play(table, random.Random(seed), TAPS, errors)
+                    table = await open_table(browser, server, settings_path, store, mode, seed, sessions, None, devices)
+                    await play(table, random.Random(seed), TAPS, errors, sessions)
                     print(f"{mode.name}: seed {seed}, {len(table.log)} taps in {time.monotonic() - started:.0f} s")
-                    for device in table.devices:
-                        await device.page.context.close()
+                    devices = table.devices
                 await browser.close()
 
     drive(run(), limit=1500)
 
 
-# Players who mean to win: they dig when they can, head back to the Cell Block, end a fight fast.
+# Players who mean to win: they dig when they can, head back to the Cell Block, leave the
+# neutrals where they are, and end a fight fast.
 DIGGERS = [
-    (re.compile(r"action-dig"), 400),
-    (re.compile(r"(pad-move-\d-cell_block|choice-to-cell_block|answer-give_up|answer-cooperate-.*)"), 60),
+    (re.compile(r"(action-dig|choice-tool-.*|done-.*)"), 400),
+    (re.compile(r"(pad-move-\d-cell_block|choice-to-cell_block|answer-skip_neutral|answer-give_up)"), 80),
     (re.compile(r"action-(end_turn|move|cautious_move)"), 20),
+    (re.compile(r"answer-cooperate-.*"), 2),
 ]
 
 
 def whole_game(seed: int) -> dict:
-    """A short game of four (house-rule target 4, each hand two Spoons, a Pickaxe and a Knife): it can be
+    """A short game of four (house-rule target 6, each hand two Pickaxes, two Spoons and a Knife): it can be
     played from its first turn to the win through the screens, every rule in force."""
     return {
         "players": [
-            {"name": n, "hand": ["spoon", "spoon", "pickaxe", "knife"]} for n in ("Anna", "Bruno", "Carla", "Dario")
+            {"name": n, "hand": ["pickaxe", "pickaxe", "spoon", "spoon", "knife"]}
+            for n in ("Anna", "Bruno", "Carla", "Dario")
         ],
         "modules": {"neutrals": 2},
-        "house_rules": {"targets": {str(n): 4 for n in range(2, 7)}},
+        "house_rules": {"targets": {str(n): 6 for n in range(2, 7)}},
         "seed": seed,
     }
 
@@ -85,9 +88,11 @@ def test_four_players_two_on_phones_with_the_real_box_play_a_game_to_its_end(sto
             async with async_playwright() as p:
                 browser = await launch_browser(p)
                 table = await open_table(browser, server, settings_path, store, mode, seed, sessions, whole_game(seed))
-                await play(table, random.Random(seed), 300, errors, prefer=DIGGERS)
+                await play(table, random.Random(seed), 300, errors, sessions, prefer=DIGGERS)
                 print(f"a whole game: {len(table.log)} taps")
-                assert table.state.winner is not None, f"no winner after {len(table.log)} taps: {' | '.join(table.log)}"
+                state = table.state
+                tunnels = [p.tunnel for p in state.players]
+                assert state.winner is not None, f"no winner after {len(table.log)} taps (Tunnels {tunnels})"
                 await browser.close()
 
     drive(run(), limit=900)

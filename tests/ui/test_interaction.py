@@ -14,11 +14,12 @@ import pytest
 
 from companion.app.session import Outcome, TableSession
 from companion.app.vm.dice import TableChance
-from companion.app.vm.interaction import REVEAL_SECONDS, Referee, TableControl
+from companion.app.vm.interaction import REVEAL_SECONDS, TableControl
 from companion.app.vm.log import recent_lines
 from companion.app.vm.seat import SPECTATOR
 from companion.app.vm.table import build_table, names_of
 from companion.app.vm.text import Tr
+from companion.app.vm.viewers import Referee
 from companion.rules import Event, Game, GameState, view
 from storage import Store
 

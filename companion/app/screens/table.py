@@ -347,9 +347,9 @@ class TableScreen(Screen):
         except Exception:  # the column is gone (layout changed): nothing to scroll
             return
         self._offset = 0.0
-        if self._pad:
-            self._pad = 0
-            self.refresh()
+        self._pad = 0  # the padding goes with the next redraw: taken away at once, right after the
+        # scroll, it left Flutter web's accessibility tree of the panel where the panel had been
+        # scrolled to (seen here: every node of it 145 px below where it is drawn)
 
     def appbar(self) -> ft.AppBar:
         """One app bar for the screen's life: a turn changes its title and buttons, not the bar."""

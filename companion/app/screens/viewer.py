@@ -28,13 +28,13 @@ from .. import offloop
 from ..news import PRESENCE, SCREEN_CHANGED, devices_topic
 from ..opening import Opening, Seating, read_seating
 from ..session import TableSession
-from ..vm.interaction import Referee
 from ..vm.log import recent_lines
 from ..vm.pending import PendingVM, pending_view
 from ..vm.reactions import ReactionsVM, reactions_view
 from ..vm.seat import SPECTATOR, event_lines
 from ..vm.table import names_of
 from ..vm.text import Tr
+from ..vm.viewers import Referee
 from ..widgets.common import icon_button
 from ..widgets.privacy import screen_privacy
 

@@ -6,9 +6,7 @@ holds that state and turns each tap into the next question or a write, judged by
 and recorded with the version on screen, off the event loop (offloop.py). It draws nothing: it asks its `TablePort` (the
 screen) to show, flag, confirm or toast, so it is tested without a browser.
 
-Whose eyes the screen is for (the referee's console, a seat's phone, the table view) is the
-`Viewer` policy: whose menu it offers, whose decisions it may answer, whether it may record a
-refused action anyway or rewind the log.
+Whose eyes the screen is for is its `Viewer` policy (viewers.py).
 """
 
 from __future__ import annotations
@@ -25,46 +23,10 @@ from .dice import TableChance, dry_run
 from .pending import AnswerVM
 from .text import Tr
 from .undo import redo_view, undo_view
+from .viewers import Viewer
 
 DESTINATIONS = ("destination", "neutral_destination")  # decisions a tap on the map answers
 REVEAL_SECONDS = 10.0  # how long "show my hand" shows a hand on a shared screen, at most
-
-
-class Viewer(Protocol):
-    """Whose screen it is, as far as taps are concerned."""
-
-    may_force: bool  # "record anyway" (a house rule wins over the referee): the referee's call
-    may_rewind: bool  # undo and redo
-    stale_text: str  # what a write refused as stale says ("the table changed")
-
-    def menu_seat(self, state: GameState) -> int | None:
-        """The seat whose turn menu this screen offers (None: no menu)."""
-        ...
-
-    def answers_for(self, seat: int) -> bool:
-        """Whether this screen answers `seat`'s decisions."""
-        ...
-
-    def refused_before_store(self, error: Exception) -> bool:
-        """Handle a write the session refused before the store (a phone's seat); False: not one."""
-        ...
-
-
-class Referee:
-    """The referee's console: every seat's menu and decisions, force and rewind."""
-
-    may_force = True
-    may_rewind = True
-    stale_text = "ui.stale"
-
-    def menu_seat(self, state: GameState) -> int | None:
-        return state.active
-
-    def answers_for(self, seat: int) -> bool:
-        return True
-
-    def refused_before_store(self, error: Exception) -> bool:
-        return False
 
 
 class TablePort(Protocol):
