@@ -1,7 +1,7 @@
 """The entry module of the packaged app: `flet build` runs this file (pyproject.toml,
-[tool.flet.app] module = "main"). The app itself is companion/app/native.py."""
+[tool.flet.app] module = "main"). The app itself is companion/app/host/native.py."""
 
-from companion.app.native import main, run
+from companion.app.host.native import main, run
 
 __all__ = ["main"]
 

@@ -61,9 +61,9 @@ def test_entry_module_exposes_the_native_main(flet: dict[str, Any], app_dir: Pat
     spec = importlib.util.spec_from_file_location(f"flet_entry_{module}", entry)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)  # not as __main__: importing it must not start the app
-    from companion.app import native
+    from companion.app.host import native
 
-    assert getattr(loaded, "main", None) is native.main, f"{entry.name} must expose companion.app.native.main"
+    assert getattr(loaded, "main", None) is native.main, f"{entry.name} must expose companion.app.host.native.main"
     assert 'if __name__ == "__main__":' in entry.read_text(encoding="utf-8"), (
         f"{entry.name} must run the app when flet's host runs it as __main__"
     )
@@ -107,14 +107,14 @@ def test_exclusions_name_real_paths_and_leave_out_tests_benchmarks_and_ci(flet: 
         )
     for needed in ("tests", ".ci"):
         assert needed in excluded, f"{needed} would ship in every package: add it to [tool.flet.app] exclude"
-    benches = sorted(
+    assert "companion/bench" in excluded, "the benchmarks would ship: add companion/bench to [tool.flet.app] exclude"
+    stray = sorted(
         str(p.relative_to(app_dir))
-        for p in app_dir.rglob("bench*.py")
-        if ".venv" not in p.parts and "tests" not in p.parts
+        for top in ("companion", "storage")
+        for p in (app_dir / top).rglob("*.py")
+        if p.stem in ("bench", "browser", "wire", "load", "storm") and "bench" not in p.relative_to(app_dir).parts
     )
-    assert benches, "no benchmark module found: has the layout changed?"
-    missing = [b for b in benches if b not in excluded]
-    assert not missing, f"benchmarks that would ship: {missing}"
+    assert not stray, f"benchmark or test-driver modules outside companion/bench would ship: {stray}"
 
 
 WEB_SERVING = ("flet_web", "fastapi", "starlette", "uvicorn")  # left out of phone packages (pyproject)
@@ -165,6 +165,6 @@ def test_a_phone_package_needs_no_web_server(flet: dict[str, Any], app_dir: Path
     marker = next(d for d in pyproject["project"]["dependencies"] if d.startswith("flet-web"))
     assert "platform_system != 'Android'" in marker and "platform_system != 'iOS'" in marker, marker
     excluded = flet["app"].get("exclude", [])
-    modules = [m for m in kept_modules(app_dir, excluded) if m != "companion.app.server"]  # the web server itself
+    modules = [m for m in kept_modules(app_dir, excluded) if m != "companion.app.host.server"]  # the web server itself
     entry = Path(flet["app"].get("module", "main")).stem
     import_without(app_dir, entry, modules, list(WEB_SERVING))

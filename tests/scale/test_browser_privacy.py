@@ -16,8 +16,8 @@ from typing import Any
 
 from playwright.async_api import async_playwright
 
-from companion.app.browser import click_id, enable_semantics, launch_browser, wait_text
-from companion.app.join.instance import Instance
+from companion.bench.browser import click_id, enable_semantics, launch_browser, wait_text
+from companion.bench.instance import Instance
 from companion.i18n import name
 
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
@@ -49,7 +49,7 @@ async def seated_phone(browser: Any, url: str) -> tuple[Any, list[bytes]]:
 
 
 def test_a_phone_on_one_instance_gets_no_other_hand_from_play_on_another(pg_url: str, tmp_path: Path) -> None:
-    from companion.app.join.proxy import start_instance, stop
+    from companion.bench.proxy import start_instance, stop
 
     proc, port = start_instance(pg_url, tmp_path)
 

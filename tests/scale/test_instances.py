@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from ui.conftest import identified
 
-from companion.app.join.instance import Instance
+from companion.bench.instance import Instance
 from storage.devices import token_hash
 
 GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "seed": 4}
@@ -217,7 +217,7 @@ def test_a_phone_reconnected_to_the_other_instance_keeps_its_seat(pg_url: str, t
 
 
 def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
-    from companion.app import instances
+    from companion.app.host import instances
     from storage import Store
 
     first, second = Store(url=f"sqlite:///{tmp_path / 'g.sqlite3'}"), Store(url=f"sqlite:///{tmp_path / 'g.sqlite3'}")

@@ -11,8 +11,8 @@ import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from companion.app.join import load as load_module
-from companion.app.join.load import Load, Table
+from companion.bench import load as load_module
+from companion.bench.load import Load, Table
 
 
 def test_each_table_acts_at_its_own_moment_of_every_period(monkeypatch):

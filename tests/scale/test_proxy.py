@@ -15,15 +15,15 @@ from typing import Any
 import httpx
 import pytest
 
-from companion.app.join.screens import TOKEN_PREF
-from companion.app.wire import WireClient
+from companion.app.ui.phone.screens import TOKEN_PREF
+from companion.bench.wire import WireClient
 
 GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "seed": 4}
 
 
 @pytest.fixture
 def hosted(pg_url: str, tmp_path: Path) -> Iterator[Any]:
-    from companion.app.join.proxy import Proxy, nginx_binary, start_instance, stop
+    from companion.bench.proxy import Proxy, nginx_binary, start_instance, stop
 
     if nginx_binary() is None:
         pytest.fail("the proxy test needs nginx: install Debian's package (apt-get install nginx; .ci/run does)")
@@ -47,7 +47,7 @@ def hosted(pg_url: str, tmp_path: Path) -> Iterator[Any]:
 def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(
     hosted: Any, pg_url: str, tmp_path: Path
 ) -> None:
-    from companion.app.join.instance import Instance
+    from companion.bench.instance import Instance
     from storage import Store
 
     # Plain HTTP through the proxy, with TLS checked against the throwaway certificate.

@@ -17,9 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
-from companion.app.browser import AppServer
-from companion.app.join.access import Access
-from companion.app.wire import WireClient
+from companion.app.door.access import Access
+from companion.bench.browser import AppServer
+from companion.bench.wire import WireClient
 
 MACHINE = "127.0.0.1"
 DEVICE = "127.0.0.2"
@@ -49,7 +49,7 @@ def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture(autouse=True)
 def fresh_limiter(door: Any) -> None:
     """Each test starts with no address locked out (the lockouts are what some tests build up)."""
-    from companion.app.join.tokens import RateLimiter
+    from companion.app.door.tokens import RateLimiter
 
     door.services.join.limiter = RateLimiter()
 
@@ -197,7 +197,7 @@ def test_a_keyless_session_is_released_sooner_than_a_seated_one(door: Any) -> No
     (or a seat's) after SESSION_SECONDS (Flet's own eviction then releases them)."""
     from flet_web.fastapi.flet_app_manager import app_manager
 
-    from companion.app.shell import KEYLESS_SESSION_SECONDS, SESSION_SECONDS
+    from companion.app.ui.shell import KEYLESS_SESSION_SECONDS, SESSION_SECONDS
 
     async def leave(source: str) -> str:
         async with WireClient(door.ws, source=source) as client:
@@ -226,7 +226,7 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
     import websockets
     from flet_web.fastapi.flet_app import FletApp
 
-    from companion.app.wire import REGISTER, frame
+    from companion.bench.wire import REGISTER, frame
 
     bad_openings = [
         None,
@@ -265,8 +265,8 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
 def test_a_patch_of_server_owned_properties_is_dropped() -> None:
     import msgpack
 
-    from companion.app.join.peer import strip_server_owned
-    from companion.app.wire import UPDATE_PROPS, frame
+    from companion.app.door.peer import strip_server_owned
+    from companion.bench.wire import UPDATE_PROPS, frame
 
     cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 1, "props": {"client_ip": MACHINE, "_i": 9, "width": 400}}))
     assert msgpack.unpackb(cleaned[1:]) == [UPDATE_PROPS, {"id": 1, "props": {"width": 400}}]
@@ -276,7 +276,7 @@ def test_a_patch_of_server_owned_properties_is_dropped() -> None:
 
 
 def test_forwarded_chains_are_read_from_the_proxy_side() -> None:
-    from companion.app.join.peer import networks, resolve
+    from companion.app.door.peer import networks, resolve
 
     proxies = networks(["10.0.0.1", "10.0.1.0/24"])
 

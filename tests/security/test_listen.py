@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.app.browser import free_port
+from companion.bench.browser import free_port
 
 LISTEN = "0A"  # the TCP state of a listening socket in /proc/net/tcp
 
@@ -90,7 +90,7 @@ def test_a_bad_proxy_list_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_the_bind_plan(monkeypatch) -> None:
-    from companion.app import launch
+    from companion.app.host import launch
 
     plan = launch.bind_plan
     monkeypatch.setattr(launch, "lan_address", lambda: "192.168.1.20")

@@ -1,7 +1,7 @@
-"""The browser helpers of the end-to-end tests (they live in companion.app.browser, shared with
+"""The browser helpers of the end-to-end tests (they live in companion.bench.browser, shared with
 the `ui` benchmark), re-exported for the tests."""
 
-from companion.app.browser import (  # noqa: F401
+from companion.bench.browser import (  # noqa: F401
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,

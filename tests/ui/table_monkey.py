@@ -36,7 +36,7 @@ from itertools import islice, product
 from pathlib import Path
 from typing import Any
 
-from companion.app.shell import App
+from companion.app.ui.shell import App
 from companion.simulate import RandomTable
 
 from .harness import LAPTOP, PHONE, click_id, enable_semantics, evaluate, screen_text, shot

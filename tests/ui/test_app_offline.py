@@ -21,10 +21,11 @@ from flet.messaging.protocol import configure_encode_object_for_msgpack
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from companion.app import browser, launch
-from companion.app.session import TableSession
-from companion.app.settings import Settings, SettingsFile
-from companion.app.shell import App, Services
+from companion.app.host import launch
+from companion.app.services.session import TableSession
+from companion.app.services.settings import Settings, SettingsFile
+from companion.app.ui.shell import App, Services
+from companion.bench import browser
 
 from .conftest import drawn, expanded_without_bounds, identified, make_store, monkey_step, settled, show
 
@@ -152,8 +153,8 @@ def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
     a game deleted leaves them."""
     import flet_charts as fch
 
-    from companion.app.screens.history import GAMES_PAGE
-    from companion.app.screens.home import HOME_FINISHED
+    from companion.app.ui.screens.history import GAMES_PAGE
+    from companion.app.ui.screens.home import HOME_FINISHED
     from companion.app.vm.history import CHART_GAMES
 
     store = make_store(tmp_path)
@@ -204,7 +205,7 @@ def test_a_long_log_is_shown_newest_first_a_page_at_a_time(tmp_path: Path) -> No
     """A long game's log lists its newest entries, and the earlier ones on request."""
     import random
 
-    from companion.app.screens.log import LOG_PAGE
+    from companion.app.ui.screens.log import LOG_PAGE
     from companion.simulate import random_actions, random_config
 
     store = make_store(tmp_path)
@@ -295,7 +296,7 @@ def test_a_stale_screen_reloads_instead_of_writing(tmp_path: Path) -> None:
 def test_a_tap_answered_after_the_screen_was_left_draws_nothing(tmp_path: Path, monkeypatch) -> None:
     """A tap's write ends after the table was left for another screen, still being read: the
     left table draws nothing (it drew the app, which had no screen yet, and that failed)."""
-    from companion.app import shell
+    from companion.app.ui import shell
 
     failures: list[str] = []
     monkeypatch.setattr(shell.log, "exception", lambda msg, *args: failures.append(msg % args))
@@ -478,7 +479,7 @@ def test_random_taps_never_break_a_screen(tmp_path: Path, seed: int, monkeypatch
     nor hold a layout the browser cannot paint (`expanded_without_bounds`)."""
     import random
 
-    from companion.app import shell
+    from companion.app.ui import shell
     from companion.simulate import random_config
 
     failures: list[str] = []

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from companion.app.join.service import JoinService
-from companion.app.join.sync import SeatSession
-from companion.app.news import game_topic
+from companion.app.services.joining import JoinService
+from companion.app.services.news import game_topic
+from companion.app.services.sync import SeatSession
 from companion.app.vm.seat import SPECTATOR, event_lines
 from companion.app.vm.table import names_of
 

@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from companion.app.join import device_storage
-from companion.app.join.device_storage import DeviceStorage, SessionClosed
+from companion.app.door import device_storage
+from companion.app.door.device_storage import DeviceStorage, SessionClosed
 
 
 class Service:

@@ -318,7 +318,7 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
     """Two phones at one table: one follows its Italian browser from the seat picker on, the
     other (an English browser) picks Persian in its settings, which offer a phone nothing but the
     language, and its seat turns Persian."""
-    from companion.app.join.service import JoinService
+    from companion.app.services.joining import JoinService
 
     game_id = store.create_game(GAME)
     en, it, fa = Tr("en"), Tr("it"), Tr("fa")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from companion.app.browser import SCREEN_TEXT_JS
+from companion.bench.browser import SCREEN_TEXT_JS
 
 from .harness import (
     LAPTOP,

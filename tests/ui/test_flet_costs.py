@@ -1,4 +1,4 @@
-"""The two costs of Flet's that the app removes (companion/app/flet_costs.py), each checked
+"""The two costs of Flet's that the app removes (companion/app/host/flet_costs.py), each checked
 against the pinned Flet: with the fix it is gone, without it it is there (an upgrade that makes
 a fix needless, or breaks it, fails here)."""
 
@@ -11,7 +11,7 @@ import textwrap
 
 from flet.messaging.protocol import Message, MessageAction
 
-from companion.app import flet_costs
+from companion.app.host import flet_costs
 
 # A column patched three times (a control removed, a row added, a text changed), each patch
 # encoded as for the websocket; prints what the cyclic collector found after each.

@@ -1,4 +1,4 @@
-"""What the browser holds after Flet's patches equals what the screen holds (companion/app/flet_diff.py).
+"""What the browser holds after Flet's patches equals what the screen holds (companion/app/host/flet_diff.py).
 
 Patches are encoded as for the websocket and applied to a model of the browser's tree, the way
 its client applies them (a path table, then add, remove, replace and move operations). A slot
@@ -23,7 +23,7 @@ from flet.messaging.protocol import configure_encode_object_for_msgpack
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.app import flet_diff
+from companion.app.host import flet_diff
 
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
 ADD, REMOVE, REPLACE, MOVE = 1, 2, 0, 3  # flet.controls.object_patch.Operation's values

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.app.session import Outcome, TableSession
+from companion.app.services.session import Outcome, TableSession
 from companion.app.vm.dice import TableChance
 from companion.app.vm.interaction import REVEAL_SECONDS, TableControl
 from companion.app.vm.log import recent_lines
@@ -226,7 +226,7 @@ def test_a_shared_table_shows_hand_sizes_and_only_the_hand_asked_for() -> None:
 def test_the_referee_screen_stays_as_the_table_set_it_when_phones_join() -> None:
     """Phones taking seats never turn a shared screen into one that lists every hand; an older
     settings file's "auto" (which did) reads as shared."""
-    from companion.app.settings import Settings
+    from companion.app.services.settings import Settings
 
     assert Settings().shared_screen and Settings(screen="auto").valid().shared_screen
     assert Settings(screen="mirror").valid().screen == "shared"

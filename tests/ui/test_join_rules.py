@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.app.join.service import JoinService
-from companion.app.join.sync import NotYourSeat, SeatSession
-from companion.app.join.tokens import RateLimiter
+from companion.app.door.tokens import RateLimiter
+from companion.app.services.joining import JoinService
+from companion.app.services.sync import NotYourSeat, SeatSession
 from companion.app.vm.seat import SPECTATOR
 from companion.rules import new_game, view
 from storage import LinkRefused, SeatTaken
@@ -125,9 +125,9 @@ def test_locked_out_even_with_the_right_secret(store) -> None:
 def test_the_export_route_is_the_hosts(store, settings_path) -> None:
     from fastapi.testclient import TestClient
 
-    from companion.app.join.access import Access
-    from companion.app.server import make_asgi
-    from companion.app.settings import SettingsFile
+    from companion.app.door.access import Access
+    from companion.app.host.server import make_asgi
+    from companion.app.services.settings import SettingsFile
 
     game_id = store.create_game(GAME)
     access = Access(lan=True, machine=())
@@ -191,7 +191,7 @@ def test_a_phone_walks_into_michels_place(tmp_path) -> None:
     not hold, instead of failing the tap."""
     import asyncio
 
-    from companion.app.join.instance import Instance
+    from companion.bench.instance import Instance
 
     async def run() -> list[str]:
         instance = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "michel")
@@ -225,8 +225,8 @@ def test_random_taps_on_every_phone_never_break_a_screen(tmp_path, seed: int, ph
     import asyncio
     import random
 
-    from companion.app import shell
-    from companion.app.join.instance import Instance
+    from companion.app.ui import shell
+    from companion.bench.instance import Instance
     from companion.simulate import random_config
 
     from .conftest import expanded_without_bounds, monkey_step, write_settings

@@ -8,8 +8,8 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
-from companion.app.locale import PREF_KEY, DeviceLanguage, choose_language, locale_tags
-from companion.app.settings import SettingsFile
+from companion.app.services.settings import SettingsFile
+from companion.app.ui.locale import PREF_KEY, DeviceLanguage, choose_language, locale_tags
 from companion.app.vm.digits import fold_digits, format_number, shape_digits
 from companion.app.vm.rules import rules_view
 from companion.app.vm.text import RLM, Tr, available_languages, close_latin_runs, match_language, plain

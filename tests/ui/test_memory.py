@@ -1,4 +1,4 @@
-"""The server's garbage collector settings (companion/app/memory.py says why).
+"""The server's garbage collector settings (companion/app/host/memory.py says why).
 
 They change the collector of the whole process, so each test runs them in a fresh interpreter.
 """

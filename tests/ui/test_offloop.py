@@ -1,4 +1,4 @@
-"""Store calls run off the event loop, in order per game (companion/app/offloop.py): a store made
+"""Store calls run off the event loop, in order per game (companion/app/services/offloop.py): a store made
 slow for game A delays neither game B's writes nor B's screens, nor the loop itself."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 from flet.controls.context import _context_page
 from flet.messaging.session import Session
 
-from companion.app import offloop
-from companion.app.session import TableSession
-from companion.app.settings import SettingsFile
-from companion.app.shell import App, Services
+from companion.app.services import offloop
+from companion.app.services.session import TableSession
+from companion.app.services.settings import SettingsFile
+from companion.app.ui.shell import App, Services
 
 from .conftest import make_store, settled, show
 from .test_app_offline import FakeConnection, pack

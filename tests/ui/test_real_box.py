@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import flet as ft
 
+from companion.app.ui.widgets.common import edge
 from companion.app.vm.actions import Composer, action_menu, confirm_view, end_turn_vm, menu_view
 from companion.app.vm.correct import card_choices
 from companion.app.vm.dice import michel_ask, michel_draws
@@ -18,7 +19,6 @@ from companion.app.vm.setup import SetupForm, hand_cards, hand_total
 from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
 from companion.app.vm.undo import redo_view
-from companion.app.widgets.common import edge
 from companion.rules import new_game, parse_action, step, view
 
 from .conftest import drawn, make_store, settled, show, write_settings

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.app.widgets.patch import rest_turn
+from companion.app.ui.widgets.patch import rest_turn
 
 
 def test_a_headline_heard_during_a_rebuild_goes_before_the_next_rebuild() -> None:
@@ -63,7 +63,7 @@ def test_the_screen_that_recorded_an_action_rebuilds_after_every_headline(tmp_pa
     """A tap's screen sends its headline, the other screens of the game theirs (each taking the
     table the news carry, with no read of the store), and only then does any screen rebuild the
     rest: the tapping screen's rebuild never holds back the news on the phones."""
-    from companion.app.join.instance import Instance
+    from companion.bench.instance import Instance
 
     async def run() -> tuple[list[tuple[str, str]], int]:
         one = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "one")
@@ -105,8 +105,8 @@ def test_a_screen_with_nothing_to_do_now_rebuilds_after_the_others(tmp_path: Pat
     the rest at once; a phone of another seat, and the table view, wait `WATCHING_REST_DELAY`
     (made long here, so a slow machine cannot blur the two), so the browsers draw every
     headline before the machine is busy with their rebuilds."""
-    from companion.app.join.instance import Instance
-    from companion.app.screens import table_news
+    from companion.app.ui.screens import table_news
+    from companion.bench.instance import Instance
 
     delay = 1.0
     monkeypatch.setattr(table_news, "WATCHING_REST_DELAY", delay)

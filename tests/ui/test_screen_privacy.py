@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from companion.app.join.service import JoinService
-from companion.app.news import SCREEN_CHANGED, devices_topic
+from companion.app.services.joining import JoinService
+from companion.app.services.news import SCREEN_CHANGED, devices_topic
 
 from .conftest import identified, make_store, show
 from .test_app_offline import new_app

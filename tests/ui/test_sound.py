@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.app import sound
-from companion.app.settings import Settings, SettingsFile
+from companion.app.services.settings import Settings, SettingsFile
+from companion.app.ui import sound
 from companion.rules import Game
 from companion.rules import events as ev
 

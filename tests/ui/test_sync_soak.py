@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from companion.app.join import bench
+from companion.bench import sync as bench
 
 
 def test_the_soak_misses_nothing_and_times_the_servers_part(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.settings import DIE_MODES, NEUTRAL_MODES, THEMES
+from companion.app.services.settings import DIE_MODES, NEUTRAL_MODES, THEMES
 from companion.app.vm.actions import QUICK, Composer, action_menu, end_turn_vm
 from companion.app.vm.events import EVENT_TYPES, Names, describe_action, describe_event, why_text
 from companion.app.vm.history import history_view

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.app import manifest
+from companion.app.host import manifest
 
 from .harness import AppServer
 

@@ -10,10 +10,10 @@ import dataclasses
 
 import flet as ft
 
+from companion.app.ui.widgets.die import PIPS, die_face, show_pips
+from companion.app.ui.widgets.players import ScoreStrip
 from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
-from companion.app.widgets.die import PIPS, die_face, show_pips
-from companion.app.widgets.players import ScoreStrip
 from companion.rules import new_game
 
 TR = Tr("en")
@@ -68,7 +68,7 @@ def test_a_tumbling_die_turns_its_pips_in_place() -> None:
 
 
 def test_the_die_of_the_last_roll_turns_in_place_and_says_so() -> None:
-    from companion.app.widgets.head import TableHead
+    from companion.app.ui.widgets.head import TableHead
 
     head = TableHead(TR, lambda seat: None, lambda *_: None)
     head.set_result(["Carmen rolls a 3."], 3, rolls=False)
@@ -86,7 +86,7 @@ def test_the_die_of_the_last_roll_turns_in_place_and_says_so() -> None:
 
 
 def test_a_roll_after_one_without_a_die_shows_the_same_die_again() -> None:
-    from companion.app.widgets.head import TableHead
+    from companion.app.ui.widgets.head import TableHead
 
     head = TableHead(TR, lambda seat: None, lambda *_: None)
     head.set_result(["Carmen rolls a 3."], 3, rolls=False)
@@ -109,8 +109,8 @@ def _decision(title: str, die: int | None, answers: list[str]) -> object:
 def test_a_new_decision_rewrites_the_same_panel() -> None:
     """The card, its header, title and die stay the same controls; only the answers are new,
     and an answer offered again keeps its button."""
-    from companion.app.widgets.head import TableHead
-    from companion.app.widgets.panels import PendingPanel
+    from companion.app.ui.widgets.head import TableHead
+    from companion.app.ui.widgets.panels import PendingPanel
 
     head = TableHead(TR, lambda seat: None, lambda *_: None)
     panel = PendingPanel()
@@ -139,7 +139,7 @@ def test_the_news_go_out_in_one_message_before_the_rest_of_the_head():
     panel."""
     from types import SimpleNamespace
 
-    from companion.app.widgets.head import TableHead
+    from companion.app.ui.widgets.head import TableHead
 
     head = TableHead(TR, lambda seat: None, lambda *_: None)
     sent: list[object] = []

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from companion.rules import Event, GameState, PickAsk, action_options
 from companion.rules import events as ev
 
-from ..session import Outcome, TableSession
+from ..services.session import Outcome, TableSession
 from .actions import ActionVM, ChoiceVM, Composer, StepVM, confirm_view, reasons
 from .dice import TableChance, dry_run
 from .pending import AnswerVM

@@ -1,0 +1,3 @@
+"""Serving the process: the web server and the command that starts it (`launch`, `server`), the
+packaged app's entry (`native`), what the web app says it is (`manifest`), worker processes and
+instances (`instances`), Flet's patches (`flet_diff`, `flet_costs`) and the process's memory."""

@@ -1,0 +1,280 @@
+"""The pages a phone meets before its seat: the neutral page, the seat picker, the gate.
+
+- `/join/<game>?key=<secret>` (the QR code): a wrong, old or missing secret gets the neutral
+  page and counts against the address; the right one shows the seats (and "just watch"). A
+  browser that already holds a seat at this game (its device token, in its storage) goes
+  straight back to it.
+- `/play/<game>`: the phone's own page; its device token says which seat (or that it
+  watches). Without a valid token: the neutral page.
+Neither page names a game or a player before the secret or the token has been checked.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import flet as ft
+
+from storage import LinkRefused, SeatTaken
+
+from ...door.peer import peer_of
+from ...door.tokens import GAME_ID, valid
+from ...services import offloop
+from ...services.news import devices_topic
+from ...services.opening import Opening
+from ...vm.table import COLORS
+from ..screens.base import Screen
+from ..widgets.common import button, card, heading, muted, standee, tap
+
+log = logging.getLogger(__name__)
+TOKEN_PREF = "dyo.device.{game}"
+
+
+def device_screen(app: Any, head: str, rest: list[str], query: dict[str, str], opening: Opening | None) -> Screen:
+    """`opening`: the game read off the loop, when this tab already holds a place at it."""
+    game_id = rest[0] if rest else ""
+    if head == "join":
+        return JoinScreen(app, game_id, query)
+    known = seated(app).get(game_id)
+    if known is not None and opening is not None and opening.problem is None and opening.seating.holds(known):
+        return enter(app, known, query, opening)
+    return PlayScreen(app, game_id, query)
+
+
+def seated(app: Any) -> dict[str, Any]:
+    """The devices this session has entered as, by game (a session is one browser tab)."""
+    found = getattr(app, "join_devices", None)
+    if found is None:
+        found = app.join_devices = {}
+    return found
+
+
+def enter(app: Any, device: Any, query: dict[str, str], opening: Opening) -> Screen:
+    seated(app)[device.game_id] = device
+    if device.seat is None:
+        from .table_view import table_view_screen
+
+        return table_view_screen(app, opening, query, device=device)
+    from .seat import seat_screen
+
+    return seat_screen(app, device, query, opening)
+
+
+def client(app: Any) -> str:
+    """The address wrong secrets count against: the connection's own (peer.py)."""
+    return peer_of(app.page).address
+
+
+class DeviceScreen(Screen):
+    """A page of a device that is not (yet) at a table: no way back into the host's screens."""
+
+    game_id = ""
+
+    async def _store(self, fn: Any, *args: Any) -> Any:
+        """A join call, which reads the store: off the loop, in this game's lane (offloop.py)."""
+        return await offloop.run(self.game_id, fn, *args)
+
+    def back_route(self) -> str | None:
+        return None
+
+    def title(self) -> str:
+        return self.tr("ui.app_title")
+
+    def message(self, icon: Any, title: str, text: str, ident: str) -> ft.Control:
+        return card(
+            ft.Column(
+                [
+                    ft.Row(
+                        [ft.Icon(icon, size=36, color=ft.Colors.PRIMARY), heading(title, 20)], spacing=12, wrap=True
+                    ),
+                    ft.Semantics(identifier=ident, container=True, content=ft.Text(text, size=16)),
+                ],
+                spacing=12,
+            ),
+            padding=20,
+        )
+
+
+class NeutralScreen(DeviceScreen):
+    """What any browser without the secret sees: the app's name and how to join. Nothing else."""
+
+    def content(self) -> ft.Control:
+        tr = self.tr
+        return self.message(ft.Icons.QR_CODE_SCANNER, tr("join.welcome_title"), tr("join.welcome_text"), "join-neutral")
+
+
+class JoinScreen(DeviceScreen):
+    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
+        super().__init__(app, query)
+        self.game_id = game_id
+        self.key = query.get("key")
+        self.seats: list[Any] = []
+        self.wait = 0.0
+        if self.key is None:
+            self.step = "refused"  # no secret at all: nothing to count, nothing to show
+            return
+        self.step = "connecting"
+        app.run_later(self._look_for_seat)
+
+    def title(self) -> str:
+        return self.tr("join.title") if self.step == "pick" else self.tr("ui.app_title")
+
+    async def _look_for_seat(self) -> None:
+        """The secret opens the seats; a browser already seated here goes back to its seat."""
+        app, join = self.app, self.app.services.join
+        gate = await self._store(join.check_link, self.game_id, self.key, client(app))
+        if not gate.ok:
+            self.step, self.wait = ("locked" if gate.wait > 0 else "refused"), gate.wait
+            if app.screen is self:
+                app.render()
+            return
+        app.link_ok = True
+        token = None
+        try:
+            token = await app.prefs.get(TOKEN_PREF.format(game=self.game_id))
+        except Exception:  # no storage on this browser: it picks a seat as if new
+            log.info("cannot read this browser's storage")
+        device = None if token is None else await self._store(join.resume, self.game_id, token, client(app))
+        if app.screen is not self:
+            return
+        if device is not None and device.seat is not None:
+            seated(app)[self.game_id] = device
+            app.go(f"/play/{self.game_id}")
+            return
+        self.seats = await self._store(join.seats, self.game_id)
+        self.step = "pick"
+        if app.screen is self:
+            app.render()
+
+    def content(self) -> ft.Control:
+        tr = self.tr
+        if self.step == "refused":
+            return self.message(ft.Icons.LINK_OFF, tr("join.refused_title"), tr("join.refused_text"), "join-refused")
+        if self.step == "locked":
+            return self.message(
+                ft.Icons.HOURGLASS_TOP,
+                tr("join.locked_title"),
+                tr("join.locked_text", seconds=max(1, round(self.wait))),
+                "join-locked",
+            )
+        if self.step == "connecting":
+            return self.message(ft.Icons.SYNC, tr("join.connecting"), tr("join.connecting_text"), "join-connecting")
+        rows: list[ft.Control] = [heading(tr("join.pick_title"), 20), muted(tr("join.pick_hint"), 14)]
+        for choice in self.seats:
+            color = choice.color if choice.color in COLORS else COLORS[choice.seat % len(COLORS)]
+            label = (
+                tr("join.seat_taken", player=choice.name) if choice.taken else tr("join.seat_free", player=choice.name)
+            )
+            inner = ft.Row(
+                [
+                    standee(choice.name[:1].upper(), color, choice.name, size=40),
+                    ft.Column(
+                        [
+                            ft.Text(choice.name, size=18, weight=ft.FontWeight.W_600),
+                            muted(tr("join.taken") if choice.taken else tr("join.free"), 13),
+                        ],
+                        spacing=2,
+                        expand=True,
+                    ),
+                ],
+                spacing=12,
+            )
+            rows.append(
+                tap(
+                    inner,
+                    None if choice.taken else (lambda e, seat=choice.seat: self.pick(seat)),
+                    label,
+                    identifier=f"join-seat-{choice.seat}",
+                    padding=12,
+                    enabled=not choice.taken,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if choice.taken else ft.Colors.SECONDARY_CONTAINER,
+                )
+            )
+        rows.append(ft.Container(height=6))
+        rows.append(
+            button(
+                tr("join.watch"),
+                lambda e: self.pick(None),
+                icon=ft.Icons.VISIBILITY,
+                style="outlined",
+                identifier="join-watch",
+            )
+        )
+        rows.append(muted(tr("join.watch_hint"), 13))
+        return ft.Column(rows, spacing=10)
+
+    def pick(self, seat: int | None) -> None:
+        self.app.run_later(self._take, seat)
+
+    async def _take(self, seat: int | None) -> None:
+        """Take the seat (None: watch), keep the token in this browser (so reopening returns
+        here), then go to the seat."""
+        app, join = self.app, self.app.services.join
+        try:
+            device, token = await self._store(
+                join.join, self.game_id, str(self.key), client(app), seat, peer_of(app.page).user_agent
+            )
+        except SeatTaken:
+            app.toast(self.tr("join.seat_just_taken"))
+            self.seats = await self._store(join.seats, self.game_id)
+            app.render()
+            return
+        except LinkRefused:
+            self.step = "refused"
+            app.render()
+            return
+        seated(app)[self.game_id] = device
+        try:
+            await self.app.prefs.set(TOKEN_PREF.format(game=self.game_id), token)
+        except Exception:  # private browsing: the seat holds for this tab only
+            log.info("cannot keep the device token in this browser")
+        announce(self.app, self.game_id, "joined", [device.id])
+        self.app.go(f"/play/{self.game_id}")
+
+
+class PlayScreen(DeviceScreen):
+    """The gate of `/play/<game>`: which seat this browser holds, from the token it kept."""
+
+    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
+        super().__init__(app, query)
+        self.game_id = game_id
+        self.step = "connecting"
+        if not valid(GAME_ID, game_id):
+            self.step = "none"
+            return
+        app.run_later(self._look_up)
+
+    async def _look_up(self) -> None:
+        app = self.app
+        token = None
+        try:
+            token = await app.prefs.get(TOKEN_PREF.format(game=self.game_id))
+        except Exception:
+            log.info("cannot read this browser's storage")
+        join = app.services.join
+        device = None if token is None else await self._store(join.resume, self.game_id, token, client(app))
+        if app.screen is not self:
+            return
+        if device is None:
+            self.step = "none"
+            app.render()
+            return
+        seated(app)[self.game_id] = device
+        app.show(app.route)  # now this tab holds a place: its seat opens (its game read off the loop)
+
+    def content(self) -> ft.Control:
+        tr = self.tr
+        if self.step == "connecting":
+            return self.message(ft.Icons.SYNC, tr("join.connecting"), tr("join.connecting_text"), "join-connecting")
+        return self.message(ft.Icons.QR_CODE_SCANNER, tr("join.no_seat_title"), tr("join.no_seat_text"), "join-no-seat")
+
+
+def announce(app: Any, game_id: str, kind: str, devices: list[str] | None = None) -> None:
+    """Tell every screen of this game that its devices changed (joined, freed, online...)."""
+    try:
+        app.services.news.publish(
+            app.page, devices_topic(game_id), {"kind": kind, "devices": list(devices or [])}, others=False
+        )
+    except Exception:  # a closing session: the others will see it on their next refresh
+        log.debug("cannot announce a device change", exc_info=True)

@@ -1,0 +1,65 @@
+"""Entering a real die: six faces to tap, and the pad of faces with the Places each leads to.
+The menu, the composer and a pending decision all ask for one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from ....vm.dice import PadVM
+from ....vm.text import Tr
+from ..common import muted, tall, tap
+from ..die import die_face
+
+
+def die_entry(on_value: Any, tr: Tr, entered: list[int], count: int) -> ft.Control:
+    """Six faces to tap: the table rolled a physical die and enters what it shows."""
+    faces = [
+        tap(
+            die_face(v, 44),
+            lambda e, v=v: on_value(v),
+            tr("ui.die_shows", value=v),
+            identifier=f"die-{v}",
+            padding=4,
+            radius=12,
+        )
+        for v in range(1, 7)
+    ]
+    rows: list[ft.Control] = [ft.Row(faces, wrap=True, spacing=6, run_spacing=6)]
+    if count > 1:
+        rows.insert(
+            0,
+            muted(
+                tr("ui.dice_entered", count=len(entered), need=count, dice=tr.join(str(d) for d in entered) or "-"), 13
+            ),
+        )
+    return ft.Column(rows, spacing=6, tight=True)
+
+
+def die_pad(ctl: Any, pad: PadVM, tr: Tr) -> ft.Control:
+    """Each face with the Places it leads to: the table taps the face it rolled and where to go."""
+    rows: list[ft.Control] = [muted(pad.title, 13)]
+    for face in pad.faces:
+        targets = [
+            tap(
+                tall(ft.Text(t.label, size=14, weight=ft.FontWeight.W_600), 6),
+                lambda e, act=t.action: ctl.submit_checked(act),
+                tr("ui.pad_target", value=face.face, place=t.label),
+                identifier=t.ident,
+                bgcolor=ft.Colors.SECONDARY_CONTAINER,
+                padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+                radius=16,
+            )
+            for t in face.targets
+        ]
+        rows.append(
+            ft.Row(
+                [ft.Semantics(label=tr("ui.die_shows", value=face.face), content=die_face(face.face, 36)), *targets],
+                wrap=True,
+                spacing=6,
+                run_spacing=6,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            )
+        )
+    return ft.Semantics(identifier=f"pad-{pad.who}", container=True, content=ft.Column(rows, spacing=4, tight=True))

@@ -1,0 +1,184 @@
+"""The action menu: the legal actions by group, End the turn, and the refused ones folded
+under "Not possible now (N)", each with the rule that refuses it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from ....vm.actions import ActionVM, menu_view
+from ....vm.text import Tr
+from ..common import DANGER, muted, pill, tall, tap
+from ..common import flat_button as button
+from .dice import die_pad
+
+GROUP_TITLES = {"place": "ui.group_place", "basic": "ui.group_basic", "free": "ui.group_free"}
+
+
+def action_menu(
+    ctl: Any, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str, memo: Any = None
+) -> ft.Control:
+    return ft.Column(action_menu_rows(ctl, actions, end_turn, tr, place, memo), spacing=6, tight=True)
+
+
+def action_menu_rows(
+    ctl: Any,
+    actions: list[ActionVM],
+    end_turn: ActionVM | None,
+    tr: Tr,
+    place: str,
+    memo: Any = None,
+    composing: str | None = None,
+) -> list[ft.Control]:
+    """Legal actions first (by group); the refused ones folded under "Not possible now (N)",
+    open while `ctl.refused_open`; End the turn leads when only free actions are left. The
+    action being composed (`composing`) is marked as the current one, not offered again."""
+
+    def kept(key: Any, build: Any) -> ft.Control:
+        return memo.get(key, build) if memo is not None else build()
+
+    menu = menu_view(actions, end_turn)
+    rows: list[ft.Control] = []
+    group = None
+    for a in menu.legal:
+        if a.group != group:
+            group = a.group
+            title = tr(GROUP_TITLES[group], place=place)
+            rows.append(kept(("group", title), lambda t=title: muted(t, 12)))
+        current = a.type == composing
+        rows.append(kept(("action", repr(a), current), lambda a=a, c=current: _action_tile(ctl, a, tr, c)))
+        if a.pad is not None:
+            rows.append(kept(("pad", repr(a.pad)), lambda pad=a.pad: die_pad(ctl, pad, tr)))
+    if menu.end_turn is not None:
+        end_turn = menu.end_turn
+        label = end_turn.label + (f" — {end_turn.hint}" if end_turn.hint else "")
+        done = menu.end_first
+
+        def build() -> ft.Control:
+            return button(
+                label,
+                lambda e: ctl.start_action("end_turn"),
+                icon=ft.Icons.DONE_ALL,
+                style="filled" if done else "tonal",
+                identifier="action-end_turn",
+            )
+
+        end = kept(("end_turn", label, done), build)
+        if done:  # nothing left to do but free actions: ending the turn comes first
+            rows.insert(0, end)
+        else:
+            rows += [kept(("end_gap",), lambda: ft.Container(height=4)), end]
+    if menu.refused:
+        opened = bool(getattr(ctl, "refused_open", False))
+        count = len(menu.refused)
+        rows.append(kept(("refused", count, opened), lambda: _fold(ctl, tr, count, opened)))
+        if opened:
+            rows += [kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)) for a in menu.refused]
+    return rows
+
+
+def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
+    icon = ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE
+    row = ft.Row(
+        [
+            ft.Icon(icon, color=ft.Colors.ON_SURFACE_VARIANT),
+            ft.Text(tr("ui.not_possible_now", count=count), size=14, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+        ],
+        spacing=8,
+        expand=True,
+    )
+    return tap(
+        tall(row, 10),
+        lambda e: ctl.toggle_refused(),
+        tr("ui.not_possible_label", count=count),
+        identifier="menu-refused",
+        selected=opened,
+        padding=ft.Padding.symmetric(horizontal=10, vertical=10),
+    )
+
+
+def _action_tile(ctl: Any, a: ActionVM, tr: Tr, current: bool = False) -> ft.Control:
+    if a.enabled:
+        icon = ft.Icon(ft.Icons.PLAY_ARROW_ROUNDED, color=ft.Colors.PRIMARY, size=22)
+        lines: list[ft.Control] = [
+            ft.Row(
+                [ft.Text(a.label, size=15, weight=ft.FontWeight.W_600, expand=True), pill(a.cost, size=11)], spacing=6
+            )
+        ]
+        if a.hint:
+            lines.append(muted(a.hint, 12))
+        label = (
+            tr("ui.action_label", action_label=a.label, cost=a.cost, hint=a.hint)
+            if a.hint
+            else tr("ui.action_label_plain", action_label=a.label, cost=a.cost)
+        )
+        if a.warning:
+            warning = tr("ui.warden_here", rule=a.warning)
+            lines.append(
+                pill(warning, icon=ft.Icons.LOCAL_POLICE, bgcolor=DANGER, color=ft.Colors.WHITE, size=11, bold=True)
+            )
+            label = f"{label} {warning}"
+        row = ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8, expand=True)
+        main = tap(
+            tall(row, 9),
+            None if current else lambda e, k=a.type: ctl.start_action(k, quick=a.details),
+            label,
+            identifier=f"action-{a.type}",
+            bgcolor=ft.Colors.PRIMARY_CONTAINER if current else ft.Colors.SECONDARY_CONTAINER,
+            padding=ft.Padding.symmetric(horizontal=10, vertical=9),
+            expand=True,
+            selected=current or None,  # its questions are open above
+        )
+        if not a.details or current:
+            return main
+        more = tap(
+            ft.Icon(ft.Icons.EDIT_NOTE, color=ft.Colors.PRIMARY),
+            lambda e, k=a.type: ctl.start_action(k),
+            tr(f"ui.action_details.{a.type}"),
+            identifier=f"action-{a.type}-details",
+            bgcolor=ft.Colors.SECONDARY_CONTAINER,
+            padding=ft.Padding.symmetric(horizontal=12, vertical=14),
+        )
+        return ft.Row([main, more], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    first = a.reasons[0] if a.reasons else None
+    reason_row = []
+    if first is not None:
+        reason_row = [
+            ft.Row(
+                [
+                    pill(first.rule, bgcolor=DANGER, color=ft.Colors.WHITE, size=11, bold=True),
+                    ft.Text(first.message, size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+                ],
+                spacing=6,
+                vertical_alignment=ft.CrossAxisAlignment.START,
+            )
+        ]
+    lines = [
+        ft.Row(
+            [ft.Text(a.label, size=15, color=ft.Colors.ON_SURFACE_VARIANT, expand=True), pill(a.cost, size=11)],
+            spacing=6,
+        ),
+        *reason_row,
+    ]
+    label = tr(
+        "ui.action_refused_label", action_label=a.label, reasons=" ".join(f"{r.rule}: {r.message}" for r in a.reasons)
+    )
+    return tap(
+        tall(
+            ft.Row(
+                [
+                    ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ON_SURFACE_VARIANT, size=22),
+                    ft.Column(lines, spacing=3, expand=True, tight=True),
+                ],
+                spacing=8,
+                expand=True,
+            ),
+            9,
+        ),
+        lambda e, act=a: ctl.explain_refused(act),
+        label,
+        identifier=f"action-{a.type}",
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        padding=ft.Padding.symmetric(horizontal=10, vertical=9),
+    )

@@ -1,0 +1,114 @@
+"""`dyo-companion bench storage`: issue #4's figures, measured on a temporary SQLite file on disk.
+
+The games are real: `companion.simulate`'s random table plays them through the engine. The
+1,000 finished games for the statistics figure start with Tunnel head starts (a table tracking
+games already under way, PROTOCOL.md) so that they end within a few hundred actions and the
+whole suite runs in well under a minute; the statistics query reads seats, not logs, so the
+length of each log does not change that figure.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.bench import percentile
+from companion.rules import new_game
+from companion.simulate import random_actions, random_config
+from storage.store import Store
+
+NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Farah", "Gio", "Hana"]
+
+
+def _game_of_at_least(count: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    for seed in range(1, 1000):
+        config = random_config(random.Random(seed), 4, seed, "base")
+        actions, _ = random_actions(config, seed, count)
+        if len(actions) == count:
+            return config, actions
+    raise RuntimeError(f"no simulated game reached {count} actions")
+
+
+def _short_finished_games(count: int, rng: random.Random) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    games: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    while len(games) < count:
+        seed = rng.randrange(2**62)
+        players = rng.choice((2, 3, 4, 5))
+        config = random_config(random.Random(seed), players, seed, "base")
+        target = new_game(config).target()
+        for entry, name in zip(config["players"], rng.sample(NAMES, players), strict=True):
+            entry.update(name=name, tunnel=rng.randint(target - 4, target - 1))
+        actions, won = random_actions(config, seed, 400)
+        if won:
+            games.append((config, actions))
+    return games
+
+
+def _append(folder: Path) -> tuple[str, str, str]:
+    config, actions = _game_of_at_least(600)
+    with Store(str(folder / "append.sqlite3")) as store:
+        game_id = store.create_game(config)
+        version, times = 0, []
+        for action in actions:
+            start = time.perf_counter()
+            version = store.submit(game_id, action, base_version=version).version
+            times.append(time.perf_counter() - start)
+    return (
+        f"append one action, committed (SQLite WAL, synchronous=FULL, on disk; {len(times)} actions of a "
+        f"simulated game)",
+        f"p50 {percentile(times, 50) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms",
+        "p50 < 5 ms",
+    )
+
+
+def _resume(folder: Path) -> tuple[str, str, str]:
+    url = str(folder / "resume.sqlite3")
+    config, actions = _game_of_at_least(1000)
+    with Store(url) as store:
+        game_id = store.import_game({"config": config, "actions": actions})
+    times = []
+    for _ in range(7):
+        with Store(url) as store:  # a fresh process: nothing cached, the log read and replayed
+            start = time.perf_counter()
+            table = store.load(game_id)
+            times.append(time.perf_counter() - start)
+        assert table.steps == 1000
+    return (
+        "resume a 1,000-action game (fresh store: read the log, replay it; median of 7)",
+        f"{statistics.median(times) * 1e3:.1f} ms",
+        "< 200 ms",
+    )
+
+
+def _statistics(folder: Path) -> tuple[str, str, str]:
+    games = _short_finished_games(100, random.Random(4))
+    with Store(str(folder / "statistics.sqlite3")) as store:
+        for _ in range(10):  # 1,000 finished games: each simulated game stored ten times
+            for config, actions in games:
+                store.import_game({"config": config, "actions": actions})
+        times = []
+        for _ in range(10):
+            start = time.perf_counter()
+            result = store.statistics()
+            times.append(time.perf_counter() - start)
+    entries = sum(len(actions) for _, actions in games) * 10
+    assert len(result.games) == 1000
+    return (
+        f"statistics over 1,000 finished games ({entries:,} log entries, {len(result.players)} players; median of 10)",
+        f"{statistics.median(times) * 1e3:.1f} ms",
+        "< 100 ms",
+    )
+
+
+def storage_suite() -> list[tuple[str, str, str]]:
+    """Append latency, resume time and statistics time, each on its own temporary database."""
+    folder = Path(tempfile.mkdtemp(prefix="dyo-bench-storage-"))
+    try:
+        return [_append(folder), _resume(folder), _statistics(folder)]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
