@@ -146,8 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         from storage.cli import run_games
 
         return run_games(args)
-    from companion.app.host.launch import run_app, use_system_allocator
+    from companion.app.entry.web import serve
+    from companion.app.host.launch import use_system_allocator
 
     if argv is None and not args.desktop:  # the command itself, serving: see companion/app/host/memory.py
         use_system_allocator(sys.argv[1:])
-    return run_app(args)
+    return serve(args)

@@ -61,9 +61,11 @@ def test_entry_module_exposes_the_native_main(flet: dict[str, Any], app_dir: Pat
     spec = importlib.util.spec_from_file_location(f"flet_entry_{module}", entry)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)  # not as __main__: importing it must not start the app
-    from companion.app.host import native
+    from companion.app.entry import packaged
 
-    assert getattr(loaded, "main", None) is native.main, f"{entry.name} must expose companion.app.host.native.main"
+    assert getattr(loaded, "main", None) is packaged.native_main, (
+        f"{entry.name} must expose companion.app.entry.packaged.native_main as main"
+    )
     assert 'if __name__ == "__main__":' in entry.read_text(encoding="utf-8"), (
         f"{entry.name} must run the app when flet's host runs it as __main__"
     )
@@ -155,7 +157,7 @@ def kept_modules(app_dir: Path, excluded: list[str]) -> list[str]:
 def test_the_packaged_app_needs_nothing_excluded(flet: dict[str, Any], app_dir: Path) -> None:
     """Every module left in the package imports with the excluded ones absent, as in a package."""
     excluded = flet["app"].get("exclude", [])
-    absent = [p.removesuffix(".py").replace("/", ".") for p in excluded if p.endswith(".py") or p == "tests"]
+    absent = [p.removesuffix(".py").replace("/", ".") for p in excluded]
     entry = Path(flet["app"].get("module", "main")).stem
     import_without(app_dir, entry, kept_modules(app_dir, excluded), absent)
 
@@ -165,6 +167,7 @@ def test_a_phone_package_needs_no_web_server(flet: dict[str, Any], app_dir: Path
     marker = next(d for d in pyproject["project"]["dependencies"] if d.startswith("flet-web"))
     assert "platform_system != 'Android'" in marker and "platform_system != 'iOS'" in marker, marker
     excluded = flet["app"].get("exclude", [])
-    modules = [m for m in kept_modules(app_dir, excluded) if m != "companion.app.host.server"]  # the web server itself
+    web = ("companion.app.host.server", "companion.app.entry.web")  # the web server itself, and the app it serves
+    modules = [m for m in kept_modules(app_dir, excluded) if m not in web]
     entry = Path(flet["app"].get("module", "main")).stem
     import_without(app_dir, entry, modules, list(WEB_SERVING))

@@ -44,3 +44,15 @@ def test_mypy_app_and_storage() -> None:
     """The configured run (pyproject.toml, [tool.mypy]): the app and storage at the defaults plus a few
     checks, the engine with --strict's flags."""
     _run("mypy")
+
+
+def test_import_layers_and_no_cycle() -> None:
+    """The layers contract (pyproject.toml, [tool.importlinter]): companion/app's folders import only
+    downward (entry, ui, vm, services, door, host), the engine and storage never import the app or a
+    benchmark, and no package has an import cycle, function-local imports included."""
+    if importlib.util.find_spec("importlinter") is None:
+        pytest.fail("import-linter is not installed: pip install -e '.[test]' installs it with the other test tools")
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        pytest.fail(f"lint-imports failed (exit {done.returncode}):\n{done.stdout}{done.stderr}", pytrace=False)

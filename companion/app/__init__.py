@@ -1,14 +1,16 @@
 """The table app: a Flet UI over the rules engine and the game store.
 
-Layers, each importing only the ones before it:
+Its folders are its layers, lowest first; each imports only the ones below it (pyproject.toml's
+import-linter contract holds them to it, and to no import cycle anywhere):
+- `host/`: serving the process, whatever app it is handed: the web server and the command that
+  starts it, the packaged app's runner, the web manifest, worker processes, Flet's patches, memory;
+- `door/`: who a device is, from its connection and its secrets (peer, access, tokens, device storage);
+- `services/`: the application services, with no Flet: a table's session, the off-loop lanes, the
+  news between screens and instances, the settings, phones joining;
 - `vm/`: view models, plain data built from engine state (no Flet), unit-tested without a browser;
-- `session.py`: one table's game in the store (versions, stale states, undo/redo);
-- `offloop.py`: store calls off the event loop, in order per game;
-- `settings.py`: the table's settings file (theme, dice, neutral destinations);
-- `locale.py`: this device's language (remembered in the browser), direction, fonts;
-- `widgets/`, `screens/`: Flet controls that render view models and forward taps;
-- `shell.py`: one browser tab's frame: routes, theme, language, shared dialogs;
-- `server.py`/`launch.py`: serving it (`dyo-companion`), `manifest.py`: what the served web app says
-  it is (manifest, theme colour); `native.py`: packaged phone/desktop builds (run by main.py);
-- `browser.py`: driving it in Chromium (end-to-end tests); `bench.py`: the `ui` benchmark.
+- `ui/`: the browser tab: its frame (shell, routes, locale, sound), the widgets, the host's
+  screens and the phone's (`ui/phone`);
+- `entry/`: the app put together, the only layer that knows every other: the web app
+  `dyo-companion` serves (`web`), the packaged app (`packaged`).
+The benchmarks and the drivers the tests and benchmarks use live apart, in `companion/bench`.
 """

@@ -1,6 +1,6 @@
 """Driving the real app in a real browser: used by the end-to-end tests and the `ui` benchmark.
 
-`AppServer` serves `companion.app.host.server.make_asgi` with uvicorn on a free loopback port, in a
+`AppServer` serves `companion.app.entry.web.make_asgi` with uvicorn on a free loopback port, in a
 thread, with the store and settings file given. The page helpers drive Debian's chromium
 through Playwright (a test dependency, imported lazily) the way a person would: Flutter draws
 on a canvas and mirrors it in a semantics DOM, so controls are found by their stable
@@ -37,7 +37,7 @@ CHROMIUM_ARGS = [
     "--enable-unsafe-swiftshader",
     "--disable-dev-shm-usage",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # git-ignored
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"  # git-ignored
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
@@ -99,7 +99,7 @@ class AppServer:
         import uvicorn
 
         from companion.app.door.access import Access
-        from companion.app.host.server import make_asgi
+        from companion.app.entry.web import make_asgi
         from companion.app.services.settings import SettingsFile
 
         self.port = port or free_port()

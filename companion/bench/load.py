@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.services.news import game_topic
-from companion.app.ui.phone.screens import TOKEN_PREF
+from companion.app.ui.phone.device import TOKEN_PREF
 
 from .proxy import UPSTREAM
 from .wire import INVOKE, REGISTER, WireClient

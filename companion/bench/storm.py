@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.app.ui.phone.screens import TOKEN_PREF
+from companion.app.ui.phone.device import TOKEN_PREF
 from companion.app.ui.shell import KEYLESS_SESSION_SECONDS, SESSION_SECONDS
 from companion.bench import rss_mb
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from . import events as ev
 from .actions import Action
@@ -19,9 +19,6 @@ from .chance import Chance
 from .errors import Violation
 from .hand import UNKNOWN
 from .state import GameState, Player
-
-if TYPE_CHECKING:  # `picks` builds on this module
-    from .picks import PickAsk
 
 T = TypeVar("T")
 CheckFn = Callable[[GameState, Any, list[Violation]], None]
@@ -88,6 +85,21 @@ def violation(rule: str, key: str, /, **params: Any) -> Violation:
 def hard(rule: str, key: str, /, **params: Any) -> Violation:
     """A violation `force` cannot override: the app could not represent the result."""
     return Violation(rule, key, params, forceable=False)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PickAsk:
+    """A random card the app had to pick itself: what a table holding the real hand is asked.
+
+    `cards` lists, sorted, every card id the pick may name: the hand's known cards and, when it
+    holds cards nobody entered, every card one of them may be (SUP-1: an unseen copy is left).
+    """
+
+    seat: int  # whose hand the card comes from
+    taker: int | None  # who receives it; None when it is discarded
+    why: str  # the cause, as the events name it (`combat`, `michel`, `punishment`, ...)
+    cards: tuple[str, ...]
+    unknown: bool  # the hand holds cards nobody entered: "not entered" is an answer
 
 
 class Unseen(Exception):

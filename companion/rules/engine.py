@@ -16,13 +16,13 @@ from typing import Any, cast
 from . import events as ev
 from . import handlers  # noqa: F401  (registers every rule)
 from .actions import Action
-from .core import APPLIES, CHECKS, PRICES, TASKS, Ctx, Unseen, hard, seat_name
+from .core import APPLIES, CHECKS, PRICES, TASKS, Ctx, PickAsk, Unseen, hard, seat_name
 from .errors import Violation
 from .first_only import FIRST_ONLY, STOPS_EARLY, Refused
 from .handlers.common import spend, use_action
 from .handlers.warden import note_offence
 from .offence import Offence
-from .picks import ImpossiblePick, PickAsk
+from .picks import ImpossiblePick
 from .state import GameState, Occasion
 
 # Pending decision kind -> the action types that answer it.

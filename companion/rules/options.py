@@ -14,13 +14,12 @@ from typing import Any
 from companion.i18n import DEFAULT_LANGUAGE, catalog, placeholders
 
 from . import actions as A
-from .core import Unseen, judging
+from .core import PickAsk, Unseen, judging
 from .engine import FirstViolations, check, step
 from .errors import Violation
 from .events import Event, MichelCard, Roll
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
 from .listing import Listed, group_of, listed, listed_reactions
-from .picks import PickAsk
 from .state import GameState
 
 __all__ = [

@@ -16,27 +16,10 @@ action (`engine`), and a pick the hand cannot be refuses the action with HAND-1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .core import Ctx, face_up_cards, hard, unaccounted
+from .core import Ctx, PickAsk, face_up_cards, hard, unaccounted
 from .errors import Violation
 from .hand import UNKNOWN
 from .state import GameState
-
-
-@dataclass(frozen=True, slots=True)
-class PickAsk:
-    """A random card the app had to pick itself: what a table holding the real hand is asked.
-
-    `cards` lists, sorted, every card id the pick may name: the hand's known cards and, when it
-    holds cards nobody entered, every card one of them may be (SUP-1: an unseen copy is left).
-    """
-
-    seat: int  # whose hand the card comes from
-    taker: int | None  # who receives it; None when it is discarded
-    why: str  # the cause, as the events name it (`combat`, `michel`, `punishment`, ...)
-    cards: tuple[str, ...]
-    unknown: bool  # the hand holds cards nobody entered: "not entered" is an answer
 
 
 class ImpossiblePick(Exception):

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from companion.app.ui.phone.screens import TOKEN_PREF
+from companion.app.ui.phone.device import TOKEN_PREF
 from companion.bench.wire import WireClient
 
 GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "seed": 4}

@@ -276,7 +276,8 @@ def test_a_patch_of_server_owned_properties_is_dropped() -> None:
 
 
 def test_forwarded_chains_are_read_from_the_proxy_side() -> None:
-    from companion.app.door.peer import networks, resolve
+    from companion.app.door.peer import resolve
+    from companion.app.host.net import networks
 
     proxies = networks(["10.0.0.1", "10.0.1.0/24"])
 

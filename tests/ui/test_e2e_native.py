@@ -1,4 +1,4 @@
-"""End to end: the packaged app's entry (main.py → companion.app.host.native) in its own process.
+"""End to end: the packaged app's entry (main.py → companion.app.entry.packaged) in its own process.
 
 A packaged build runs main.py as `__main__` with `FLET_APP_STORAGE_DATA` naming the app's data
 folder; here Flet serves the same process in web mode (`FLET_FORCE_WEB_SERVER`) and chromium

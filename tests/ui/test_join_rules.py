@@ -126,7 +126,7 @@ def test_the_export_route_is_the_hosts(store, settings_path) -> None:
     from fastapi.testclient import TestClient
 
     from companion.app.door.access import Access
-    from companion.app.host.server import make_asgi
+    from companion.app.entry.web import make_asgi
     from companion.app.services.settings import SettingsFile
 
     game_id = store.create_game(GAME)

@@ -19,18 +19,15 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from ..host.net import LOOPBACK, Network, within
 from .device_storage import DeviceStorage
-from .peer import LOOPBACK, Network, Peer, peer_of, within
+from .peer import Peer, peer_of
 from .tokens import SECRET, new_secret, same_secret, valid
 
 log = logging.getLogger(__name__)
 HOST_PREF = "dyo.host"
 # Routes a browser without host rights may open: joining, its own seat, the rule book.
 DEVICE_ROUTES = frozenset({"join", "play", "rules"})
-
-
-def is_loopback(address: str) -> bool:
-    return within(address, LOOPBACK)
 
 
 class Access:

@@ -21,20 +21,20 @@ import contextvars
 import ipaddress
 import logging
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 from flet.messaging.protocol import MessageAction
 
+from ..host.net import Network, within
+
 log = logging.getLogger(__name__)
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 
-LOOPBACK: tuple[Network, ...] = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
 HIDDEN_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
 # The field of each client message that patches properties: the page's, a control's.
 _PATCHES = {MessageAction.REGISTER_CLIENT.value: "page", MessageAction.UPDATE_CONTROL_PROPS.value: "props"}
@@ -55,28 +55,6 @@ class Peer:
 
 # A session nobody bound (a page made outside the web server): an address that is nobody's.
 UNKNOWN = Peer("", via_proxy=True)
-
-
-def networks(addresses: Iterable[str]) -> tuple[Network, ...]:
-    """Addresses or networks (`10.0.0.5`, `10.0.0.0/24`, `::1`) as networks; ValueError names a bad one."""
-    out = []
-    for text in addresses:
-        text = text.strip()
-        if not text:
-            continue
-        try:
-            out.append(ipaddress.ip_network(text, strict=False))
-        except ValueError:
-            raise ValueError(f"not an IP address or network: {text!r}") from None
-    return tuple(out)
-
-
-def within(address: str, nets: Iterable[Network]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in net for net in nets)
 
 
 def resolve(scope: Scope, proxies: tuple[Network, ...]) -> Peer:

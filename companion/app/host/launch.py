@@ -22,13 +22,13 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from ..door.access import Access, is_loopback
-from ..door.peer import networks
-from ..services.settings import SettingsFile
 from . import instances, memory
+from .net import Network, is_loopback, networks
 
 # The largest websocket frame a client may send: a game file imported from the browser travels in
 # one; everything else a client sends is a few hundred bytes (uvicorn's default is 16 MiB).
@@ -47,11 +47,27 @@ def use_system_allocator(argv: list[str]) -> None:
         pass
 
 
-def run_app(args: Any) -> int:
-    settings_file = SettingsFile()
+@dataclass(frozen=True)
+class WebApp:
+    """What the command serves: the ASGI application, and how it makes the link that gives this
+    machine's own browser the host's rights when it comes from a non-loopback address."""
+
+    asgi: Any
+    host_link: Callable[[str], str]
+
+
+class Served(Protocol):
+    """The app this process serves, put together above this layer (companion/app/entry/web.py)."""
+
+    def web(self, store: Any, lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp: ...
+
+    def desktop(self, store: Any) -> Callable[[Any], None]: ...
+
+
+def run_app(args: Any, served: Served) -> int:
     if getattr(args, "desktop", False):
         store = _open_store(getattr(args, "db", None))
-        return 2 if store is None else _desktop(store, settings_file)
+        return 2 if store is None else _desktop(served.desktop(store))
     port = int(getattr(args, "port", 8550) or 8550)
     workers = int(getattr(args, "workers", 1) or 1)
     if workers > 1:
@@ -72,8 +88,8 @@ def run_app(args: Any) -> int:
     opening: Future = Future()
     opening.opener = lambda: _open_into(opening, getattr(args, "db", None))  # type: ignore[attr-defined]
     return serve(
+        served.web(opening, lan_url, proxies),
         opening,
-        settings_file,
         hosts,
         port,
         lan_url=lan_url,
@@ -179,8 +195,8 @@ def browser_available() -> bool:
 
 
 def serve(
+    app: WebApp,
     store: Any,
-    settings_file: SettingsFile,
     hosts: list[str],
     port: int,
     *,
@@ -190,14 +206,10 @@ def serve(
 ) -> int:
     import uvicorn
 
-    from .server import make_asgi
-
-    access = Access(lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store))
-    app = make_asgi(store, settings_file, lan_url=lan_url, access=access)
     # Forwarded headers are judged by the app itself (join/peer.py), never by uvicorn's defaults.
     server = uvicorn.Server(
         uvicorn.Config(
-            app,
+            app.asgi,
             host=hosts[0],
             port=port,
             log_level="warning",
@@ -231,7 +243,7 @@ def serve(
                 return
         memory.settle_collector()
         if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key
-            url = access.host_link(url)
+            url = app.host_link(url)
         if worker:  # the first worker speaks for them all
             return
         print(f"Dig Your Way Out companion is running at {url}", flush=True)
@@ -239,7 +251,7 @@ def serve(
             print(f"Phones on this network join by the QR code on a game's table view ({lan_url}).", flush=True)
         if (lan_url or proxies) and is_loopback(shown):  # else the address above already carries the key
             print(
-                f"The host's screens from another device (keep it private): {access.host_link(lan_url or url)}",
+                f"The host's screens from another device (keep it private): {app.host_link(lan_url or url)}",
                 flush=True,
             )
         print("Press Ctrl+C to stop.", flush=True)
@@ -276,7 +288,7 @@ def _listen(hosts: list[str], port: int) -> list[socket.socket]:
     return out
 
 
-def _desktop(store: Any, settings_file: SettingsFile) -> int:
+def _desktop(main: Callable[[Any], None]) -> int:
     if importlib.util.find_spec("flet_desktop") is None:
         print(
             "dyo-companion: --desktop needs the Flet desktop client: pip install 'flet-desktop==1.0.5' "
@@ -286,12 +298,7 @@ def _desktop(store: Any, settings_file: SettingsFile) -> int:
         return 2
     import flet as ft
 
-    from ..ui.shell import Services
-    from .server import assets_dir, make_main
+    from .server import assets_dir
 
-    ft.run(
-        make_main(Services(store=store, settings_file=settings_file, joinable=False)),
-        view=ft.AppView.FLET_APP,
-        assets_dir=str(assets_dir()),
-    )
+    ft.run(main, view=ft.AppView.FLET_APP, assets_dir=str(assets_dir()))
     return 0

@@ -44,7 +44,7 @@ def read_for(app: Any, path: str) -> Read | None:
         link = len(parts) > 2 and parts[2] == "table" and services.joinable  # the host's table view
         return Read(parts[1], read_opening, (services, parts[1], link))
     if head == "play":  # a seat this tab already holds (else the gate reads the token first)
-        from .phone.screens import seated
+        from .phone.device import seated
 
         if len(parts) >= 2 and parts[1] in seated(app):
             return Read(parts[1], read_opening, (services, parts[1]))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -18,12 +17,13 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
-from ..door.access import Access, admit
+from ..door.access import admit
 from ..door.device_storage import DeviceStorage
 from ..host import memory
 from ..services import offloop
 from ..services.opening import Listing
-from ..services.settings import Settings, SettingsFile
+from ..services.settings import Settings
+from ..services.shared import Services
 from ..vm.actions import ReasonVM
 from ..vm.text import FONT_FILES, Tr
 from . import sound
@@ -38,61 +38,6 @@ log = logging.getLogger(__name__)
 # session: its seat and the host key are in its own storage.
 SESSION_SECONDS = 300
 KEYLESS_SESSION_SECONDS = 30
-
-
-class Services:
-    """What every session shares: the store, the settings file, the process's options.
-
-    The store may still be opening when the server starts (a `Future`): the browser loads the
-    Flutter client meanwhile, and the first session waits for it.
-    """
-
-    def __init__(
-        self,
-        store: Any,
-        settings_file: SettingsFile,
-        lan_url: str | None = None,
-        access: Access | None = None,
-        joinable: bool = True,
-    ) -> None:
-        self._store = store
-        self.settings_file = settings_file
-        self.lan_url = lan_url
-        self.joinable = joinable  # False in a packaged app: no server for a phone to join
-        self.access = access or Access()  # who may use the host's screens (join/access.py)
-        self._join: Any = None
-        self._news: Any = None
-        self._news_lock = threading.Lock()
-
-    @property
-    def news(self) -> Any:
-        """The game news of this server (news.py); on PostgreSQL it also reaches the other
-        instances, from the first time a screen listens or speaks."""
-        with self._news_lock:
-            if self._news is None:
-                from ..services import notify
-                from ..services.news import News
-
-                news = News(lambda: self.store)
-                news.presence = lambda origin, kind, devices: self.join.heard(origin, kind, devices)
-                notify.start(news, self.store)
-                self._news = news
-            return self._news
-
-    @property
-    def join(self) -> Any:
-        """The join links and devices of every table (join/service.py), made on first use."""
-        if self._join is None:
-            from ..services.joining import JoinService
-
-            self._join = JoinService(self.store)
-        return self._join
-
-    @property
-    def store(self) -> Any:
-        if isinstance(self._store, Future):
-            self._store = self._store.result()
-        return self._store
 
 
 class App:

@@ -8,15 +8,32 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from companion.rules import Inputs, check, parse_action
+from companion.rules import Action, GameState, Inputs, check, parse_action
 
 from .reasons import ReasonVM, reasons
 from .text import Tr
 
-if TYPE_CHECKING:
-    from .composer import Composer
+
+class Composer(Protocol):
+    """What the questions read of the action being composed (composer.py is the one)."""
+
+    state: GameState
+    seat: int
+    kind: str
+    tr: Tr
+    physical_dice: bool
+    answers: dict[str, Any]
+
+    @property
+    def remaining(self) -> list[Action]: ...
+
+    def inputs(self, chosen: Action) -> Inputs: ...
+
+    def dice_needed(self, chosen: Action | None) -> int: ...
+
+    def prompt(self, name: str) -> str: ...
 
 
 @dataclass

@@ -109,9 +109,8 @@ def roll_effects(s: GameState, ctx: Ctx, seat: int, face: int) -> None:
 
 def finish_move(s: GameState, ctx: Ctx, seat: int, to: str, why: str = "move") -> None:
     place_standee(s, ctx, seat, to, why)
-    from .warden import move_occasion
-
-    move_occasion(s, ctx, seat)
+    if s.occasion is not None:  # OFF-3 Move: after a player's Move action, a Corruption token may move the Warden
+        s.occasion.moved = seat
 
 
 @choice("destination")

@@ -26,12 +26,6 @@ def note_offence(s: GameState, ctx: Ctx, seat: int, action: str, place: str) -> 
     ctx.emit(ev.Offence(player=seat, action=action, place=place))
 
 
-def move_occasion(s: GameState, ctx: Ctx, seat: int) -> None:
-    """OFF-3 Move: after a player's Move action, a Corruption token may move the Warden."""
-    if s.occasion is not None:
-        s.occasion.moved = seat
-
-
 def needs_warden(s: GameState, out: list[Violation], rule: str) -> bool:
     if s.warden is None:
         out.append(hard(rule, "v.no_warden"))

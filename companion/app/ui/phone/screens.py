@@ -20,15 +20,15 @@ from storage import LinkRefused, SeatTaken
 
 from ...door.peer import peer_of
 from ...door.tokens import GAME_ID, valid
-from ...services import offloop
-from ...services.news import devices_topic
 from ...services.opening import Opening
 from ...vm.table import COLORS
 from ..screens.base import Screen
-from ..widgets.common import button, card, heading, muted, standee, tap
+from ..widgets.common import button, heading, muted, standee, tap
+from .device import TOKEN_PREF, DeviceScreen, announce, client, seated
+from .seat import seat_screen
+from .table_view import table_view_screen
 
 log = logging.getLogger(__name__)
-TOKEN_PREF = "dyo.device.{game}"
 
 
 def device_screen(app: Any, head: str, rest: list[str], query: dict[str, str], opening: Opening | None) -> Screen:
@@ -42,58 +42,11 @@ def device_screen(app: Any, head: str, rest: list[str], query: dict[str, str], o
     return PlayScreen(app, game_id, query)
 
 
-def seated(app: Any) -> dict[str, Any]:
-    """The devices this session has entered as, by game (a session is one browser tab)."""
-    found = getattr(app, "join_devices", None)
-    if found is None:
-        found = app.join_devices = {}
-    return found
-
-
 def enter(app: Any, device: Any, query: dict[str, str], opening: Opening) -> Screen:
     seated(app)[device.game_id] = device
     if device.seat is None:
-        from .table_view import table_view_screen
-
         return table_view_screen(app, opening, query, device=device)
-    from .seat import seat_screen
-
     return seat_screen(app, device, query, opening)
-
-
-def client(app: Any) -> str:
-    """The address wrong secrets count against: the connection's own (peer.py)."""
-    return peer_of(app.page).address
-
-
-class DeviceScreen(Screen):
-    """A page of a device that is not (yet) at a table: no way back into the host's screens."""
-
-    game_id = ""
-
-    async def _store(self, fn: Any, *args: Any) -> Any:
-        """A join call, which reads the store: off the loop, in this game's lane (offloop.py)."""
-        return await offloop.run(self.game_id, fn, *args)
-
-    def back_route(self) -> str | None:
-        return None
-
-    def title(self) -> str:
-        return self.tr("ui.app_title")
-
-    def message(self, icon: Any, title: str, text: str, ident: str) -> ft.Control:
-        return card(
-            ft.Column(
-                [
-                    ft.Row(
-                        [ft.Icon(icon, size=36, color=ft.Colors.PRIMARY), heading(title, 20)], spacing=12, wrap=True
-                    ),
-                    ft.Semantics(identifier=ident, container=True, content=ft.Text(text, size=16)),
-                ],
-                spacing=12,
-            ),
-            padding=20,
-        )
 
 
 class NeutralScreen(DeviceScreen):
@@ -268,13 +221,3 @@ class PlayScreen(DeviceScreen):
         if self.step == "connecting":
             return self.message(ft.Icons.SYNC, tr("join.connecting"), tr("join.connecting_text"), "join-connecting")
         return self.message(ft.Icons.QR_CODE_SCANNER, tr("join.no_seat_title"), tr("join.no_seat_text"), "join-no-seat")
-
-
-def announce(app: Any, game_id: str, kind: str, devices: list[str] | None = None) -> None:
-    """Tell every screen of this game that its devices changed (joined, freed, online...)."""
-    try:
-        app.services.news.publish(
-            app.page, devices_topic(game_id), {"kind": kind, "devices": list(devices or [])}, others=False
-        )
-    except Exception:  # a closing session: the others will see it on their next refresh
-        log.debug("cannot announce a device change", exc_info=True)

@@ -31,10 +31,11 @@ from ...vm.reactions import ReactionsVM, reactions_view
 from ...vm.seat import event_lines
 from ...vm.table import names_of
 from ...vm.text import Tr
+from ..screens.live import LiveTable
 from ..screens.table import TableScreen
 from ..screens.viewer import Console
 from ..widgets.common import card, heading, icon_button, muted, pill
-from .screens import TOKEN_PREF, DeviceScreen, announce, seated
+from .device import TOKEN_PREF, DeviceScreen, announce, seated
 
 log = logging.getLogger(__name__)
 
@@ -57,13 +58,13 @@ class DevicePolicy(Console):
     def open_session(self, app: Any, opening: Opening) -> SeatSession:
         return SeatSession(app.store, opening.game_id, self.device, app.services.join, table=opening.table)
 
-    def shares(self, screen: TableScreen) -> bool:
+    def shares(self, screen: LiveTable) -> bool:
         return False  # a device's session holds only what its viewer may know already
 
-    def seen(self, screen: TableScreen) -> tuple[GameState, int | None]:
+    def seen(self, screen: LiveTable) -> tuple[GameState, int | None]:
         return screen.session.state, self.viewer
 
-    def lines_for(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
+    def lines_for(self, screen: LiveTable, events: Sequence[Event]) -> list[str]:
         """What just happened, told for this screen's viewer (a seat, or SPECTATOR)."""
         return event_lines(events, names_of(screen.session.state), screen.tr, screen.viewer)
 
@@ -78,7 +79,7 @@ class DevicePolicy(Console):
     def has_extra(self) -> bool:
         return False  # a device's own panel (its hand, the host's join panel): see the subclasses
 
-    def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
+    def devices_changed(self, screen: LiveTable, message: dict[str, Any]) -> None:
         """A device joined, left or was freed (the host's panel redraws); or the host's screens
         now show or hide the hands, which a phone's hand note says."""
         if message.get("kind") == SCREEN_CHANGED:
@@ -144,17 +145,17 @@ class SeatPolicy(DevicePolicy):
 
     # --- the frame -----------------------------------------------------------------------------
 
-    def title_template(self, screen: TableScreen) -> tuple[str, dict[str, Any]]:
+    def title_template(self, screen: LiveTable) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
         return "join.seat_title", {"player": s.players[self.viewer].name, "turn": s.turn}
 
-    def back_route(self, screen: TableScreen) -> str | None:
+    def back_route(self, screen: LiveTable) -> str | None:
         return None
 
-    def actions(self, screen: TableScreen) -> list[ft.Control]:
+    def actions(self, screen: LiveTable) -> list[ft.Control]:
         return screen.memo.make(self._phone_actions, screen, screen.tr.lang)
 
-    def _phone_actions(self, screen: TableScreen, lang: str) -> list[ft.Control]:
+    def _phone_actions(self, screen: LiveTable, lang: str) -> list[ft.Control]:
         """The app bar's buttons: the same on every redraw (`lang` keys them in the memo)."""
         back = f"/play/{screen.game_id}"
         app = screen.app
@@ -170,7 +171,7 @@ class SeatPolicy(DevicePolicy):
             ),
         ]
 
-    def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
+    def extra(self, screen: LiveTable, shown: Any) -> tuple[Any, ft.Control | None]:
         """The player's own hand, as they entered it: only this phone ever gets it."""
         tr = screen.tr
         me = screen.session.state.players[self.viewer]
@@ -206,7 +207,7 @@ class SeatPolicy(DevicePolicy):
 
     # --- coming and going --------------------------------------------------------------------------
 
-    def opened(self, screen: TableScreen, seating: Seating) -> None:
+    def opened(self, screen: LiveTable, seating: Seating) -> None:
         super().opened(screen, seating)
         app, device = screen.app, self.device
         page = app.page
@@ -222,7 +223,7 @@ class SeatPolicy(DevicePolicy):
         if screen is not None:
             screen.later(self._catch_up, screen)
 
-    async def _catch_up(self, screen: TableScreen) -> None:
+    async def _catch_up(self, screen: LiveTable) -> None:
         app, device = screen.app, self.device
         try:
             seating = await offloop.run(screen.game_id, read_seating, app.services, screen.game_id)
@@ -244,7 +245,7 @@ class SeatPolicy(DevicePolicy):
             self.screen.app.services.join.leave(self.device.id, self._session_id)
             announce(self.screen.app, self.screen.game_id, "offline", [self.device.id])
 
-    def left(self, screen: TableScreen) -> None:
+    def left(self, screen: LiveTable) -> None:
         super().left(screen)
         app = screen.app
         app.services.join.leave(self.device.id, self._session_id)

@@ -28,9 +28,10 @@ from ...vm.reactions import ReactionsVM, reactions_view
 from ...vm.seat import SPECTATOR
 from ...vm.table import seat_color
 from ...vm.text import Tr
+from ..screens.live import LiveTable
 from ..screens.table import TableScreen
 from ..widgets.common import button, card, heading, icon_button, muted, pill, standee
-from .screens import announce
+from .device import announce
 from .seat import DevicePolicy
 
 log = logging.getLogger(__name__)
@@ -95,10 +96,10 @@ class TableViewPolicy(DevicePolicy):
     def reactions_for(self, state: GameState, tr: Tr) -> ReactionsVM:
         return reactions_view(state, tr, seats=())  # the Warden's alert, with nobody's buttons
 
-    def back_route(self, screen: TableScreen) -> str | None:
+    def back_route(self, screen: LiveTable) -> str | None:
         return f"/game/{screen.game_id}" if self.has_extra else None
 
-    def actions(self, screen: TableScreen) -> list[ft.Control]:
+    def actions(self, screen: LiveTable) -> list[ft.Control]:
         tr, app, game = screen.tr, screen.app, screen.game_id
         hosting = self.has_extra
         rules = icon_button(
@@ -118,7 +119,7 @@ class TableViewPolicy(DevicePolicy):
 
     # --- the join panel ------------------------------------------------------------------------------
 
-    def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
+    def extra(self, screen: LiveTable, shown: Any) -> tuple[Any, ft.Control | None]:
         tr, app, game = screen.tr, screen.app, screen.game_id
         join = app.services.join
         secret, devices = self.seating.secret, self.seating.devices  # read off the loop (opening.py)
@@ -182,7 +183,7 @@ class TableViewPolicy(DevicePolicy):
         )
         return key, card(ft.Column(rows, spacing=10, tight=True), identifier="join-panel")
 
-    def _seat_row(self, screen: TableScreen, p: Any, device: Any) -> ft.Control:
+    def _seat_row(self, screen: LiveTable, p: Any, device: Any) -> ft.Control:
         tr = screen.tr
         if device is None:
             state: ft.Control = muted(tr("join.no_device"), 12)
@@ -227,7 +228,7 @@ class TableViewPolicy(DevicePolicy):
             ),
         )
 
-    def _ask_free(self, screen: TableScreen, seat: int, name: str) -> None:
+    def _ask_free(self, screen: LiveTable, seat: int, name: str) -> None:
         tr = screen.tr
         screen.confirm(
             tr("join.free_title", player=name),
@@ -237,28 +238,28 @@ class TableViewPolicy(DevicePolicy):
             danger=True,
         )
 
-    def _free(self, screen: TableScreen, seat: int) -> None:
+    def _free(self, screen: LiveTable, seat: int) -> None:
         screen.later(self._freed, screen, seat)
 
-    async def _freed(self, screen: TableScreen, seat: int) -> None:
+    async def _freed(self, screen: LiveTable, seat: int) -> None:
         gone = await offloop.run(screen.game_id, screen.app.services.join.free_seat, screen.game_id, seat)
         announce(screen.app, screen.game_id, "freed", gone)  # this screen hears it too, and redraws
 
-    def _ask_rotate(self, screen: TableScreen) -> None:
+    def _ask_rotate(self, screen: LiveTable) -> None:
         tr = screen.tr
         screen.confirm(
             tr("join.rotate_title"), tr("join.rotate_text"), tr("join.new_link"), lambda: self._rotate(screen)
         )
 
-    def _rotate(self, screen: TableScreen) -> None:
+    def _rotate(self, screen: LiveTable) -> None:
         screen.later(self._rotated, screen)
 
-    async def _rotated(self, screen: TableScreen) -> None:
+    async def _rotated(self, screen: LiveTable) -> None:
         await offloop.run(screen.game_id, screen.app.services.join.rotate, screen.game_id)
         announce(screen.app, screen.game_id, "link")  # this screen hears it too, and reads the new link
         screen.toast(screen.tr("join.rotated"))
 
-    def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
+    def devices_changed(self, screen: LiveTable, message: dict[str, Any]) -> None:
         if self.has_extra:
             screen.refresh()  # who is here, who is away, the link
 

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.rules import Event
 
 from ...services.news import DELETED, game_topic
 from .. import sound
 from ..widgets.patch import rest_turn
-
-if TYPE_CHECKING:
-    from .table import TableScreen
+from .live import LiveTable
 
 # How long a screen with nothing to do now (nobody's turn or decision it offers) waits before
 # rebuilding the rest of its table after another screen's change: the browsers of the table
@@ -29,7 +27,7 @@ WATCHING_REST_DELAY = 0.15
 class TableNews:
     """One table screen's side of its game's topic."""
 
-    def __init__(self, screen: TableScreen) -> None:
+    def __init__(self, screen: LiveTable) -> None:
         self.screen = screen
         self.app = screen.app
         self.topic = game_topic(screen.game_id)
@@ -105,7 +103,7 @@ class TableNews:
         draws everything at once)."""
         screen = self.screen
         if not screen.frame_on_page() or screen.scrolled:
-            screen.show()  # a scrolled panel goes back to its top first (see `TableScreen._show`)
+            screen.show()  # a scrolled panel goes back to its top first (see `LiveTable._show`)
             return
         try:
             screen.show_headline()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 
@@ -37,11 +37,9 @@ from ...vm.text import Tr
 from ...vm.viewers import Referee
 from ..widgets.common import icon_button
 from ..widgets.privacy import screen_privacy
+from .live import LiveTable
 
 log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:
-    from .table import TableScreen
 
 
 class Console(Referee):
@@ -54,14 +52,14 @@ class Console(Referee):
     shows_link = False  # it shows the join link (its secret is read with the seating)
 
     def __init__(self) -> None:
-        self.screen: TableScreen | None = None
+        self.screen: LiveTable | None = None
         self.seating = Seating()  # who holds a seat, read when the screen opens and on each change
         self.shared = False  # decided when the screen opens, again when its phones change
 
     def open_session(self, app: Any, opening: Opening) -> TableSession:
         return TableSession(app.store, opening.game_id, table=opening.table)
 
-    def seen(self, screen: TableScreen) -> tuple[GameState, int | None]:
+    def seen(self, screen: LiveTable) -> tuple[GameState, int | None]:
         """The state the table is drawn from and whose eyes: everything for the referee; on a
         shared screen the engine's public projection, or one seat's while its hand is shown."""
         state = screen.session.state
@@ -81,26 +79,26 @@ class Console(Referee):
     def reactions_for(self, state: GameState, tr: Tr) -> ReactionsVM:
         return reactions_view(state, tr)
 
-    def lines_for(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
+    def lines_for(self, screen: LiveTable, events: Sequence[Event]) -> list[str]:
         """What just happened, in words, for this screen's viewer (public words when shared)."""
         names = names_of(screen.session.state)
         if self.shared:
             return event_lines(events, names, screen.tr, SPECTATOR)
         return recent_lines(events, names, screen.tr)
 
-    def news_lines(self, screen: TableScreen, events: Sequence[Event]) -> list[str]:
+    def news_lines(self, screen: LiveTable, events: Sequence[Event]) -> list[str]:
         """What another screen's action did (a phone's, the table view's), told as this screen
         tells its own; a change without events (an undo) only says that the game changed."""
         return self.lines_for(screen, events) or [screen.tr("ui.remote_change")]
 
-    def title_template(self, screen: TableScreen) -> tuple[str, dict[str, Any]]:
+    def title_template(self, screen: LiveTable) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
         return "ui.table_title", {"turn": s.turn, "player": s.players[s.active].name}
 
-    def back_route(self, screen: TableScreen) -> str | None:
+    def back_route(self, screen: LiveTable) -> str | None:
         return "/"
 
-    def actions(self, screen: TableScreen) -> list[ft.Control]:
+    def actions(self, screen: LiveTable) -> list[ft.Control]:
         tr, app, game = screen.tr, screen.app, screen.game_id
         control = screen.control
         actions = [
@@ -151,7 +149,7 @@ class Console(Referee):
             )
         return actions
 
-    def extra(self, screen: TableScreen, shown: Any) -> tuple[Any, ft.Control | None]:
+    def extra(self, screen: LiveTable, shown: Any) -> tuple[Any, ft.Control | None]:
         """A panel of its own under what answers a tap, and what it shows (a key: the same key,
         nothing to redraw). The console's says whether it shows the hands."""
         key = (self.shared, screen.tr.lang)
@@ -163,7 +161,7 @@ class Console(Referee):
     def has_extra(self) -> bool:
         return True
 
-    def share(self, screen: TableScreen, shared: bool) -> None:
+    def share(self, screen: LiveTable, shared: bool) -> None:
         """The table chose, on this screen, whether it shows the hands: saved for the host's
         screens, and told to the game's phones (whose hand notes depend on it)."""
         app = screen.app
@@ -175,7 +173,7 @@ class Console(Referee):
             log.debug("cannot tell the phones the screen changed", exc_info=True)
         screen.refresh()
 
-    def opened(self, screen: TableScreen, seating: Seating) -> None:
+    def opened(self, screen: LiveTable, seating: Seating) -> None:
         """The screen is open: follow its devices (a phone taking a seat ends an automatic
         shared screen)."""
         self.screen = screen
@@ -186,7 +184,7 @@ class Console(Referee):
         except Exception:
             log.debug("no news for this page", exc_info=True)
 
-    def left(self, screen: TableScreen) -> None:
+    def left(self, screen: LiveTable) -> None:
         """The screen is closing."""
         try:
             screen.app.services.news.unsubscribe(screen.app.page, devices_topic(screen.game_id))
@@ -208,11 +206,11 @@ class Console(Referee):
         if screen.app.screen is screen:
             self.devices_changed(screen, message)
 
-    def shares(self, screen: TableScreen) -> bool:
+    def shares(self, screen: LiveTable) -> bool:
         """Whether this screen is the table's shared one (the setting, never the phones seated)."""
         return bool(screen.app.settings.shared_screen)
 
-    def devices_changed(self, screen: TableScreen, message: dict[str, Any]) -> None:
+    def devices_changed(self, screen: LiveTable, message: dict[str, Any]) -> None:
         """Another console of the game changed what the host's screens show: follow it."""
         if message.get("kind") == SCREEN_CHANGED:
             screen.app.settings = screen.app.services.settings_file.load()

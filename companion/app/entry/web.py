@@ -1,0 +1,99 @@
+"""The table app served on the web, as `dyo-companion` (companion/cli.py) serves it.
+
+The host serves whatever it is given; here it is given the shared services, a tab's `App` per
+Flet session, the door (`PeerGate`, `bind_session`, the host's `Access`) and the app's own routes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Request
+
+from ..door.access import Access
+from ..door.peer import PeerGate, bind_session, peer_of_scope
+from ..host import instances, launch
+from ..host.launch import WebApp
+from ..host.net import Network
+from ..host.server import web_app
+from ..services.settings import SettingsFile
+from ..services.shared import Services
+from ..ui.shell import SESSION_SECONDS, App
+
+
+def make_main(services: Services) -> Callable[[Any], None]:
+    """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable)."""
+
+    def main(page: Any) -> None:
+        App(page, services).start()
+
+    return main
+
+
+def make_asgi(
+    store: Any,
+    settings_file: SettingsFile,
+    *,
+    lan_url: str | None = None,
+    access: Access | None = None,
+    session_timeout: int = SESSION_SECONDS,
+) -> Any:
+    """The table app as one ASGI application behind the door (door/peer.py): the Flet UI at `/`,
+    `/api/health` (for scripts and the launcher's readiness check) and `/api/games/<id>/export`
+    (a game file download, for the host's browsers only: door/access.py)."""
+    services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
+    api = web_app(
+        make_main(services),
+        routes=lambda api: _routes(api, services),
+        before_main=bind_session,
+        session_timeout=session_timeout,
+    )
+    api.state.services = services
+    return PeerGate(api, services.access.proxies)
+
+
+def _routes(api: Any, services: Services) -> None:
+    from fastapi.responses import JSONResponse, Response
+
+    @api.get("/api/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    @api.get("/api/games/{game_id}/export")
+    def export(game_id: str, request: Request, host: str | None = None) -> Response:
+        peer = peer_of_scope(request.scope)
+        limiter = services.join.limiter
+        if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
+            limiter.failed(peer.address)
+            return JSONResponse({"error": "not found"}, status_code=404)  # says nothing of the game
+        try:
+            data = services.store.export_game(game_id)
+        except Exception as error:  # unknown game or storage problem: a plain message
+            return JSONResponse({"error": getattr(error, "message", str(error))}, status_code=404)
+        body = json.dumps(data, indent=1, ensure_ascii=False)
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'},
+        )
+
+
+class TableApp:
+    """The table app as `dyo-companion` serves it (host/launch.py)."""
+
+    def __init__(self) -> None:
+        self.settings_file = SettingsFile()
+
+    def web(self, store: Any, lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp:
+        access = Access(lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store))
+        return WebApp(make_asgi(store, self.settings_file, lan_url=lan_url, access=access), access.host_link)
+
+    def desktop(self, store: Any) -> Callable[[Any], None]:
+        return make_main(Services(store=store, settings_file=self.settings_file, joinable=False))
+
+
+def serve(args: Any) -> int:
+    """`dyo-companion` without a subcommand."""
+    return launch.run_app(args, TableApp())
