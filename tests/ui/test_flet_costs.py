@@ -25,7 +25,7 @@ PATCHES = textwrap.dedent(
     from flet.messaging.protocol import configure_encode_object_for_msgpack
 
     if sys.argv[1] == "fixed":
-        from companion.app import flet_costs
+        from companion.app.host import flet_costs
         flet_costs.apply()
     encode = configure_encode_object_for_msgpack(BaseControl)
     column = ft.Column([ft.Text(str(i)) for i in range(5)])

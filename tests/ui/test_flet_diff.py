@@ -156,7 +156,7 @@ AS_SHIPPED = textwrap.dedent(
     import sys
     from tests.ui.test_flet_diff import Table
     if sys.argv[1] == "fixed":
-        from companion.app import flet_diff
+        from companion.app.host import flet_diff
         flet_diff.apply()
     table = Table()
     table.show(table.other())

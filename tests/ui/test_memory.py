@@ -14,7 +14,7 @@ def _run(script: str) -> None:
     code = textwrap.dedent(
         """
         import gc, time, weakref
-        from companion.app import memory
+        from companion.app.host import memory
 
         class Cycle:
             def __init__(self):
