@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
         help="base: the base game with Michel & Michelle; full: the Warden and all six Dig In "
         "Places too; any: random combinations of every module, Team mode included",
     )
-    bench = commands.add_parser("bench", help="measure the performance figures (see README)")
+    bench = commands.add_parser("bench", help="measure the performance figures (see docs/performance.md)")
     bench.add_argument("suites", nargs="*", help="suites to run (default: all)")
     compile_engine = commands.add_parser(
         "compile-engine",

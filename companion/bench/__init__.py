@@ -1,7 +1,7 @@
 """`dyo-companion bench [SUITE...]`: the performance figures the issues ask for, measured.
 
-Each suite prints its figures with the machine they were measured on; the README quotes them.
-Suites live next to the code they measure and are listed here by import path.
+Each suite prints its figures with the machine they were measured on; docs/performance.md quotes
+them. Every suite lives in this package and is listed here by import path.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The README's Decisions where the sources leave a moment open, each with a test that shows the
-other reading refused (or not happening) and one that shows the legal counterpart.
+"""The decisions of docs/decisions.md, where the sources leave a moment open: each with a test
+that shows the other reading refused (or not happening) and one that shows the legal counterpart.
 
 A decision that changed what the engine does is rules version 3; a game of an older version
 keeps what it was played with, and its test says so.
