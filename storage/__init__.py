@@ -10,7 +10,7 @@ Modules: `models` (tables), `database` (where and how: URL, SQLite WAL, transact
 `migrations` (schema versions), `log` (what undo/redo entries mean), `store` (the API), with
 `records` (what it hands back), `rows` (a game's rows in a transaction) and `replays` (the cache),
 `statistics` (history per player), `devices` (join links and the phones bound to seats),
-`cli` (`dyo-companion games ...`), `bench` (figures).
+`cli` (`dyo-companion games ...`); its benchmark is `companion/bench/storage.py`.
 The rules engine never imports this package.
 """
 

@@ -1,7 +1,7 @@
 """A phone in Debian's chromium, seated on one instance, while the table plays on another.
 
 Instance A is the real command in a process of its own; the phone opens the join link there
-and takes Carmen's seat. Instance B is this process (join/instance.py): the referee's console
+and takes Carmen's seat. Instance B is this process (companion/bench/instance.py): the referee's console
 and the other five seats' phones are its screens, and every action is taken there, so all the
 phone learns comes through PostgreSQL and A. What the phone may know is checked on what A sends
 it (the websocket frames, as the browser received them): never another seat's cards, not even

@@ -1,6 +1,6 @@
 """Two instances of the app on one PostgreSQL database: the same guarantees as one.
 
-Each instance has its own store connection, news and Flet sessions (join/instance.py), and the
+Each instance has its own store connection, news and Flet sessions (companion/bench/instance.py), and the
 two only meet in the database and its notifications. The screens are driven directly (a tap is
 the screen's own `submit`), and encoded as a browser's would be.
 """

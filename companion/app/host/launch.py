@@ -206,7 +206,7 @@ def serve(
 ) -> int:
     import uvicorn
 
-    # Forwarded headers are judged by the app itself (join/peer.py), never by uvicorn's defaults.
+    # Forwarded headers are judged by the app itself (door/peer.py), never by uvicorn's defaults.
     server = uvicorn.Server(
         uvicorn.Config(
             app.asgi,

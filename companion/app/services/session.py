@@ -135,7 +135,7 @@ class TableSession:
             self.table = table
 
     def guard(self, action: dict[str, Any]) -> None:
-        """Refuse a write this session may not make, before the store records it (a phone: join/sync.py)."""
+        """Refuse a write this session may not make, before the store records it (a phone: services/sync.py)."""
 
     def guard_rewind(self, which: str) -> None:
         """Refuse an undo or redo this session may not make."""
@@ -184,7 +184,7 @@ class TableSession:
         return self.last
 
     def key_for(self, action: dict[str, Any], base_version: int) -> str:
-        """The idempotency key of one submission (a phone's makes a retried tap harmless: join/sync.py)."""
+        """The idempotency key of one submission (a phone's makes a retried tap harmless: services/sync.py)."""
         return uuid.uuid4().hex
 
     def undo(self) -> Outcome:

@@ -33,7 +33,7 @@ class Services:
         self.settings_file = settings_file
         self.lan_url = lan_url
         self.joinable = joinable  # False in a packaged app: no server for a phone to join
-        self.access = access or Access()  # who may use the host's screens (join/access.py)
+        self.access = access or Access()  # who may use the host's screens (door/access.py)
         self._join: Any = None
         self._news: Any = None
         self._news_lock = threading.Lock()
@@ -52,7 +52,7 @@ class Services:
 
     @property
     def join(self) -> Any:
-        """The join links and devices of every table (join/service.py), made on first use."""
+        """The join links and devices of every table (services/joining.py), made on first use."""
         if self._join is None:
             self._join = JoinService(self.store)
         return self._join

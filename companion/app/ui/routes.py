@@ -1,4 +1,4 @@
-"""Which screen a route shows: the app's screens (screens/) and a phone's (join/).
+"""Which screen a route shows: the app's screens (screens/) and a phone's (phone/).
 
 Most screens are built from something stored: a game (`Opening`: the table in any viewer's
 eyes, its log, corrections, replay, final standings) or the lists of games (`Listing`: home,

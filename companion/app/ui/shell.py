@@ -41,7 +41,7 @@ KEYLESS_SESSION_SECONDS = 30
 
 
 class App:
-    join_devices: dict[str, Any]  # the devices this browser joined, by game (join/screens.py sets it)
+    join_devices: dict[str, Any]  # the devices this browser joined, by game (ui/phone/device.py sets it)
 
     def __init__(self, page: ft.Page, services: Services) -> None:
         self.page = page
@@ -61,7 +61,7 @@ class App:
         self._echoes: list[str] = []  # routes we pushed whose route-change event has not come back yet
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
-        self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (join/access.py)
+        self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (door/access.py)
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -77,7 +77,7 @@ class App:
         page.on_connect = self._connected
         page.on_disconnect = self._disconnected
         page.on_close = self._closed
-        admit(self)  # the host's screens, or only joining and a seat (join/access.py)
+        admit(self)  # the host's screens, or only joining and a seat (door/access.py)
         open_in_device_language(self, page.route or "/")
 
     @property

@@ -1,7 +1,7 @@
 """The table: map, players, and the panel for whoever must act now, through one viewer's eyes.
 
 One screen serves the referee's console, a seat's phone and the table view: its `Console`
-policy (screens/viewer.py, join/) says whose eyes it is for. What the players are in the
+policy (screens/viewer.py, ui/phone/) says whose eyes it is for. What the players are in the
 middle of (composing an action, answering a decision, entering the real die) is the Flet-free
 `TableControl` (vm/interaction.py); this screen draws it and keeps its structure between
 redraws, so a tap sends small patches (widgets/patch.py).

@@ -1,6 +1,6 @@
 """Whose eyes a table screen is for: the viewer policies of the one table screen.
 
-The referee's console (`Console`, here), a seat's phone and the table view (join/) are the
+The referee's console (`Console`, here), a seat's phone and the table view (ui/phone/) are the
 same screen (`screens/table.py`) with a different policy: which session it opens, whose menu
 and decisions it offers, what its title, buttons and own panel are, how what happened is told,
 and what it does on arriving and leaving. A policy only answers; the screen draws.
