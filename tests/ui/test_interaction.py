@@ -58,9 +58,6 @@ class FakeScreen:
     def recorded(self, outcome: Outcome) -> None:
         self.said.append(("recorded", [e.TYPE for e in outcome.events]))
 
-    def rewound(self) -> None:
-        self.said.append(("rewound", None))
-
     def lines_for(self, events: Sequence[Event]) -> list[str]:
         return recent_lines(events, names_of(self.session.state), TR)
 
@@ -110,8 +107,18 @@ def game(store: Store, **extra: Any) -> str:
     )
 
 
+class Told:
+    """The other screens of the game, as a session's teller tells them (services/tables.py)."""
+
+    def __init__(self) -> None:
+        self.versions: list[int] = []
+
+    def changed(self, version: int, events: Sequence[Event], table: Any) -> None:
+        self.versions.append(version)
+
+
 def control(store: Store, game_id: str, viewer: Any = None, physical=TableChance()) -> tuple[TableControl, FakeScreen]:
-    session = TableSession(store, game_id)
+    session = TableSession(store, game_id, teller=Told())
     screen = FakeScreen(session, physical)
     return TableControl(session, TR, screen, viewer or Referee()), screen
 
@@ -176,7 +183,8 @@ def test_undo_across_a_roll_asks_first_and_names_what_it_took_back(store) -> Non
     assert screen.said[-1][0] in ("confirm", "show")
     if screen.confirming:
         screen.confirming.pop()()
-    assert store.load(gid).version == version + 1 and ("rewound", None) in screen.said
+    assert store.load(gid).version == version + 1
+    assert ctl.session.teller.versions[-1] == version + 1  # the other screens were told of the undo
     assert ctl.result and ctl.result_die is None
 
 

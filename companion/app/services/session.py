@@ -12,9 +12,9 @@ plain methods (`submit`, `undo`...) do the same on the calling thread, for tools
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from companion.rules import Event, GameState, MalformedAction, Offence, events_from_json
 from storage import NothingToRedo, NothingToUndo, StaleState, StorageError
@@ -68,12 +68,22 @@ def _answer_parts(answer: Any) -> tuple[bool, list[Any], list[Event], Offence | 
     return (answer.accepted, list(answer.violations), list(answer.events), answer.offence, answer.winner)
 
 
+class Teller(Protocol):
+    """Who hears of a session's writes once the store has taken them (tables.py's GameTeller)."""
+
+    def changed(self, version: int, events: Sequence[Event], table: Any) -> None: ...
+
+
 class TableSession:
-    def __init__(self, store: Any, game_id: str, *, by: str | None = None, table: Any = None) -> None:
-        """`table`: the game as already read off the loop (opening.py); None reads it here."""
+    def __init__(
+        self, store: Any, game_id: str, *, by: str | None = None, table: Any = None, teller: Teller | None = None
+    ) -> None:
+        """`table`: the game as already read off the loop (opening.py); None reads it here.
+        `teller`: told of every write taken (None: nobody else is told, as in a script)."""
         self.store = store
         self.game_id = game_id
         self.by = by
+        self.teller = teller
         self.table = store.load(game_id) if table is None else table
         self.listeners: list[Callable[[], None]] = []
         self.last: Outcome | None = None
@@ -180,7 +190,7 @@ class TableSession:
             accepted, violations, events, offence, winner = _answer_parts(answer)
             self.last = Outcome(accepted, violations, events, offence, winner, action=action)
             if accepted:
-                self._changed()
+                self._changed(events)
         return self.last
 
     def key_for(self, action: dict[str, Any], base_version: int) -> str:
@@ -217,7 +227,7 @@ class TableSession:
         if kind == "error":
             return Outcome(error=problem)
         self.last = Outcome(accepted=True)
-        self._changed()
+        self._changed([])
         return self.last
 
     def events(self) -> list[Any]:
@@ -227,7 +237,10 @@ class TableSession:
         """`events`, read off the loop."""
         return await offloop.run(self.game_id, self.events)
 
-    def _changed(self) -> None:
+    def _changed(self, events: Sequence[Event]) -> None:
+        """A write was taken: the game's other screens are told, then this one's listeners."""
+        if self.teller is not None:
+            self.teller.changed(self.version, events, self.table)
         for listener in list(self.listeners):
             listener()
 

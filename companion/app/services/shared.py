@@ -1,5 +1,5 @@
 """What every session of a process shares: the store, the settings file, the process's options,
-the game news and the phones' join service."""
+the one service every write goes through (tables.py), the game news and the phones' join service."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from . import notify
 from .joining import JoinService
 from .news import News
 from .settings import SettingsFile
+from .tables import TableService
 
 
 class Services:
@@ -37,6 +38,7 @@ class Services:
         self._join: Any = None
         self._news: Any = None
         self._news_lock = threading.Lock()
+        self.tables = TableService(lambda: self.store, lambda: self.news, lambda: self.join)  # every write
 
     @property
     def news(self) -> Any:

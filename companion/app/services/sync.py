@@ -9,9 +9,9 @@ answers it with the first result instead of applying it twice. A device acts onl
 own seat, never forces a refused action, never undoes, never says what the app's chance
 decided (`outcomes`): those are the referee's.
 
-Every accepted write is announced on the game's topic (`news.game_topic(game_id)`, the one the host's
+Every accepted write is told (tables.py) on the game's topic (`news.game_topic(game_id)`, the one the host's
 screens already use) with its events; each receiving screen reloads and shows what its own
-viewer may read. Seats freed, links rotated and devices coming and going are announced on
+viewer may read. Seats freed, links rotated and devices coming and going are told on
 `news.devices_topic(game_id)`.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 from companion.rules import view
 from storage import Device
 
-from .session import TableSession
+from .session import TableSession, Teller
 
 HOST_ONLY = frozenset({"adjust"})  # corrections are the referee's
 
@@ -43,14 +43,22 @@ class SeatSession(TableSession):
     `device` None is the host's own table view: the public view, and no writes at all.
     """
 
-    def __init__(self, store: Any, game_id: str, device: Device | None, join: Any, table: Any = None) -> None:
+    def __init__(
+        self,
+        store: Any,
+        game_id: str,
+        device: Device | None,
+        join: Any,
+        table: Any = None,
+        teller: Teller | None = None,
+    ) -> None:
         self.device = device
         self.seat = None if device is None else device.seat
         self.join = join
         self._view: Any = None
         self._view_of: Any = None
         who = "table view" if device is None else f"device {device.id} seat {device.seat}"
-        super().__init__(store, game_id, by=who, table=table)
+        super().__init__(store, game_id, by=who, table=table, teller=teller)
 
     @property
     def state(self) -> Any:

@@ -20,7 +20,6 @@ import flet as ft
 from ..door.access import admit
 from ..door.device_storage import DeviceStorage
 from ..host import memory
-from ..services import offloop
 from ..services.opening import Listing
 from ..services.settings import Settings
 from ..services.shared import Services
@@ -219,7 +218,7 @@ class App:
             await asyncio.wrap_future(self.opening)
 
     async def _open(self, route: str, read: Read) -> None:
-        found = await offloop.run(read.lane, read.fn, *read.args)
+        found = await self.services.tables.read(read.lane, read.fn, *read.args)
         if self.route == route:  # unless another screen was asked for meanwhile
             self._present(route, found)
 

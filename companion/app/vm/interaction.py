@@ -39,7 +39,6 @@ class TablePort(Protocol):
     def toast(self, text: str) -> None: ...
     def open_rule(self, rule: str) -> None: ...
     def recorded(self, outcome: Outcome) -> None: ...  # an accepted action: tell, sound, and won?
-    def rewound(self) -> None: ...  # an undo or a redo went through
     def lines_for(self, events: Sequence[Event]) -> list[str]: ...
     def physical(self) -> TableChance: ...  # what the table takes from the real box itself
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
@@ -463,5 +462,4 @@ class TableControl:
         else:
             self.reset()
             self.tell([tr("ui.undone" if which == "undo" else "ui.redone", what=what)])
-            self.port.rewound()
         self.port.show()

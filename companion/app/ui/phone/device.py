@@ -9,8 +9,6 @@ from typing import Any
 import flet as ft
 
 from ...door.peer import peer_of
-from ...services import offloop
-from ...services.news import devices_topic
 from ..screens.base import Screen
 from ..widgets.common import card, heading
 
@@ -38,7 +36,7 @@ class DeviceScreen(Screen):
 
     async def _store(self, fn: Any, *args: Any) -> Any:
         """A join call, which reads the store: off the loop, in this game's lane (offloop.py)."""
-        return await offloop.run(self.game_id, fn, *args)
+        return await self.app.services.tables.read(self.game_id, fn, *args)
 
     def back_route(self) -> str | None:
         return None
@@ -59,13 +57,3 @@ class DeviceScreen(Screen):
             ),
             padding=20,
         )
-
-
-def announce(app: Any, game_id: str, kind: str, devices: list[str] | None = None) -> None:
-    """Tell every screen of this game that its devices changed (joined, freed, online...)."""
-    try:
-        app.services.news.publish(
-            app.page, devices_topic(game_id), {"kind": kind, "devices": list(devices or [])}, others=False
-        )
-    except Exception:  # a closing session: the others will see it on their next refresh
-        log.debug("cannot announce a device change", exc_info=True)

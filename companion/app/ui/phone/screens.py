@@ -24,7 +24,7 @@ from ...services.opening import Opening
 from ...vm.table import COLORS
 from ..screens.base import Screen
 from ..widgets.common import button, heading, muted, standee, tap
-from .device import TOKEN_PREF, DeviceScreen, announce, client, seated
+from .device import TOKEN_PREF, DeviceScreen, client, seated
 from .seat import seat_screen
 from .table_view import table_view_screen
 
@@ -165,8 +165,8 @@ class JoinScreen(DeviceScreen):
         here), then go to the seat."""
         app, join = self.app, self.app.services.join
         try:
-            device, token = await self._store(
-                join.join, self.game_id, str(self.key), client(app), seat, peer_of(app.page).user_agent
+            device, token = await app.services.tables.join_seat(
+                app.page, self.game_id, str(self.key), client(app), seat, peer_of(app.page).user_agent
             )
         except SeatTaken:
             app.toast(self.tr("join.seat_just_taken"))
@@ -182,7 +182,6 @@ class JoinScreen(DeviceScreen):
             await self.app.prefs.set(TOKEN_PREF.format(game=self.game_id), token)
         except Exception:  # private browsing: the seat holds for this tab only
             log.info("cannot keep the device token in this browser")
-        announce(self.app, self.game_id, "joined", [device.id])
         self.app.go(f"/play/{self.game_id}")
 
 

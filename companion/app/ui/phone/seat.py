@@ -22,7 +22,6 @@ import flet as ft
 
 from companion.rules import Event, GameState
 
-from ...services import offloop
 from ...services.news import SCREEN_CHANGED
 from ...services.opening import Opening, Seating, read_seating
 from ...services.sync import NotYourSeat, SeatLost, SeatSession
@@ -35,7 +34,7 @@ from ..screens.live import LiveTable
 from ..screens.table import TableScreen
 from ..screens.viewer import Console
 from ..widgets.common import card, heading, icon_button, muted, pill
-from .device import TOKEN_PREF, DeviceScreen, announce, seated
+from .device import TOKEN_PREF, DeviceScreen, seated
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +55,7 @@ class DevicePolicy(Console):
         self.device = device
 
     def open_session(self, app: Any, opening: Opening) -> SeatSession:
-        return SeatSession(app.store, opening.game_id, self.device, app.services.join, table=opening.table)
+        return app.services.tables.seat_session(opening.game_id, app.page, self.device, opening.table)
 
     def shares(self, screen: LiveTable) -> bool:
         return False  # a device's session holds only what its viewer may know already
@@ -215,7 +214,7 @@ class SeatPolicy(DevicePolicy):
         app.services.join.arrive(device.id, self._session_id)
         page.on_connect = self._reconnected
         page.on_disconnect = self._disconnected
-        announce(app, device.game_id, "online", [device.id])
+        app.services.tables.devices_changed(page, device.game_id, "online", [device.id])
 
     def _reconnected(self, e: Any = None) -> None:
         """Back from sleep: the session followed the game meanwhile; reload once more and say so."""
@@ -226,14 +225,14 @@ class SeatPolicy(DevicePolicy):
     async def _catch_up(self, screen: LiveTable) -> None:
         app, device = screen.app, self.device
         try:
-            seating = await offloop.run(screen.game_id, read_seating, app.services, screen.game_id)
+            seating = await app.services.tables.read(screen.game_id, read_seating, app.services, screen.game_id)
         except Exception:  # the store cannot say: the seat's next write asks it again (sync.py)
             seating = Seating((device,))
         if not seating.holds(device):  # the host freed this seat while the phone slept
             self.lost()
             return
         app.services.join.arrive(device.id, self._session_id)
-        announce(app, screen.game_id, "online", [device.id])
+        app.services.tables.devices_changed(app.page, screen.game_id, "online", [device.id])
         await screen.session.reread()  # off the loop (offloop.py)
         if screen.app.screen is screen:
             screen.control.reset()
@@ -242,8 +241,9 @@ class SeatPolicy(DevicePolicy):
 
     def _disconnected(self, e: Any = None) -> None:
         if self.screen is not None:
-            self.screen.app.services.join.leave(self.device.id, self._session_id)
-            announce(self.screen.app, self.screen.game_id, "offline", [self.device.id])
+            app = self.screen.app
+            app.services.join.leave(self.device.id, self._session_id)
+            app.services.tables.devices_changed(app.page, self.screen.game_id, "offline", [self.device.id])
 
     def left(self, screen: LiveTable) -> None:
         super().left(screen)
@@ -251,7 +251,7 @@ class SeatPolicy(DevicePolicy):
         app.services.join.leave(self.device.id, self._session_id)
         app.page.on_connect = None
         app.page.on_disconnect = lambda e: None
-        announce(app, screen.game_id, "offline", [self.device.id])
+        app.services.tables.devices_changed(app.page, screen.game_id, "offline", [self.device.id])
 
 
 def seat_screen(app: Any, device: Any, query: dict[str, str], opening: Opening) -> TableScreen:

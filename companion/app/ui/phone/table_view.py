@@ -21,7 +21,6 @@ import flet as ft
 
 from companion.rules import GameState
 
-from ...services import offloop
 from ...services.opening import Opening
 from ...vm.pending import PendingVM, pending_view
 from ...vm.reactions import ReactionsVM, reactions_view
@@ -31,7 +30,6 @@ from ...vm.text import Tr
 from ..screens.live import LiveTable
 from ..screens.table import TableScreen
 from ..widgets.common import button, card, heading, icon_button, muted, pill, standee
-from .device import announce
 from .seat import DevicePolicy
 
 log = logging.getLogger(__name__)
@@ -242,8 +240,7 @@ class TableViewPolicy(DevicePolicy):
         screen.later(self._freed, screen, seat)
 
     async def _freed(self, screen: LiveTable, seat: int) -> None:
-        gone = await offloop.run(screen.game_id, screen.app.services.join.free_seat, screen.game_id, seat)
-        announce(screen.app, screen.game_id, "freed", gone)  # this screen hears it too, and redraws
+        await screen.app.services.tables.free_seat(screen.app.page, screen.game_id, seat)  # heard here too: redrawn
 
     def _ask_rotate(self, screen: LiveTable) -> None:
         tr = screen.tr
@@ -255,8 +252,7 @@ class TableViewPolicy(DevicePolicy):
         screen.later(self._rotated, screen)
 
     async def _rotated(self, screen: LiveTable) -> None:
-        await offloop.run(screen.game_id, screen.app.services.join.rotate, screen.game_id)
-        announce(screen.app, screen.game_id, "link")  # this screen hears it too, and reads the new link
+        await screen.app.services.tables.rotate_link(screen.app.page, screen.game_id)  # heard here: the new link
         screen.toast(screen.tr("join.rotated"))
 
     def devices_changed(self, screen: LiveTable, message: dict[str, Any]) -> None:

@@ -8,7 +8,6 @@ from typing import Any
 import flet as ft
 
 from ...services.opening import Opening
-from ...services.session import TableSession
 from ..widgets.common import icon_button
 
 
@@ -121,7 +120,7 @@ class GameScreen(Screen):
         self.game_id = opening.game_id
         self.problem: str | None = opening.problem
         if self.problem is None:
-            self.session = TableSession(app.store, self.game_id, table=opening.table)
+            self.session = app.services.tables.session(self.game_id, app.page, opening.table)
 
     def back_route(self) -> str | None:
         return self.query.get("back") or f"/game/{self.game_id}"

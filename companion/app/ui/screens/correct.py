@@ -11,7 +11,6 @@ from typing import Any
 
 import flet as ft
 
-from ...services.news import game_topic
 from ...services.opening import Opening
 from ...vm import correct as vm
 from ..widgets.common import DANGER, button, card, choice_chips, heading, muted, pill, stepper
@@ -197,12 +196,6 @@ class CorrectScreen(GameScreen):
             self.app.toast(self.tr("ui.store_problem", problem=outcome.error))
         elif not outcome.accepted:  # the state changed under the draft: the engine says what no longer fits
             self.app.render()
-        else:
-            try:  # the other screens of this game reload (screens/table.py listens on this topic)
-                self.app.services.news.publish(
-                    self.app.page, game_topic(self.game_id), {"version": self.session.version, "events": outcome.events}
-                )
-            except Exception:
-                pass
+        else:  # the session told the game's other screens (services/tables.py)
             self.app.toast(self.tr("correct.recorded"))
             self.app.go(f"/game/{self.game_id}")

@@ -11,8 +11,6 @@ import flet as ft
 
 from companion.rules import decode_json
 
-from ...services import offloop
-from ...services.news import DELETED, game_topic
 from ...services.opening import Listing
 from ...vm.history import GameRowVM, games_view
 from ..widgets.common import button, card, game_card, heading, icon_button, muted, tap
@@ -197,7 +195,7 @@ class HomeScreen(Screen):
         tr = self.tr
         try:
             data = decode_json(raw)
-            game_id = await offloop.run(offloop.NEW_GAMES, self.app.store.import_game, data)  # replays every action
+            game_id = await self.app.services.tables.import_game(data)
         except Exception as error:  # a bad file is the user's to fix: say what is wrong
             message = getattr(error, "message", None) or str(error)
             self.app.toast(tr("ui.import_failed", problem=message))
@@ -210,7 +208,7 @@ async def export_game(app: Any, game_id: str, title: str) -> None:
     """Save a game file (PROTOCOL.md format) through the browser's download or the OS dialog."""
     tr = app.tr
     try:
-        data = await offloop.run(game_id, app.store.export_game, game_id)
+        data = await app.services.tables.export_game(game_id)
     except Exception as error:
         app.toast(tr("ui.export_failed", problem=getattr(error, "message", str(error))))
         return
@@ -248,13 +246,9 @@ async def delete_game(app: Any, game_id: str, title: str) -> None:
     show the lists again without it."""
     tr = app.tr
     try:
-        await offloop.run(game_id, app.store.delete_game, game_id)
+        await app.services.tables.delete_game(game_id, app.page)  # its screens are told
     except Exception as error:
         app.toast(tr("ui.delete_failed", problem=getattr(error, "message", str(error))))
         return
-    try:
-        app.services.news.publish(app.page, game_topic(game_id), {"kind": DELETED})
-    except Exception:  # deleted all the same: its screens find out when they next read it
-        log.warning("cannot tell the screens of %s that it was deleted", game_id, exc_info=True)
     app.toast(tr("ui.deleted", game=title))
     app.show(app.route)

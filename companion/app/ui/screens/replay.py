@@ -13,7 +13,6 @@ from typing import Any
 
 import flet as ft
 
-from ...services import offloop
 from ...services.opening import Opening
 from ...vm.replay import REPLAYS, ReplayStepVM, clamp_step, replay_step
 from ..widgets.board import BoardMap
@@ -44,7 +43,7 @@ class ReplayScreen(GameScreen):
     async def _read(self) -> None:
         """The whole log, read off the loop (a long game's log takes a while)."""
         try:
-            self.replay = await offloop.run(
+            self.replay = await self.app.services.tables.read(
                 self.game_id, REPLAYS.get, self.app.store, self.game_id, self.session.version
             )
             self.step = clamp_step(self.query.get("step"), self.replay.total)

@@ -16,7 +16,6 @@ import flet as ft
 
 from companion.rules import PRESETS, PUNISHMENT_CHOOSERS
 
-from ...services import offloop
 from ...vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places
 from ...vm.table import COLORS
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
@@ -379,7 +378,7 @@ class SetupScreen(StartingStateEditors, Screen):
     async def _create(self) -> None:
         tr = self.tr
         try:
-            game_id = await offloop.run(offloop.NEW_GAMES, self.app.store.create_game, self.form.config(tr))
+            game_id = await self.app.services.tables.create_game(self.form.config(tr))
         except Exception as error:  # ConfigError (raced) or a storage problem: keep the form
             self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
             return

@@ -443,16 +443,12 @@ class TableScreen(Screen):
         self.app.run_later(wait)
 
     def recorded(self, outcome: Outcome) -> None:
-        """An action went in: tell the other screens, sound it, and show the table (or the win)."""
-        self.news.publish(outcome.events)
+        """An action went in (the session told the other screens): sound it, and show the table (or the win)."""
         sound.after(self, outcome.events, outcome.offence)
         if (outcome.winner is not None or self.session.state.winner is not None) and self.policy.won_route:
             self.app.go(f"/game/{self.game_id}/win")
             return
         self.news.headline_first()
-
-    def rewound(self) -> None:
-        self.news.publish()
 
     def show_player(self, seat: int) -> None:
         """A score was tapped: bring that player's board into view."""

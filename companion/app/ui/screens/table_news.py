@@ -43,16 +43,6 @@ class TableNews:
         except Exception:
             pass
 
-    def publish(self, events: Sequence[Event] | None = None) -> None:
-        """Tell the other screens of this game (the table goes with the news: `portable` keeps it
-        in this process)."""
-        session = self.screen.session
-        message = {"version": session.version, "events": list(events or []), "table": session.table}
-        try:
-            self.app.services.news.publish(self.app.page, self.topic, message)
-        except Exception:
-            pass
-
     async def _heard(self, topic: str, message: Any) -> None:
         screen = self.screen
         version = message.get("version", 0) if isinstance(message, dict) else 0

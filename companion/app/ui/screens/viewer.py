@@ -24,7 +24,6 @@ import flet as ft
 
 from companion.rules import Event, GameState, view
 
-from ...services import offloop
 from ...services.news import PRESENCE, SCREEN_CHANGED, devices_topic
 from ...services.opening import Opening, Seating, read_seating
 from ...services.session import TableSession
@@ -57,7 +56,7 @@ class Console(Referee):
         self.shared = False  # decided when the screen opens, again when its phones change
 
     def open_session(self, app: Any, opening: Opening) -> TableSession:
-        return TableSession(app.store, opening.game_id, table=opening.table)
+        return app.services.tables.session(opening.game_id, app.page, opening.table)
 
     def seen(self, screen: LiveTable) -> tuple[GameState, int | None]:
         """The state the table is drawn from and whose eyes: everything for the referee; on a
@@ -167,10 +166,7 @@ class Console(Referee):
         app = screen.app
         app.save_settings(dataclasses.replace(app.settings, screen="shared" if shared else "private"))
         self.shared = shared
-        try:
-            app.services.news.publish(app.page, devices_topic(screen.game_id), {"kind": SCREEN_CHANGED}, others=True)
-        except Exception:  # a closing session: the phones read it on their next redraw
-            log.debug("cannot tell the phones the screen changed", exc_info=True)
+        app.services.tables.screen_changed(app.page, screen.game_id)
         screen.refresh()
 
     def opened(self, screen: LiveTable, seating: Seating) -> None:
@@ -198,7 +194,7 @@ class Console(Referee):
             return
         if self.follows_seating and message.get("kind") not in PRESENCE:  # online, away: same seats
             try:
-                self.seating = await offloop.run(
+                self.seating = await screen.app.services.tables.read(
                     screen.game_id, read_seating, screen.app.services, screen.game_id, self.shows_link
                 )
             except Exception:  # a storage problem: keep what was read last
