@@ -21,8 +21,15 @@ from .common import Memo, muted, paint, pill, standee
 class PlaceTile:
     def __init__(self, tr: Tr, col: dict) -> None:
         self.tr = tr
-        self.vm: PlaceVM | None = None
+        self.col = col
         self.clickable: bool | None = None
+        self._build()
+
+    def _build(self) -> None:
+        """New controls throughout. Flutter web drops a node's identifier when its role changes (a
+        Place becoming a button while a tap on it answers, and back), so a tile whose Place turns
+        clickable or stops being so is drawn anew, a new node with its identifier."""
+        self.vm: PlaceVM | None = None
         self.head = ft.Text(size=15, weight=ft.FontWeight.BOLD)
         self.info = ft.Row(wrap=True, spacing=4, run_spacing=4)
         self.people = ft.Row(wrap=True, spacing=8, run_spacing=6)
@@ -32,13 +39,15 @@ class PlaceTile:
             border_radius=ft.BorderRadius.all(10),
         )
         self.control = ft.Semantics(content=self.box, button=False, exclude_semantics=True)
-        self.control.col = col
+        self.control.col = self.col
         self.memo = Memo(keep=4)  # standees: a turn changes who is active, not who stands here
 
     def set(self, p: PlaceVM, on_place: Callable[[str], Any] | None) -> bool:
         clickable = on_place is not None and p.highlighted
         if p == self.vm and clickable == self.clickable:
             return False
+        if self.clickable is not None and clickable != self.clickable:
+            self._build()
         old, self.vm, self.clickable = self.vm, p, clickable
         tr = self.tr
         self.control.identifier = f"place-{p.ident}"
