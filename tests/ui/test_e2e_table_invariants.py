@@ -64,7 +64,7 @@ DIGGERS = [
 
 
 def whole_game(seed: int) -> dict:
-    """A short game of four (house-rule target 6, each hand two Pickaxes, two Spoons and a Knife): it can be
+    """A short game of four (house-rule target 5, each hand two Pickaxes, two Spoons and a Knife): it can be
     played from its first turn to the win through the screens, every rule in force."""
     return {
         "players": [
@@ -72,7 +72,7 @@ def whole_game(seed: int) -> dict:
             for n in ("Anna", "Bruno", "Carla", "Dario")
         ],
         "modules": {"neutrals": 2},
-        "house_rules": {"targets": {str(n): 6 for n in range(2, 7)}},
+        "house_rules": {"targets": {str(n): 5 for n in range(2, 7)}},
         "seed": seed,
     }
 
