@@ -13,8 +13,9 @@ the phones already seated stay (their own tokens bring them back, not the link).
 
 from __future__ import annotations
 
-import io
 import logging
+import struct
+import zlib
 from typing import Any
 
 import flet as ft
@@ -36,14 +37,39 @@ log = logging.getLogger(__name__)
 
 
 def qr_png(url: str, box: int = 8) -> bytes:
-    """The join link as a QR code (PNG bytes, black on white, with the standard quiet zone)."""
+    """The join link as a QR code: a PNG, black on white, with the standard quiet zone (four
+    modules), each module `box` pixels wide. qrcode computes the modules; the PNG is written
+    here, so that the app needs neither Pillow nor pypng."""
     import qrcode
-    from qrcode.image.pil import PilImage  # what qrcode picks itself when Pillow is installed (qrcode[pil])
 
-    image = qrcode.make(url, box_size=box, border=4, image_factory=PilImage)
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    return out.getvalue()
+    code = qrcode.QRCode(border=4)
+    code.add_data(url)
+    code.make(fit=True)
+    return bilevel_png(
+        [[not dark for dark in row for _ in range(box)] for row in code.get_matrix() for _ in range(box)]
+    )
+
+
+def bilevel_png(rows: list[list[bool]]) -> bytes:
+    """A PNG of one bit per pixel, grey (True: white, False: black); every row as long as the first."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    width = len(rows[0]) if rows else 0
+    scanlines = bytearray()
+    for row in rows:
+        bits = "".join("1" if white else "0" for white in row).ljust(-(-width // 8) * 8, "0")
+        scanlines.append(0)  # filter: none
+        scanlines += int(bits, 2).to_bytes(len(bits) // 8, "big") if bits else b""
+    header = struct.pack(">IIBBBBB", width, len(rows), 1, 0, 0, 0, 0)  # 1 bit, greyscale, no interlace
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(scanlines), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def base_url(app: Any) -> str:
