@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 
 from companion.i18n import languages
+
+LOG_LEVEL_ENV = "COMPANION_LOG_LEVEL"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,6 +34,13 @@ def _parser() -> argparse.ArgumentParser:
         default="",
         help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
         "is believed (default: none)",
+    )
+    parser.add_argument(
+        "--log-level",
+        type=str.upper,
+        default=os.environ.get(LOG_LEVEL_ENV) or "WARNING",
+        metavar="LEVEL",
+        help=f"what is logged to standard error: {', '.join(LOG_LEVELS)} (default: ${LOG_LEVEL_ENV}, else WARNING)",
     )
     parser.add_argument(
         "--workers",
@@ -120,8 +133,18 @@ def _compile_engine(remove_builds: bool) -> int:
     return 0
 
 
+def configure_logging(level: str) -> None:
+    """The one logging set-up of the process (library modules only get their loggers): records
+    at `level` and above go to standard error, one line each."""
+    logging.basicConfig(level=level, format=LOG_FORMAT, datefmt="%H:%M:%S")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.log_level not in LOG_LEVELS:
+        parser.error(f"--log-level (or ${LOG_LEVEL_ENV}): {args.log_level.lower()} is none of {', '.join(LOG_LEVELS)}")
+    configure_logging(args.log_level)
     if args.command == "check":
         from companion.checker import run_check
 
