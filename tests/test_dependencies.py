@@ -3,10 +3,13 @@
 A module that arrives only as another package's dependency (msgpack through flet, SQLAlchemy
 through sqlmodel) works until that package stops needing it; declaring what the code imports
 itself keeps that from breaking an install. The app and storage must find their imports in
-`[project] dependencies`, except a lazy import (inside a function) of an optional extra's
-package, such as psycopg2 from the `postgres` extra, which only hosting asks for; the tools
-never shipped (the `[tool.flet.app] exclude` list: benchmarks, the browser driver) and the
-tests may also use the `test` extra.
+`[project] dependencies`, except a lazy import (inside a function) of a package of an extra
+the app itself offers (`postgres`, which only hosting asks for, and `compiled`); the tools never
+shipped (the `[tool.flet.app] exclude` list: benchmarks, the browser driver) may also use the
+`bench` extra, and the tests the `test` extra, which pulls every role's extra.
+
+The extras are roles (browser, postgres, lint, bench, compiled) and `test` names them all by the
+project's own name (`dyo-companion[browser,...]`), followed here as pip follows them.
 """
 
 from __future__ import annotations
@@ -68,14 +71,29 @@ def _undeclared(
     return out
 
 
+EXTRAS: dict[str, list[str]] = PYPROJECT["project"]["optional-dependencies"]
+SELF = _canonical(PYPROJECT["project"]["name"])
+APP_EXTRAS = ("postgres", "compiled")  # what a user of the app installs beside it
+
+
+def _extra(name: str) -> set[str]:
+    """The distributions an extra installs, the project's own extras it names followed."""
+    out = set()
+    for line in EXTRAS[name]:
+        found = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?", line)
+        assert found is not None, f"unreadable requirement {line!r}"
+        if _canonical(found.group(1)) == SELF:
+            for extra in (found.group(2) or "").split(","):
+                out |= _extra(extra.strip())
+        else:
+            out.add(_canonical(found.group(1)))
+    return out
+
+
 RUNTIME = _names(PYPROJECT["project"]["dependencies"])
-OPTIONAL = {
-    name
-    for extra, reqs in PYPROJECT["project"]["optional-dependencies"].items()
-    if extra != "test"
-    for name in _names(reqs)
-}
-TEST = RUNTIME | _names(PYPROJECT["project"]["optional-dependencies"]["test"])
+OPTIONAL = {name for extra in APP_EXTRAS for name in _extra(extra)}
+TOOLS = RUNTIME | _extra("bench")
+TEST = RUNTIME | _extra("test")
 NEVER_SHIPPED = {ROOT / p for p in PYPROJECT["tool"]["flet"]["app"]["exclude"]}
 
 
@@ -92,7 +110,7 @@ def test_the_app_declares_what_it_imports() -> None:
 
 
 def test_the_tools_never_shipped_declare_what_they_import() -> None:
-    assert _undeclared([p for p in _code() if not _shipped(p)], TEST, set()) == {}
+    assert _undeclared([p for p in _code() if not _shipped(p)], TOOLS, set()) == {}
 
 
 def test_the_tests_declare_what_they_import() -> None:
@@ -118,3 +136,16 @@ def test_an_optional_package_may_only_be_imported_lazily(tmp_path: Path) -> None
     eager.write_text("import psycopg2\n", encoding="utf-8")
     assert _undeclared([lazy], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL) == {}
     assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == ["psycopg2 (psycopg2-binary)"]
+
+
+def test_every_runtime_dependency_stops_before_its_next_major() -> None:
+    """An upper bound on each (or an exact pin): a new major release never reaches an install untried."""
+    unbounded = [line for line in PYPROJECT["project"]["dependencies"] if not re.search(r"(==|<)", line.split(";")[0])]
+    assert unbounded == []
+
+
+def test_the_test_extra_pulls_every_role() -> None:
+    """`pip install -e '.[test]'` installs what every role's extra installs."""
+    assert {extra: sorted(_extra(extra) - _extra("test")) for extra in EXTRAS if extra != "test"} == {
+        extra: [] for extra in EXTRAS if extra != "test"
+    }

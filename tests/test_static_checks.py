@@ -1,58 +1,95 @@
-"""Lint, format and type checks, run with the tests so the README's one test command covers them.
+"""The lint step of the test command, and what it rests on.
 
-Each check runs the tool the `test` extra installs (pyproject.toml pins its range) in a
-subprocess from the repository root, with the settings pyproject.toml gives it, and fails
-with the tool's own report.
+`./tests/run` (the README's test command) lints and type-checks before any test runs, with the
+tools of the `lint` extra and the settings in pyproject.toml: `ruff check`, `ruff format --check`,
+`mypy` as configured, `mypy --strict companion/rules` (the engine, whatever the configuration
+says) and `lint-imports` (import-linter's contracts). These tests make sure that step still runs
+every check and that the quick run leaves out exactly the markers conftest.py gives; the checks
+themselves run once, in that step, not again here.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "tests" / "run"
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-def _run(module: str, *args: str) -> None:
-    if importlib.util.find_spec(module) is None:
-        pytest.fail(f"{module} is not installed: pip install -e '.[test]' installs it with the other test tools")
-    done = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True, timeout=540)
-    if done.returncode != 0:
-        pytest.fail(
-            f"{module} {' '.join(args)} failed (exit {done.returncode}):\n{done.stdout}{done.stderr}", pytrace=False
-        )
+def _lint_commands() -> list[str]:
+    """The commands of the lint step: each `lint ...` line of tests/run, without the interpreter."""
+    return [
+        re.sub(r'^"\$py" -m |^\.venv/bin/', "", line.strip()[len("lint ") :]).split("  #")[0].strip()
+        for line in RUN.read_text(encoding="utf-8").splitlines()
+        if line.strip().startswith("lint ")
+    ]
 
 
-def test_ruff_check() -> None:
-    _run("ruff", "check", "--no-cache", ".")
+def test_the_lint_step_runs_every_check() -> None:
+    assert _lint_commands() == [
+        "ruff check --no-cache .",
+        "ruff format --check --no-cache .",
+        "mypy",
+        "mypy --strict companion/rules",
+        "lint-imports --no-cache",
+    ]
 
 
-def test_ruff_format() -> None:
-    _run("ruff", "format", "--check", "--no-cache", ".")
+def test_the_lint_tools_come_from_the_lint_extra() -> None:
+    names = {
+        re.match(r"[A-Za-z0-9._-]+", req).group(0) for req in PYPROJECT["project"]["optional-dependencies"]["lint"]
+    }
+    assert {"ruff", "mypy", "import-linter"} <= names
 
 
-def test_mypy_strict_rules() -> None:
-    """The engine is held to --strict on its own, whatever the configuration says."""
-    _run("mypy", "--strict", "companion/rules")
+def test_the_checks_read_their_settings_from_pyproject() -> None:
+    tools = PYPROJECT["tool"]
+    assert {"ruff", "mypy"} <= tools.keys()
+    assert tools["mypy"]["files"], "a bare `mypy` checks the files pyproject.toml names"
 
 
-def test_mypy_app_and_storage() -> None:
-    """The configured run (pyproject.toml, [tool.mypy]): the app and storage at the defaults plus a few
-    checks, the engine with --strict's flags."""
-    _run("mypy")
+def test_the_quick_run_leaves_out_every_registered_marker() -> None:
+    registered = {line.split(":")[0] for line in PYPROJECT["tool"]["pytest"]["ini_options"]["markers"]}
+    selection = re.search(r'^QUICK_SELECTION="(.*)"$', RUN.read_text(encoding="utf-8"), re.M)
+    assert selection is not None
+    assert selection.group(1) == f"not ({' or '.join(sorted(registered))})"
 
 
-def test_import_layers_and_no_cycle() -> None:
-    """The layers contract (pyproject.toml, [tool.importlinter]): companion/app's folders import only
-    downward (entry, ui, vm, services, door, host), the engine and storage never import the app or a
-    benchmark, and no package has an import cycle, function-local imports included."""
-    if importlib.util.find_spec("importlinter") is None:
-        pytest.fail("import-linter is not installed: pip install -e '.[test]' installs it with the other test tools")
-    lint_imports = Path(sys.executable).with_name("lint-imports")
-    done = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        pytest.fail(f"lint-imports failed (exit {done.returncode}):\n{done.stdout}{done.stderr}", pytrace=False)
+def test_the_script_runs() -> None:
+    assert RUN.stat().st_mode & 0o111, "tests/run is executable"
+    done = subprocess.run(["bash", "-n", str(RUN)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_markers_follow_what_a_test_needs() -> None:
+    """The quick selection keeps the engine and SQLite storage tests and leaves out chromium's,
+    PostgreSQL's, the scale tests and the compiled engine's build."""
+    files = [
+        "tests/engine/test_hand.py",
+        "tests/storage/test_store_basics.py",
+        "tests/ui/test_e2e_phones.py",
+        "tests/scale/test_workers.py",
+        "tests/engine/test_compiled.py",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-m", _quick(), *files],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    kept = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    assert kept == {"tests/engine/test_hand.py", "tests/storage/test_store_basics.py"}
+    assert "[sqlite]" in done.stdout and "[postgresql]" not in done.stdout
+
+
+def _quick() -> str:
+    found = re.search(r'^QUICK_SELECTION="(.*)"$', RUN.read_text(encoding="utf-8"), re.M)
+    assert found is not None
+    return found.group(1)
