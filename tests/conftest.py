@@ -16,9 +16,20 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 TESTS = Path(__file__).resolve().parent
 
-# Long tests that need neither a browser nor PostgreSQL: a file (every test in it) or one test's id.
+# Long tests that need neither a browser nor PostgreSQL (over about ten seconds on a busy
+# machine): a file, a test (every case of it) or one case, as pytest names them.
 SLOW = {
     "engine/test_compiled.py",  # builds the compiled engine with mypyc and a C compiler
+    "engine/test_listing.py::test_seeded_games_list_what_the_exhaustive_listing_lists",
+    "engine/test_simulate.py::test_five_hundred_base_games_keep_every_invariant",
+    "engine/test_simulate.py::test_five_hundred_games_of_random_module_combinations",
+    "test_fuzz_input.py::test_mutated_files_through_the_checker",
+    "test_fuzz_input.py::test_mutated_files_and_actions_through_the_store",
+    "ui/test_sync_soak.py::test_the_soak_misses_nothing_and_times_the_servers_part",
+    "ui/test_app_offline.py::test_the_setup_lays_out_in_every_mode",
+    # The monkeys tapping through the screens, every seed.
+    "ui/test_app_offline.py::test_random_taps_never_break_a_screen",
+    "ui/test_join_rules.py::test_random_taps_on_every_phone_never_break_a_screen",
 }
 
 
@@ -51,5 +62,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if path.startswith("scale/"):
             item.add_marker(pytest.mark.scale)
-        if path in SLOW or f"{path}::{item.name}" in SLOW:
+        test = getattr(item, "originalname", item.name)
+        if {path, f"{path}::{test}", f"{path}::{item.name}"} & SLOW:
             item.add_marker(pytest.mark.slow)
