@@ -37,6 +37,7 @@ class HistoryScreen(Screen):
         if self.listing.problem is not None:
             return muted(tr("ui.store_problem", problem=self.listing.problem))
         stats = self.listing.statistics
+        assert stats is not None  # the history's listing is read with them (routes.py)
         vm = history_view(stats)
         rows: list[ft.Control] = []
         if not stats.games:
