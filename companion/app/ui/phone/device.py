@@ -8,9 +8,12 @@ from typing import Any
 
 import flet as ft
 
+from storage import Device
+
 from ...door.peer import peer_of
 from ...services import offloop
 from ...services.news import devices_topic
+from ..port import AppPort
 from ..screens.base import Screen
 from ..widgets.common import card, heading
 
@@ -18,7 +21,7 @@ log = logging.getLogger(__name__)
 TOKEN_PREF = "dyo.device.{game}"
 
 
-def seated(app: Any) -> dict[str, Any]:
+def seated(app: AppPort) -> dict[str, Device]:
     """The devices this session has entered as, by game (a session is one browser tab)."""
     found = getattr(app, "join_devices", None)
     if found is None:
@@ -26,7 +29,7 @@ def seated(app: Any) -> dict[str, Any]:
     return found
 
 
-def client(app: Any) -> str:
+def client(app: AppPort) -> str:
     """The address wrong secrets count against: the connection's own (peer.py)."""
     return peer_of(app.page).address
 
@@ -61,7 +64,7 @@ class DeviceScreen(Screen):
         )
 
 
-def announce(app: Any, game_id: str, kind: str, devices: list[str] | None = None) -> None:
+def announce(app: AppPort, game_id: str, kind: str, devices: list[str] | None = None) -> None:
     """Tell every screen of this game that its devices changed (joined, freed, online...)."""
     try:
         app.services.news.publish(
