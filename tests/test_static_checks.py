@@ -40,9 +40,8 @@ def test_mypy_strict_rules() -> None:
     _run("mypy", "--strict", "companion/rules")
 
 
-def test_mypy_app_and_storage() -> None:
-    """The configured run (pyproject.toml, [tool.mypy]): the app and storage at the defaults plus a few
-    checks, the engine with --strict's flags."""
+def test_mypy_strict_everything() -> None:
+    """The configured run (pyproject.toml, [tool.mypy]): all of `companion` and `storage` under --strict."""
     _run("mypy")
 
 
