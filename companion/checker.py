@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -41,7 +42,7 @@ class BadFile(Exception):
         return render(self.key, params, lang)
 
 
-def load_game_file(path: str, stdin: BinaryIO | None = None) -> tuple[dict[str, Any], list[Action]]:
+def load_game_file(path: str, stdin: BinaryIO | None = None) -> tuple[Mapping[str, Any], list[Action]]:
     """The configuration and actions of a game file ("-": `stdin`, by default standard input)."""
     try:
         raw = (stdin or sys.stdin.buffer).read() if path == "-" else Path(path).read_bytes()

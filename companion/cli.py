@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _games_parser(commands) -> None:
+def _games_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`games list|export|import|verify|delete`, each taking --db (run by storage.cli, imported only then)."""
 
     def db_option(command: argparse.ArgumentParser) -> argparse.ArgumentParser:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
 from time import perf_counter
-from typing import Any
+from typing import Any, TextIO
 
 from companion.rules import IllegalAction, apply, invariant_problems, new_game, step
 from companion.rules import actions as A
@@ -369,7 +369,7 @@ def play_game(config: dict[str, Any], rng: random.Random, totals: Totals, check_
     return state
 
 
-def simulate(games: int, players: int | None, seed: int, modules: str = "base", out=sys.stdout) -> Totals:
+def simulate(games: int, players: int | None, seed: int, modules: str = "base", out: TextIO = sys.stdout) -> Totals:
     totals = Totals()
     rng = random.Random(seed)
     start = time.perf_counter()

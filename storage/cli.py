@@ -7,6 +7,7 @@ for a database problem or an unknown game, 2 for a file that cannot be read or i
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -23,7 +24,7 @@ EXIT_STORAGE = 1
 EXIT_BAD_FILE = 2
 
 
-def run_games(args: Any, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def run_games(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
     try:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import errno
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,8 +37,9 @@ from pathlib import Path
 import platformdirs
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, IntegrityError, NoSuchModuleError
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection, StaticPool
 
 from .errors import CorruptDatabase, DatabaseProblem, DiskFull, ForeignDatabase, ReadOnly, StorageError, Unreachable
 
@@ -96,7 +98,7 @@ class Database:
                 "for PostgreSQL: pip install psycopg2-binary"
             ) from None
 
-    def _create_engine(self):
+    def _create_engine(self) -> Engine:
         if not self.is_sqlite:
             return _pinged_when_idle(create_engine(self.url))
         engine = create_engine(
@@ -106,7 +108,7 @@ class Database:
         )
 
         @event.listens_for(engine, "connect")
-        def on_connect(dbapi_connection, _record) -> None:
+        def on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
             # Per-connection settings only: WAL is a persistent property of the file, switched
             # on by `use_wal` once the file is known to be ours.
             dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" hook below issues BEGIN
@@ -114,7 +116,7 @@ class Database:
             dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
         @event.listens_for(engine, "begin")
-        def on_begin(connection) -> None:
+        def on_begin(connection: Connection) -> None:
             write = connection.get_execution_options().get("companion_write")
             connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
@@ -232,11 +234,13 @@ def _pinged_when_idle(engine: Engine) -> Engine:
     """
 
     @event.listens_for(engine, "checkin")
-    def on_checkin(_dbapi_connection, record) -> None:
+    def on_checkin(_dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
         record.info["returned"] = time.monotonic()
 
     @event.listens_for(engine, "checkout")
-    def on_checkout(dbapi_connection, record, _proxy) -> None:
+    def on_checkout(
+        dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry, _proxy: PoolProxiedConnection
+    ) -> None:
         if time.monotonic() - record.info.get("returned", time.monotonic()) < IDLE_PING_S:
             return
         try:

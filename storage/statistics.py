@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from companion.rules import load_catalog
+from companion.rules import GameState, load_catalog
 
 COUNTERS = ("beatings_taken", "beatings_given", "extortions_won", "extortions_lost")
 
@@ -85,7 +85,7 @@ def tally(answers: Iterable[dict[str, Any]], seats: int) -> list[dict[str, int]]
     """The event counters per seat, from the answers of the actions in effect, in order."""
     counts = [dict.fromkeys(COUNTERS, 0) for _ in range(seats)]
 
-    def bump(seat: Any, counter: str, n: int = 1) -> None:
+    def bump(seat: object, counter: str, n: int = 1) -> None:
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
             counts[seat][counter] += n
 
@@ -146,7 +146,7 @@ def tally(answers: Iterable[dict[str, Any]], seats: int) -> list[dict[str, int]]
     return counts
 
 
-def seat_statistics(state: Any, answers: Iterable[dict[str, Any]]) -> list[SeatStats]:
+def seat_statistics(state: GameState, answers: Iterable[dict[str, Any]]) -> list[SeatStats]:
     """The per-seat figures of a finished game: `state` is its final engine state."""
     counts = tally(answers, len(state.players))
     winner = state.winner
@@ -164,7 +164,7 @@ def seat_statistics(state: Any, answers: Iterable[dict[str, Any]]) -> list[SeatS
     ]
 
 
-def winner_label(state: Any) -> str | None:
+def winner_label(state: GameState) -> str | None:
     """What the games list shows as the winner: a player's name, or the team id in Team mode."""
     winner = state.winner
     if winner is None:

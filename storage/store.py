@@ -157,7 +157,7 @@ class Store:
         with self.db.transaction() as conn:
             game_rows = conn.execute(games).all()
             seat_rows = conn.execute(seats).all()
-        by_game: dict[str, list] = {}
+        by_game: dict[str, list[Row[str, int, str, str | None, str | None, bool]]] = {}
         for seat in seat_rows:
             by_game.setdefault(seat.game_id, []).append(seat)
         out = []
@@ -441,7 +441,7 @@ def _log_entry(e: Row[EventRow]) -> LogEntry:
     )
 
 
-def _check_arguments(base_version: Any, texts: dict[str, tuple[Any, int]]) -> None:
+def _check_arguments(base_version: object, texts: dict[str, tuple[object, int]]) -> None:
     """A write's arguments, checked before anything is read: InvalidArgument names the first bad one."""
     if not is_int(base_version):
         raise InvalidArgument(
@@ -467,7 +467,8 @@ def _resolved(answer: Answer, action: Action) -> Action:
 
 def _same_action(stored: str, action: Action) -> bool:
     """A retry names the stored action (which also keeps the outcomes it led to)."""
-    retried, kept = action.to_json(), json.loads(stored)
+    retried = action.to_json()
+    kept: dict[str, Any] = json.loads(stored)
     retried.pop("outcomes", None)
     kept.pop("outcomes", None)
     return retried == kept

@@ -49,8 +49,10 @@ def test_the_lint_tools_come_from_the_lint_extra() -> None:
 
 def test_the_checks_read_their_settings_from_pyproject() -> None:
     tools = PYPROJECT["tool"]
-    assert {"ruff", "mypy"} <= tools.keys()
-    assert tools["mypy"]["files"], "a bare `mypy` checks the files pyproject.toml names"
+    assert {"ruff", "mypy", "importlinter"} <= tools.keys()
+    assert tools["mypy"]["files"] == ["companion", "storage"] and tools["mypy"]["strict"], (
+        "a bare `mypy` checks all of companion and storage under --strict"
+    )
 
 
 def test_the_quick_run_leaves_out_every_registered_marker() -> None:

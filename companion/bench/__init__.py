@@ -16,6 +16,10 @@ import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # each suite imports what it measures when it runs
+    from companion.rules import GameState
 
 SUITES: dict[str, str] = {
     "engine": "companion.bench:engine_suite",
@@ -54,7 +58,7 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def sample_states(games: int, players: int, modules: str = "base", every: int = 7):
+def sample_states(games: int, players: int, modules: str = "base", every: int = 7) -> list[GameState]:
     """States met during random games, for per-call timings."""
     from companion.rules import new_game, step
     from companion.simulate import RandomTable, random_config

@@ -21,7 +21,10 @@ import time
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+if TYPE_CHECKING:  # the app is imported when a server starts
+    from companion.app.services.shared import Services
 
 T = TypeVar("T")
 
@@ -82,7 +85,8 @@ def require_chromium() -> str:
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 class AppServer:
@@ -116,9 +120,11 @@ class AppServer:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
-    def services(self) -> Any:
+    def services(self) -> Services:
         """The server's shared services (store, join links and lockouts)."""
-        return self.app.app.state.services
+        api: Any = self.app.app  # the FastAPI application behind the door (make_asgi)
+        services: Services = api.state.services
+        return services
 
     @property
     def url(self) -> str:
@@ -298,7 +304,7 @@ async def nudge(page: Any, x: float) -> None:
     await asyncio.sleep(0.25)
 
 
-async def box_in_view(page: Any, name: str, deadline: float) -> dict:
+async def box_in_view(page: Any, name: str, deadline: float) -> dict[str, float]:
     view = page.viewport_size
     last = None
     wheeled_at = None  # where the node was when the wheel last moved the page for it
@@ -306,6 +312,7 @@ async def box_in_view(page: Any, name: str, deadline: float) -> dict:
         if time.monotonic() > deadline:
             raise AssertionError(f"no tappable element {name!r} on screen")
         loc = ident(page, name).first
+        box: dict[str, float] | None
         try:
             box = await loc.bounding_box(timeout=500)
         except Exception:  # not there (yet), or replaced while we looked
@@ -461,12 +468,14 @@ async def _screenshot(page: Any, tries: int = 3) -> bytes:
 
     for _ in range(tries - 1):
         try:
-            return await page.screenshot(timeout=30000)
+            image: bytes = await page.screenshot(timeout=30000)
+            return image
         except CaptureTimeout:
             with contextlib.suppress(BrowserStuck):
                 await answering(page)
     try:
-        return await page.screenshot(timeout=30000)
+        image = await page.screenshot(timeout=30000)
+        return image
     except CaptureTimeout:
         await answering(page)  # BrowserStuck when the renderer stopped drawing altogether
         raise

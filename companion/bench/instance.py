@@ -30,7 +30,7 @@ class ScreenConnection(Connection):
     noting when it sent its first message since `first_at` was last cleared."""
 
     def __init__(self, loop: Any, hub: PubSubHub, executor: ThreadPoolExecutor) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # Flet left it unannotated
         self.loop = loop
         self.executor = executor
         self.pubsubhub = hub
@@ -47,7 +47,7 @@ class Instance:
     def __init__(self, url: str, folder: Path, name: str) -> None:
         from companion.app.door.access import Access
         from companion.app.services.settings import SettingsFile
-        from companion.app.ui.shell import Services
+        from companion.app.services.shared import Services
         from storage import Store
 
         flet_costs.apply()  # as the server does

@@ -148,7 +148,7 @@ class Load:
         # The writes run on a thread of their own: choosing a legal action and writing it must
         # not hold up this loop, which timestamps the frames the screens receive.
         loop = asyncio.get_running_loop()
-        writing: list[asyncio.Future] = []
+        writing: list[asyncio.Future[None]] = []
         start = time.monotonic()
         end = start + seconds
         for table in self.tables:  # each at its own moment of the period, as it would be at a club

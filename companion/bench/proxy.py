@@ -36,7 +36,7 @@ def nginx_binary() -> str | None:
     return None
 
 
-def start_instance(db_url: str, folder: Path, port: int | None = None) -> tuple[subprocess.Popen, int]:
+def start_instance(db_url: str, folder: Path, port: int | None = None) -> tuple[subprocess.Popen[str], int]:
     """One instance of the command on a loopback port; returned once it says it is running."""
     port = port or free_port()
     env = dict(os.environ, COMPANION_SETTINGS=str(folder / f"settings-{port}.json"))
@@ -187,7 +187,7 @@ class Proxy:
         stop(self.proc)
 
 
-def stop(proc: subprocess.Popen) -> None:
+def stop(proc: subprocess.Popen[str]) -> None:
     if proc.poll() is None:
         proc.terminate()
         try:

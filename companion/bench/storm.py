@@ -34,7 +34,7 @@ GAME: dict[str, Any] = {
 }
 
 
-def _serve(folder: Path, port: int) -> subprocess.Popen:
+def _serve(folder: Path, port: int) -> subprocess.Popen[str]:
     env = dict(os.environ, COMPANION_SETTINGS=str(folder / "settings.json"))
     proc = subprocess.Popen(
         [

@@ -21,7 +21,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from companion.bench import rss_mb
 
@@ -67,7 +67,7 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def _start(port: int, db: str, settings: Path) -> subprocess.Popen:
+def _start(port: int, db: str, settings: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ, COMPANION_SETTINGS=str(settings))
     return subprocess.Popen(
         [sys.executable, "-m", "companion", "--no-browser", "--port", str(port), "--db", db],
@@ -77,7 +77,7 @@ def _start(port: int, db: str, settings: Path) -> subprocess.Popen:
     )
 
 
-def _wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+def _wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -152,7 +152,7 @@ async def _measure(folder: Path, viewport_name: str = "laptop") -> list[tuple[st
             lost: list[str] = []
             settled: list[float] = []
 
-            async def tap(name: str, expect: dict, measure: bool = True) -> None:
+            async def tap(name: str, expect: dict[str, Any], measure: bool = True) -> None:
                 for _attempt in range(3):
                     box = await box_in_view(page, name, time.monotonic() + 15)
                     before = await page.evaluate("window.__taps.length")

@@ -25,7 +25,8 @@ PAGE_ID = 1  # the page is the first control of every session
 
 
 def frame(action: int, body: Mapping[str, Any]) -> bytes:
-    return b"\x00" + msgpack.packb([action, dict(body)])
+    packed: bytes = msgpack.packb([action, dict(body)])
+    return b"\x00" + packed
 
 
 class WireClient:

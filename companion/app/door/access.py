@@ -16,13 +16,15 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+import flet as ft
+
 from ..host.net import LOOPBACK, Network, within
-from .device_storage import DeviceStorage
+from .device_storage import DeviceStorage, storage_of
 from .peer import Peer, peer_of
-from .tokens import SECRET, new_secret, same_secret, valid
+from .tokens import SECRET, RateLimiter, new_secret, same_secret, valid
 
 log = logging.getLogger(__name__)
 HOST_PREF = "dyo.host"
@@ -78,10 +80,42 @@ class Access:
         return self.host_by_address(peer) or self.key_ok(key)
 
 
-def admit(app: Any) -> None:
-    """Decide, once per session, whether this browser is the host's; drop a host key from the route."""
-    import flet as ft
+class _Joining(Protocol):
+    @property
+    def limiter(self) -> RateLimiter: ...  # the wrong secrets and keys each address presented
 
+
+class _Shared(Protocol):
+    @property
+    def access(self) -> Access: ...
+
+    @property
+    def join(self) -> _Joining: ...
+
+
+class Visitor(Protocol):
+    """What the door needs of a browser tab's app (`App` in ui/shell.py): it decides `host` and
+    gives the tab its browser's storage (`prefs`)."""
+
+    host: bool
+    prefs: DeviceStorage | None
+
+    @property
+    def page(self) -> ft.Page: ...
+
+    @property
+    def services(self) -> _Shared: ...
+
+    @property
+    def route(self) -> str: ...
+
+    def show(self, route: str) -> None: ...
+
+    def run_later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
+
+
+def admit(app: Visitor) -> None:
+    """Decide, once per session, whether this browser is the host's; drop a host key from the route."""
     page = app.page
     access: Access = app.services.access
     peer = peer_of(page)
@@ -110,17 +144,17 @@ def head(route: str) -> str:
     return parts[0] if parts else ""
 
 
-async def _remember(app: Any, key: str) -> None:
+async def _remember(app: Visitor, key: str) -> None:
     try:
-        await app.prefs.set(HOST_PREF, key)
+        await storage_of(app).set(HOST_PREF, key)
     except Exception:  # private browsing, full storage: the key works for this visit only
         log.info("cannot keep the host key in this browser")
 
 
-async def _recall(app: Any) -> None:
+async def _recall(app: Visitor) -> None:
     """A browser that once presented the host key gets the host's screens back."""
     try:
-        key = await app.prefs.get(HOST_PREF)
+        key = await storage_of(app).get(HOST_PREF)
     except Exception:
         return
     if key is None or app.host:
@@ -133,6 +167,6 @@ async def _recall(app: Any) -> None:
     else:
         limiter.failed(address)
         try:
-            await app.prefs.remove(HOST_PREF)  # a key from an earlier run of the server
+            await storage_of(app).remove(HOST_PREF)  # a key from an earlier run of the server
         except Exception:
             pass

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -83,3 +83,17 @@ class DeviceStorage:
                 return asked.result()
             if dropped not in done:
                 raise TimeoutError("the browser did not answer")
+
+
+class Holder(Protocol):
+    """A session that may hold its browser's storage (`App.prefs`, given when it is admitted)."""
+
+    @property
+    def prefs(self) -> DeviceStorage | None: ...
+
+
+def storage_of(holder: Holder) -> DeviceStorage:
+    """The session's browser storage: AttributeError before it has one, as reaching for it always did."""
+    if holder.prefs is None:
+        raise AttributeError("this session has no browser storage yet")
+    return holder.prefs

@@ -25,8 +25,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+import flet as ft
 import msgpack
 from flet.messaging.protocol import MessageAction
+from flet.messaging.session import Session
 
 from ..host.net import Network, within
 
@@ -97,15 +99,15 @@ def _headers(scope: Scope) -> dict[str, str]:
 # --- the session's peer -------------------------------------------------------------------------
 
 _ARRIVING: contextvars.ContextVar[Peer] = contextvars.ContextVar("dyo_arriving_peer", default=UNKNOWN)
-_SESSIONS: weakref.WeakKeyDictionary[Any, Peer] = weakref.WeakKeyDictionary()
+_SESSIONS: weakref.WeakKeyDictionary[Session, Peer] = weakref.WeakKeyDictionary()
 
 
-def bind_session(page: Any) -> None:
+def bind_session(page: ft.Page) -> None:
     """Flet's `before_main`: the new session belongs to the connection registering it."""
     _SESSIONS[page.session] = _ARRIVING.get()
 
 
-def peer_of(page: Any) -> Peer:
+def peer_of(page: ft.Page) -> Peer:
     """The peer a session was bound to when it registered (UNKNOWN: never bound, trusted as nobody)."""
     try:
         return _SESSIONS.get(page.session, UNKNOWN)
@@ -246,4 +248,5 @@ def strip_server_owned(frame: bytes) -> bytes:
         return frame
     log.warning("dropped a client's patch of %s", ", ".join(map(str, owned))[:200])
     body = {**body, field: {k: v for k, v in patch.items() if k not in owned}}
-    return b"\x00" + msgpack.packb([action, body])
+    packed: bytes = msgpack.packb([action, body])
+    return b"\x00" + packed

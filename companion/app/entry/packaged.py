@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+
+import flet as ft
 
 from ..host import native
 from ..services.settings import SettingsFile
@@ -26,7 +27,7 @@ def native_services() -> Services:
     return Services(store=store, settings_file=settings, joinable=False)
 
 
-def native_main(page: Any) -> None:
+def native_main(page: ft.Page) -> None:
     """The packaged app's `main(page)`."""
     App(page, native_services()).start()
 

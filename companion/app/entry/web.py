@@ -6,11 +6,16 @@ Flet session, the door (`PeerGate`, `bind_session`, the host's `Access`) and the
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
-from fastapi import Request
+import flet as ft
+from fastapi import FastAPI, Request
+
+from storage import Store
 
 from ..door.access import Access
 from ..door.peer import PeerGate, bind_session, peer_of_scope
@@ -23,23 +28,23 @@ from ..services.shared import Services
 from ..ui.shell import SESSION_SECONDS, App
 
 
-def make_main(services: Services) -> Callable[[Any], None]:
+def make_main(services: Services) -> Callable[[ft.Page], None]:
     """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable)."""
 
-    def main(page: Any) -> None:
+    def main(page: ft.Page) -> None:
         App(page, services).start()
 
     return main
 
 
 def make_asgi(
-    store: Any,
+    store: Store | Future[Store],
     settings_file: SettingsFile,
     *,
     lan_url: str | None = None,
     access: Access | None = None,
     session_timeout: int = SESSION_SECONDS,
-) -> Any:
+) -> PeerGate:
     """The table app as one ASGI application behind the door (door/peer.py): the Flet UI at `/`,
     `/api/health` (for scripts and the launcher's readiness check) and `/api/games/<id>/export`
     (a game file download, for the host's browsers only: door/access.py)."""
@@ -54,7 +59,7 @@ def make_asgi(
     return PeerGate(api, services.access.proxies)
 
 
-def _routes(api: Any, services: Services) -> None:
+def _routes(api: FastAPI, services: Services) -> None:
     from fastapi.responses import JSONResponse, Response
 
     @api.get("/api/health")
@@ -86,14 +91,14 @@ class TableApp:
     def __init__(self) -> None:
         self.settings_file = SettingsFile()
 
-    def web(self, store: Any, lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp:
+    def web(self, store: Future[Store], lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp:
         access = Access(lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store))
         return WebApp(make_asgi(store, self.settings_file, lan_url=lan_url, access=access), access.host_link)
 
-    def desktop(self, store: Any) -> Callable[[Any], None]:
+    def desktop(self, store: Store) -> Callable[[ft.Page], None]:
         return make_main(Services(store=store, settings_file=self.settings_file, joinable=False))
 
 
-def serve(args: Any) -> int:
+def serve(args: argparse.Namespace) -> int:
     """`dyo-companion` without a subcommand."""
     return launch.run_app(args, TableApp())

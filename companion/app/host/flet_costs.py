@@ -69,7 +69,7 @@ def _brief_message(message: Any) -> str:
 def unlink_operations(builder: Any) -> list[Any] | None:
     """Empty every node of the diff's operation list ([previous, next, operation]) but its head,
     which is returned, so the patch is freed the moment it is sent."""
-    root = getattr(builder, "_DiffBuilder__root", None)
+    root: list[Any] | None = getattr(builder, "_DiffBuilder__root", None)
     if not root:
         return None
     node = root[1]

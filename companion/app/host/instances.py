@@ -21,11 +21,14 @@ import subprocess
 import sys
 import time
 from concurrent.futures import Future
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # storage is imported once the server listens (launch.py)
+    from storage import Store
 
 WORKER_ENV = "COMPANION_WORKER"  # set in each worker: its number (0 announces the address)
 HOST_SECRET = "host"
-_claims: list[Any] = []  # the open files whose locks this process holds
+_claims: list[IO[bytes]] = []  # the open files whose locks this process holds
 
 
 class AlreadyServed(Exception):
@@ -34,7 +37,7 @@ class AlreadyServed(Exception):
         self.message = message
 
 
-def claim(store: Any) -> None:
+def claim(store: Store) -> None:
     """Hold the SQLite file for this server; AlreadyServed when another server holds it."""
     db = store.db
     if not db.is_sqlite or db.path is None:
@@ -56,7 +59,7 @@ def claim(store: Any) -> None:
     _claims.append(handle)
 
 
-def shared_host_key(store: Any) -> str | None:
+def shared_host_key(store: Store | Future[Store]) -> str | None:
     """The host key kept in a PostgreSQL database (every instance's), else None (this process's own)."""
     if isinstance(store, Future):
         store = store.result()

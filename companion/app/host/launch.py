@@ -14,6 +14,7 @@ get the host's screens. `--forwarded-allow-ips` names the reverse proxies whose
 
 from __future__ import annotations
 
+import argparse
 import errno
 import importlib.util
 import os
@@ -25,10 +26,13 @@ import webbrowser
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import instances, memory
 from .net import Network, is_loopback, networks
+
+if TYPE_CHECKING:  # storage is imported once the server listens (see `run_app`)
+    from storage import Store
 
 # The largest websocket frame a client may send: a game file imported from the browser travels in
 # one; everything else a client sends is a few hundred bytes (uvicorn's default is 16 MiB).
@@ -59,12 +63,12 @@ class WebApp:
 class Served(Protocol):
     """The app this process serves, put together above this layer (companion/app/entry/web.py)."""
 
-    def web(self, store: Any, lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp: ...
+    def web(self, store: Future[Store], lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp: ...
 
-    def desktop(self, store: Any) -> Callable[[Any], None]: ...
+    def desktop(self, store: Store) -> Callable[[Any], None]: ...
 
 
-def run_app(args: Any, served: Served) -> int:
+def run_app(args: argparse.Namespace, served: Served) -> int:
     if getattr(args, "desktop", False):
         store = _open_store(getattr(args, "db", None))
         return 2 if store is None else _desktop(served.desktop(store))
@@ -85,7 +89,7 @@ def run_app(args: Any, served: Served) -> int:
             return 2
     # The database opens (storage imports, migrations) once the server listens, while the browser
     # loads the Flutter client: the first table appears sooner.
-    opening: Future = Future()
+    opening: Future[Store] = Future()
     opening.opener = lambda: _open_into(opening, getattr(args, "db", None))  # type: ignore[attr-defined]
     return serve(
         served.web(opening, lan_url, proxies),
@@ -124,7 +128,7 @@ def _url_host(address: str) -> str:
     return f"[{address}]" if ":" in address else address
 
 
-def _open_into(future: Future, url: str | None) -> None:
+def _open_into(future: Future[Store], url: str | None) -> None:
     try:
         from storage import Store
 
@@ -139,7 +143,7 @@ def _open_into(future: Future, url: str | None) -> None:
         future.set_exception(error)
 
 
-def _open_store(url: str | None) -> Any:
+def _open_store(url: str | None) -> Store | None:
     try:
         from storage import StorageError, Store
     except ImportError as error:  # pragma: no cover - broken install
@@ -179,7 +183,8 @@ def lan_address() -> str:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
+            address: str = s.getsockname()[0]
+            return address
     except OSError:
         return socket.gethostbyname(socket.gethostname())
 
@@ -196,12 +201,12 @@ def browser_available() -> bool:
 
 def serve(
     app: WebApp,
-    store: Any,
+    store: Store | Future[Store],
     hosts: list[str],
     port: int,
     *,
     lan_url: str | None = None,
-    proxies: tuple[Any, ...] = (),
+    proxies: tuple[Network, ...] = (),
     open_browser: bool = True,
 ) -> int:
     import uvicorn

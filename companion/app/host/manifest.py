@@ -11,7 +11,18 @@ Flet's of the same name (`favicon.png`, `icons/apple-touch-icon-192.png`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the web framework is imported when the server starts (`serve`)
+    from fastapi import FastAPI
+
+# ASGI's shapes (door/peer.py spells them the same way).
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 NAME = "Dig Your Way Out"
 SHORT_NAME = "Dig Out"  # the label under a home-screen icon: short enough not to be cut
@@ -53,17 +64,17 @@ def theme_color_meta(html: bytes) -> bytes:
 class ThemeColorPages:
     """ASGI middleware: adds the theme colour to HTML pages served whole (200 answers to GET)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "GET":
             await self.app(scope, receive, send)
             return
-        start: dict | None = None
+        start: Message | None = None
         chunks: list[bytes] = []
 
-        async def rewrite(message: dict) -> None:
+        async def rewrite(message: Message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
                 headers = {k.lower(): v for k, v in message.get("headers", [])}
@@ -85,7 +96,7 @@ class ThemeColorPages:
         await self.app(scope, receive, rewrite)
 
 
-def serve(api: Any) -> None:
+def serve(api: FastAPI) -> None:
     """Answer `/manifest.json` and colour the pages; call before mounting Flet at `/`."""
     from fastapi.responses import JSONResponse
 

@@ -20,10 +20,9 @@ import logging
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlencode
 
-from storage import Device, GameNotFound, LinkRefused, SeatTaken
+from storage import Device, Devices, GameNotFound, LinkRefused, SeatTaken, Store
 
 from ..door.tokens import GAME_ID, SECRET, TOKEN, RateLimiter, new_token, token_hash, valid
 
@@ -49,7 +48,7 @@ class SeatChoice:
 
 
 class JoinService:
-    def __init__(self, store: Any, limiter: RateLimiter | None = None) -> None:
+    def __init__(self, store: Store, limiter: RateLimiter | None = None) -> None:
         self.store = store
         self.limiter = limiter or RateLimiter()
         self._online: dict[str, set[str]] = {}  # device id -> ids of the sessions showing it
@@ -57,7 +56,7 @@ class JoinService:
         self._lock = threading.Lock()
 
     @property
-    def devices(self) -> Any:
+    def devices(self) -> Devices:
         return self.store.devices
 
     # --- the link ----------------------------------------------------------------------------
@@ -79,7 +78,7 @@ class JoinService:
         wait = self.limiter.wait(client)
         if wait > 0:
             return Gate(False, wait)
-        if valid(GAME_ID, game_id) and valid(SECRET, secret) and self.devices.secret_matches(game_id, secret):
+        if valid(GAME_ID, game_id) and valid(SECRET, secret) and self.devices.secret_matches(str(game_id), str(secret)):
             return Gate(True)
         return Gate(False, self.limiter.failed(client))
 

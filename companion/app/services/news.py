@@ -14,7 +14,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Protocol
+
+from storage import Store
 
 log = logging.getLogger(__name__)
 GAME_PREFIX = "game:"
@@ -47,21 +50,22 @@ class Carrier(Protocol):
 class News:
     """One per server, shared by its sessions; `carrier` None: this process is the only instance."""
 
-    def __init__(self, store: Any = None) -> None:
+    def __init__(self, store: Store | Callable[[], Store]) -> None:
         self._store = store  # the store, or a callable giving it (it may still be opening)
         self.carrier: Carrier | None = None
         self._clients: dict[int, Any] = {}  # a page's pubsub client per Flet hub: the ways into them
         self._topics: Counter[str] = Counter()
         self._lock = threading.Lock()
-        self.presence: Any = None  # told of devices online on another instance (JoinService.heard)
+        # told of devices online on another instance (JoinService.heard)
+        self.presence: Callable[[str, str, list[str]], None] | None = None
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self._store() if callable(self._store) else self._store
 
     # --- the screens' side ---------------------------------------------------------------------
 
-    def subscribe(self, page: Any, topic: str, handler: Any) -> None:
+    def subscribe(self, page: Any, topic: str, handler: Callable[[str, Any], Any]) -> None:
         page.pubsub.subscribe_topic(topic, handler)
         with self._lock:
             hub = getattr(page.pubsub, "_PubSubClient__pubsub", page.pubsub)  # Flet names it privately

@@ -19,16 +19,24 @@ import re
 import select
 import threading
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.engine import URL
+
+from storage import Store
 
 from .news import News
+
+if TYPE_CHECKING:  # psycopg2 is imported only where PostgreSQL is used
+    from psycopg2.extensions import connection
 
 log = logging.getLogger(__name__)
 PAYLOAD_MAX = 7900  # PostgreSQL refuses payloads from 8000 bytes
 RETRY_MAX_S = 10.0
 
 
-def dsn_of(url: Any) -> str:
+def dsn_of(url: URL) -> str:
     """The libpq address of a SQLAlchemy URL (its driver name dropped, the password kept)."""
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -45,11 +53,11 @@ class PostgresCarrier:
     def __init__(self, news: News, dsn: str) -> None:
         import psycopg2
 
-        self._connect = lambda: psycopg2.connect(dsn)
+        self._connect: Callable[[], connection] = lambda: psycopg2.connect(dsn)
         self.news = news
         self.origin = uuid.uuid4().hex[:12]
         self._send_lock = threading.Lock()
-        self._sender: Any = None
+        self._sender: connection | None = None
         self._stop = threading.Event()
         self._listening = threading.Event()
         self.channel = ""
@@ -64,7 +72,7 @@ class PostgresCarrier:
     def wait_listening(self, timeout: float = 10.0) -> bool:
         return self._listening.wait(timeout)
 
-    def _open(self) -> Any:
+    def _open(self) -> connection:
         conn = self._connect()
         conn.autocommit = True
         with conn.cursor() as cur:
@@ -102,6 +110,7 @@ class PostgresCarrier:
                 try:
                     if self._sender is None or self._sender.closed:
                         self._open_sender()
+                    assert self._sender is not None  # opened just above if it was not
                     with self._sender.cursor() as cur:
                         cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
                     return
@@ -150,7 +159,7 @@ class PostgresCarrier:
                 except Exception:
                     pass
 
-    def _pump(self, conn: Any) -> None:
+    def _pump(self, conn: connection) -> None:
         while not self._stop.is_set():
             ready, _, _ = select.select([conn], [], [], 1.0)
             if not ready:
@@ -183,7 +192,7 @@ class PostgresCarrier:
             self._drop_sender()
 
 
-def start(news: News, store: Any) -> None:
+def start(news: News, store: Store) -> None:
     """Give `news` its carrier when the store is PostgreSQL (SQLite: one instance, none needed)."""
     db = getattr(store, "db", None)
     if db is None or db.is_sqlite or news.carrier is not None:

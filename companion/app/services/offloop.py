@@ -21,7 +21,7 @@ T = TypeVar("T")
 WORKERS = 8  # games written at the same moment; more wait for a free worker, each in its order
 NEW_GAMES = "new games"  # the lane of games being created or imported (they have no id yet)
 
-Job = tuple[Future, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 
 class Lanes:

@@ -12,7 +12,10 @@ the other tables' screens.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from storage import Device, GameInfo, Statistics, Table
+
+from .shared import Services
 
 LISTS = "game lists"  # the lane of the reads that list every game
 
@@ -21,7 +24,7 @@ LISTS = "game lists"  # the lane of the reads that list every game
 class Seating:
     """Who holds a place at a table, and its join link's secret when the screen shows the link."""
 
-    devices: tuple[Any, ...] = ()  # storage.Device
+    devices: tuple[Device, ...] = ()
     secret: str | None = None
 
     @property
@@ -29,7 +32,7 @@ class Seating:
         """Whether a phone holds a seat (so each hand has a private screen)."""
         return any(d.seat is not None for d in self.devices)
 
-    def holds(self, device: Any) -> bool:
+    def holds(self, device: Device) -> bool:
         """Whether `device` still holds the place it had (the host may have freed it)."""
         return any(d.id == device.id and d.seat == device.seat for d in self.devices)
 
@@ -39,12 +42,12 @@ class Opening:
     """The stored game as a screen opens it, or the store's words for why it cannot."""
 
     game_id: str
-    table: Any = None  # storage.Table; None with `problem`
+    table: Table | None = None  # None with `problem`
     problem: str | None = None
     seating: Seating = Seating()
 
 
-def read_seating(services: Any, game_id: str, link: bool = False) -> Seating:
+def read_seating(services: Services, game_id: str, link: bool = False) -> Seating:
     """The game's devices (and its secret with `link`); none where phones cannot join."""
     if not services.joinable:
         return Seating()
@@ -52,7 +55,7 @@ def read_seating(services: Any, game_id: str, link: bool = False) -> Seating:
     return Seating(tuple(join.listing(game_id)), join.secret(game_id) if link else None)
 
 
-def read_opening(services: Any, game_id: str, link: bool = False) -> Opening:
+def read_opening(services: Services, game_id: str, link: bool = False) -> Opening:
     """Everything a game's screen is built from (runs on a worker thread)."""
     try:
         return Opening(game_id, services.store.load(game_id), seating=read_seating(services, game_id, link))
@@ -65,13 +68,13 @@ class Listing:
     """The stored games home and the history list, the statistics the history charts, or the
     store's words for why they cannot be read."""
 
-    active: tuple[Any, ...] = ()  # storage.GameInfo
-    finished: tuple[Any, ...] = ()
-    statistics: Any = None  # storage.Statistics, read for the history only
+    active: tuple[GameInfo, ...] = ()
+    finished: tuple[GameInfo, ...] = ()
+    statistics: Statistics | None = None  # read for the history only
     problem: str | None = None
 
 
-def read_listing(services: Any, statistics: bool = False) -> Listing:
+def read_listing(services: Services, statistics: bool = False) -> Listing:
     """The games' lists (runs on a worker thread); with `statistics`, the history's figures too."""
     store = services.store
     try:

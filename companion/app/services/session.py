@@ -16,14 +16,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.rules import Event, GameState, MalformedAction, Offence, events_from_json
-from storage import NothingToRedo, NothingToUndo, StaleState, StorageError
+from companion.rules import Answer, Event, GameState, MalformedAction, Offence, events_from_json
+from storage import LogEntry, NothingToRedo, NothingToUndo, StaleState, StorageError, Store, Table
 
 from . import offloop
 
 # What a store call answered, read off the loop: ("answer", the engine's answer, table or None),
 # ("stale", None, the table as it now stands), ("error", the store's words, None).
-Written = tuple[str, Any, Any]
+Written = tuple[str, Any, Table | None]
 
 
 @dataclass
@@ -34,7 +34,7 @@ class Outcome:
     violations: list[Any] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     offence: Offence | None = None
-    winner: Any = None
+    winner: int | str | None = None  # a seat, or a team in Team mode
     stale: bool = False  # somebody else changed the game first: the screen was reloaded
     error: str | None = None  # a storage problem, as the store words it
     action: dict[str, Any] | None = None
@@ -48,14 +48,16 @@ class _V:
         self.key = data.get("key", "")
         self.params = data.get("params") or {}
         self.forceable = data.get("forceable", not data.get("hard", False))
-        self._message = data.get("message", "")
+        self._message: str = data.get("message", "")
 
     @property
     def message(self) -> str:
         return self._message
 
 
-def _answer_parts(answer: Any) -> tuple[bool, list[Any], list[Event], Offence | None, Any]:
+def _answer_parts(
+    answer: Answer | dict[str, Any],
+) -> tuple[bool, list[Any], list[Event], Offence | None, int | str | None]:
     if isinstance(answer, dict):
         offence = answer.get("offence")
         return (
@@ -76,7 +78,13 @@ class Teller(Protocol):
 
 class TableSession:
     def __init__(
-        self, store: Any, game_id: str, *, by: str | None = None, table: Any = None, teller: Teller | None = None
+        self,
+        store: Store,
+        game_id: str,
+        *,
+        by: str | None = None,
+        table: Table | None = None,
+        teller: Teller | None = None,
     ) -> None:
         """`table`: the game as already read off the loop (opening.py); None reads it here.
         `teller`: told of every write taken (None: nobody else is told, as in a script)."""
@@ -130,7 +138,7 @@ class TableSession:
         """`reload`, with the replay off the loop."""
         self._adopt((await offloop.read(self.game_id, self.store.load, self.game_id)).copy())
 
-    def take_news(self, table: Any) -> bool:
+    def take_news(self, table: Table) -> bool:
         """Another screen of this process recorded `table` and handed it over with its news: the
         same table a reread would give, without the store and the thread hop (each screen keeps
         its own copy). False: this screen had it already."""
@@ -139,7 +147,7 @@ class TableSession:
             self._adopt(table.copy())
         return self.version > before
 
-    def _adopt(self, table: Any) -> None:
+    def _adopt(self, table: Table | None) -> None:
         """Take in a table read off the loop, unless a newer one arrived meanwhile (versions only grow)."""
         if table is not None and table.version >= self.version:
             self.table = table
@@ -230,10 +238,10 @@ class TableSession:
         self._changed([])
         return self.last
 
-    def events(self) -> list[Any]:
+    def events(self) -> list[LogEntry]:
         return list(self.store.events(self.game_id))
 
-    async def read_events(self) -> list[Any]:
+    async def read_events(self) -> list[LogEntry]:
         """`events`, read off the loop."""
         return await offloop.run(self.game_id, self.events)
 

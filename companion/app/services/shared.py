@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import Future
-from typing import Any
+
+from storage import Store
 
 from ..door.access import Access
 from . import notify
@@ -24,24 +25,24 @@ class Services:
 
     def __init__(
         self,
-        store: Any,
+        store: Store | Future[Store],
         settings_file: SettingsFile,
         lan_url: str | None = None,
         access: Access | None = None,
         joinable: bool = True,
     ) -> None:
-        self._store = store
+        self._store: Store | Future[Store] = store
         self.settings_file = settings_file
         self.lan_url = lan_url
         self.joinable = joinable  # False in a packaged app: no server for a phone to join
         self.access = access or Access()  # who may use the host's screens (door/access.py)
-        self._join: Any = None
-        self._news: Any = None
+        self._join: JoinService | None = None
+        self._news: News | None = None
         self._news_lock = threading.Lock()
         self.tables = TableService(lambda: self.store, lambda: self.news, lambda: self.join)  # every write
 
     @property
-    def news(self) -> Any:
+    def news(self) -> News:
         """The game news of this server (news.py); on PostgreSQL it also reaches the other
         instances, from the first time a screen listens or speaks."""
         with self._news_lock:
@@ -53,14 +54,14 @@ class Services:
             return self._news
 
     @property
-    def join(self) -> Any:
+    def join(self) -> JoinService:
         """The join links and devices of every table (services/joining.py), made on first use."""
         if self._join is None:
             self._join = JoinService(self.store)
         return self._join
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         if isinstance(self._store, Future):
             self._store = self._store.result()
         return self._store

@@ -21,9 +21,10 @@ import hashlib
 import json
 from typing import Any
 
-from companion.rules import view
-from storage import Device
+from companion.rules import GameState, view
+from storage import Device, Store, Table
 
+from .joining import JoinService
 from .session import TableSession, Teller
 
 HOST_ONLY = frozenset({"adjust"})  # corrections are the referee's
@@ -45,31 +46,32 @@ class SeatSession(TableSession):
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         game_id: str,
         device: Device | None,
-        join: Any,
-        table: Any = None,
+        join: JoinService,
+        table: Table | None = None,
         teller: Teller | None = None,
     ) -> None:
         self.device = device
         self.seat = None if device is None else device.seat
         self.join = join
-        self._view: Any = None
-        self._view_of: Any = None
+        self._view: GameState | None = None
+        self._view_of: Table | None = None
         who = "table view" if device is None else f"device {device.id} seat {device.seat}"
         super().__init__(store, game_id, by=who, table=table, teller=teller)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
         """The game as this seat knows it (computed once per version)."""
         table = self.table
         if self._view_of is not table:
             self._view = view(table.game.state, self.seat)  # seat None: the public table
             self._view_of = table
+        assert self._view is not None  # made above for this table, or for the same table before
         return self._view
 
-    def allows(self, action: Any) -> bool:
+    def allows(self, action: object) -> bool:
         return (
             self.seat is not None
             and isinstance(action, dict)

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Iterable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.i18n import DEFAULT_LANGUAGE
 
 from ..vm.text import Tr, available_languages, match_language
+
+if TYPE_CHECKING:  # Flet is imported when a page is at hand (this module's functions need none first)
+    import flet as ft
 
 log = logging.getLogger(__name__)
 
@@ -32,13 +35,13 @@ LOOKUP_SECONDS = 3.0  # a client that does not answer keeps the default language
 REGIONS = {"en": "US", "it": "IT", "fa": "IR"}
 
 
-def flutter_locale(lang: str) -> Any:
+def flutter_locale(lang: str) -> ft.Locale:
     import flet as ft
 
     return ft.Locale(lang, REGIONS.get(lang))
 
 
-def apply_language(page: Any, tr: Tr) -> None:
+def apply_language(page: ft.Page, tr: Tr) -> None:
     """Direction, Flutter's widget texts and the window title for `tr`'s language.
 
     (The theme's font family is set with the theme, from `tr.font`.)"""
@@ -65,7 +68,7 @@ class Preferences(Protocol):
 class DeviceLanguage:
     """This device's saved choice (`saved`) and its browser's preferred language (`preferred`)."""
 
-    def __init__(self, page: Any, prefs: Preferences | None) -> None:
+    def __init__(self, page: ft.Page, prefs: Preferences | None) -> None:
         """`prefs`: this browser's storage (`App.prefs`); None keeps a choice for the session only."""
         self.page = page
         self.saved: str | None = None
@@ -120,7 +123,29 @@ def locale_tags(locales: Iterable[Any]) -> Iterable[str]:
             yield "-".join(p for p in (getattr(loc, "language_code", None), getattr(loc, "country_code", None)) if p)
 
 
-def open_in_device_language(app: Any, route: str) -> None:
+class Speaker(Protocol):
+    """What the language needs of a browser tab's app (`App` in shell.py)."""
+
+    language: str
+    device_language: DeviceLanguage | None
+
+    @property
+    def page(self) -> ft.Page: ...
+
+    @property
+    def route(self) -> str: ...
+
+    @property
+    def screen(self) -> object: ...  # None until a screen is shown
+
+    def apply_settings(self) -> None: ...
+
+    def show(self, route: str) -> None: ...
+
+    def run_later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
+
+
+def open_in_device_language(app: Speaker, route: str) -> None:
     """Show the first screen (`route`) once this device's language is known."""
     device = DeviceLanguage(app.page, getattr(app, "prefs", None))
     app.device_language = device
@@ -141,7 +166,7 @@ def open_in_device_language(app: Any, route: str) -> None:
         app.show(route)
 
 
-def set_language(app: Any, lang: str) -> None:
+def set_language(app: Speaker, lang: str) -> None:
     """This session speaks `lang` from now on: every screen is rebuilt in it."""
     app.language = lang
     app.apply_settings()
@@ -149,7 +174,7 @@ def set_language(app: Any, lang: str) -> None:
         app.show(app.route or "/")
 
 
-def choose_language(app: Any, lang: str | None) -> None:
+def choose_language(app: Speaker, lang: str | None) -> None:
     """The Settings picker: `lang`, or None to follow this device's own language; remembered here."""
     device: DeviceLanguage | None = getattr(app, "device_language", None)
     if device is None:

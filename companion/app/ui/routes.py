@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..services.opening import LISTS, read_listing, read_opening
+from ..services.opening import LISTS, Opening, read_listing, read_opening
+from .port import AppPort, ShownScreen
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,12 @@ def _parts(path: str) -> list[str]:
     return [p for p in path.split("/") if p]
 
 
-def _host_only(app: Any, head: str) -> bool:
+def _host_only(app: AppPort, head: str) -> bool:
     """Only the host's browsers see games, the setup and the history; anyone sees the rest."""
     return not getattr(app, "host", True) and head not in ("rules", "settings", "join", "play")
 
 
-def read_for(app: Any, path: str) -> Read | None:
+def read_for(app: AppPort, path: str) -> Read | None:
     """What this route's screen reads before it is drawn; None: it reads nothing first."""
     parts = _parts(path)
     head = parts[0] if parts else ""
@@ -52,7 +53,7 @@ def read_for(app: Any, path: str) -> Read | None:
     return Read(LISTS, read_listing, (services, head == "history"))  # home (any other route) or the history
 
 
-def screen_for(app: Any, path: str, query: dict[str, str], read: Any = None) -> Any:
+def screen_for(app: AppPort, path: str, query: dict[str, str], read: Any = None) -> ShownScreen:
     """The screen of `path`, built from what `read_for` named, as read (`read`)."""
     parts = _parts(path)
     head = parts[0] if parts else ""
@@ -87,7 +88,7 @@ def screen_for(app: Any, path: str, query: dict[str, str], read: Any = None) -> 
     return HomeScreen(app, query, read)
 
 
-def _game_screen(app: Any, sub: str, query: dict[str, str], opening: Any) -> Any:
+def _game_screen(app: AppPort, sub: str, query: dict[str, str], opening: Opening) -> ShownScreen:
     if sub == "log":
         from .screens.log import LogScreen
 

@@ -17,6 +17,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
+from storage import Device
+
 from ..door.access import admit
 from ..door.device_storage import DeviceStorage
 from ..host import memory
@@ -26,7 +28,8 @@ from ..services.shared import Services
 from ..vm.actions import ReasonVM
 from ..vm.text import FONT_FILES, Tr
 from . import sound
-from .locale import apply_language, open_in_device_language
+from .locale import DeviceLanguage, apply_language, open_in_device_language
+from .port import ShownScreen
 from .routes import Read, read_for, screen_for
 from .widgets.common import DANGER, button, heading, muted, pill, start_border, width_class
 
@@ -40,7 +43,7 @@ KEYLESS_SESSION_SECONDS = 30
 
 
 class App:
-    join_devices: dict[str, Any]  # the devices this browser joined, by game (ui/phone/device.py sets it)
+    join_devices: dict[str, Device]  # the devices this browser joined, by game (ui/phone/device.py sets it)
 
     def __init__(self, page: ft.Page, services: Services) -> None:
         self.page = page
@@ -48,11 +51,11 @@ class App:
         self.store = services.store
         self.settings: Settings = services.settings_file.load()
         self.language = "en"  # this session's (this device's) language: see locale.py
-        self.device_language: Any = None
+        self.device_language: DeviceLanguage | None = None
         self.tr = Tr(self.language)
-        self.screen: Any = None
+        self.screen: ShownScreen | None = None
         self.route = ""
-        self.width = page.width or 1024
+        self.width: float = page.width or 1024
         self._file_picker: ft.FilePicker | None = None  # see `file_picker`
         self.host = False  # decided by admit() from the connection and the host key
         self.link_ok = False  # this session presented a game's valid join secret
@@ -90,7 +93,7 @@ class App:
         """Whether the socket is gone (Flet detaches it before it announces the disconnection)."""
         return self.page.session.connection is None
 
-    def _connected(self, e: Any = None) -> None:
+    def _connected(self, e: ft.Event[ft.Page] | None = None) -> None:
         self._short_lived = False
         # Flet 1.0 answers no call to a service made before a reconnect: new ones are made on use.
         if self.prefs is not None:
@@ -115,7 +118,7 @@ class App:
         elif self.screen is not None:
             self.render()
 
-    async def _disconnected(self, e: Any = None) -> None:
+    async def _disconnected(self, e: ft.Event[ft.Page] | None = None) -> None:
         """Its socket is gone: a session that never held a key is kept only briefly (a stranger's
         reconnect storm must not pin memory for the usual grace period)."""
         if self.prefs is not None:
@@ -140,7 +143,7 @@ class App:
         self.page.appbar = None
         self.page.controls.clear()
 
-    def _closed(self, e: Any = None) -> None:
+    def _closed(self, e: ft.Event[ft.Page] | None = None) -> None:
         if self.prefs is not None:
             self.prefs.closed()
         memory.session_closed()
@@ -247,6 +250,7 @@ class App:
         page = self.page
         screen = self.screen
         try:
+            assert screen is not None  # a screen is shown before it is drawn; None fails as a broken one
             appbar, body = screen.appbar(), screen.body()
         except Exception:  # never a blank page: say so and offer the way home
             log.exception("cannot render %s", self.route)
@@ -271,7 +275,7 @@ class App:
         if self.screen is not None:
             self.render()
 
-    def _resized(self, e: Any) -> None:
+    def _resized(self, e: ft.PageResizeEvent) -> None:
         width = getattr(e, "width", None) or self.page.width or self.width
         old = self.width
         self.width = width

@@ -16,8 +16,10 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from companion.rules import Event
+from companion.rules import Event, Offence
 from companion.rules import events as ev
+
+from .port import AppPort, ShownScreen
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +27,7 @@ SOUNDS = {"whistle": "sounds/whistle.wav", "roll": "sounds/roll.wav"}  # under t
 _ATTRIBUTE = "_table_sounds"  # where a session's players are kept (on its App)
 
 
-def cues(events: Iterable[Event], offence: Any = None) -> list[str]:
+def cues(events: Iterable[Event], offence: Offence | None = None) -> list[str]:
     """The sounds an accepted action calls for, in the order they are played: the whistle when
     it is a Warden offence, the roll when the app rolled a die (a die the table rolled and
     entered makes no sound: the table heard it)."""
@@ -37,7 +39,7 @@ def cues(events: Iterable[Event], offence: Any = None) -> list[str]:
     return found
 
 
-def plays_here(screen: Any) -> bool:
+def plays_here(screen: ShownScreen) -> bool:
     """Whether this screen makes sounds: the referee's console, with Sound on in Settings."""
     app = screen.app
     return getattr(screen, "viewer", 0) is None and app.settings.sound_on
@@ -53,7 +55,7 @@ class TableSounds:
             name: fa.Audio(src=src, release_mode=fa.ReleaseMode.STOP, volume=0.8) for name, src in SOUNDS.items()
         }
 
-    def play(self, app: Any, name: str) -> bool:
+    def play(self, app: AppPort, name: str) -> bool:
         player = self.players.get(name)
         return player is not None and app.run_later(_play, player)
 
@@ -66,7 +68,7 @@ async def _play(player: Any) -> None:
         log.debug("a sound did not play", exc_info=True)
 
 
-def prepare(screen: Any) -> TableSounds | None:
+def prepare(screen: ShownScreen) -> TableSounds | None:
     """The session's players, made when the console opens (so the sounds are loaded before they
     are needed); None where this screen stays quiet or the page cannot hold them."""
     if not plays_here(screen):
@@ -83,7 +85,7 @@ def prepare(screen: Any) -> TableSounds | None:
     return sounds
 
 
-def renew(app: Any) -> None:
+def renew(app: AppPort) -> None:
     """New players for the session (a browser that reconnected answers none of the old ones),
     made now if its screen makes sounds, so they are loaded before they are needed."""
     if getattr(app, _ATTRIBUTE, None) is None:
@@ -93,7 +95,7 @@ def renew(app: Any) -> None:
         prepare(app.screen)
 
 
-def after(screen: Any, events: Iterable[Event], offence: Any = None) -> list[str]:
+def after(screen: ShownScreen, events: Iterable[Event], offence: Offence | None = None) -> list[str]:
     """Play what an accepted action (this screen's or another device's) calls for; the names played."""
     wanted = cues(events, offence)
     if not wanted:

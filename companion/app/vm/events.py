@@ -88,7 +88,7 @@ class Names:
         return self.tr.join(self(s) for s in seats)
 
 
-def why_text(tr: Tr, why: Any) -> str:
+def why_text(tr: Tr, why: object) -> str:
     """The cause of a change, in words: a special reason, else an action, ability or card name."""
     if not why:
         return ""
@@ -461,7 +461,7 @@ def action_detail(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
     return tr.join(p for p in parts if p)
 
 
-def option_label(option: Any, tr: Tr) -> str:
+def option_label(option: object, tr: Tr) -> str:
     """A pending decision's option id, in words (a Place, a card, a Weapon, 'reroll', 'lose'...)."""
     if isinstance(option, (list, tuple)):
         return tr.join(option_label(o, tr) for o in option)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .table import COLORS
 from .text import Tr
+
+if TYPE_CHECKING:  # plain data from the store's figures: the store (and SQLAlchemy) is the caller's
+    from storage import Statistics
 
 
 @dataclass
@@ -96,7 +99,7 @@ def winner_text(tr: Tr, winner: Any) -> str:
     return str(winner)
 
 
-def history_view(stats: Any, latest: int = CHART_GAMES) -> HistoryVM:
+def history_view(stats: Statistics, latest: int = CHART_GAMES) -> HistoryVM:
     """Every player's totals, and the chart lines of the `latest` finished games."""
     vm = HistoryVM(last=len(stats.games))
     vm.first = max(1, vm.last - latest + 1)

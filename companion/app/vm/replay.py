@@ -21,7 +21,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.rules import Game, GameState, parse_action, view
 
@@ -29,6 +29,9 @@ from .log import log_view
 from .seat import SPECTATOR
 from .table import TableVM, build_table
 from .text import Tr
+
+if TYPE_CHECKING:  # plain data from engine state: the store (and SQLAlchemy) is the caller's
+    from storage import Store
 
 CACHE_GAMES = 4  # replays kept in memory (a replay holds one state per entry)
 
@@ -221,7 +224,7 @@ class ReplayCache:
         self._items: OrderedDict[tuple[Any, ...], Replay] = OrderedDict()
         self._lock = threading.Lock()
 
-    def cached(self, store: Any, game_id: str, version: int) -> Replay | None:
+    def cached(self, store: Store, game_id: str, version: int) -> Replay | None:
         """The replay of this version if it was read already (no store call)."""
         key = (id(store), game_id, version)
         with self._lock:
@@ -230,7 +233,7 @@ class ReplayCache:
                 self._items.move_to_end(key)
             return found
 
-    def get(self, store: Any, game_id: str, version: int) -> Replay:
+    def get(self, store: Store, game_id: str, version: int) -> Replay:
         """The replay of this version, reading the log if it was not read already."""
         found = self.cached(store, game_id, version)
         if found is not None:

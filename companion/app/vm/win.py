@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.rules import GameState
 
@@ -43,8 +44,8 @@ def win_view(state: GameState, tr: Tr) -> WinVM | None:
         winner = state.players[state.winner].name
         headline = tr("ui.win_player", player=winner, target=target)
 
-    def won(p) -> bool:
-        return p.seat == state.winner if isinstance(state.winner, int) else p.team == state.winner
+    def won(p: Any) -> bool:  # a player of `state` (the engine's API names no player type)
+        return bool(p.seat == state.winner if isinstance(state.winner, int) else p.team == state.winner)
 
     ordered = sorted(state.players, key=lambda p: (not won(p), -p.tunnel, p.beatings, -p.cigarettes, p.seat))
     standings = []

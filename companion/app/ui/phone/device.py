@@ -8,7 +8,10 @@ from typing import Any
 
 import flet as ft
 
+from storage import Device
+
 from ...door.peer import peer_of
+from ..port import AppPort
 from ..screens.base import Screen
 from ..widgets.common import card, heading
 
@@ -16,7 +19,7 @@ log = logging.getLogger(__name__)
 TOKEN_PREF = "dyo.device.{game}"
 
 
-def seated(app: Any) -> dict[str, Any]:
+def seated(app: AppPort) -> dict[str, Device]:
     """The devices this session has entered as, by game (a session is one browser tab)."""
     found = getattr(app, "join_devices", None)
     if found is None:
@@ -24,7 +27,7 @@ def seated(app: Any) -> dict[str, Any]:
     return found
 
 
-def client(app: Any) -> str:
+def client(app: AppPort) -> str:
     """The address wrong secrets count against: the connection's own (peer.py)."""
     return peer_of(app.page).address
 

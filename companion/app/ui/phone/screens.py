@@ -16,12 +16,14 @@ from typing import Any
 
 import flet as ft
 
-from storage import LinkRefused, SeatTaken
+from storage import Device, LinkRefused, SeatTaken
 
+from ...door.device_storage import storage_of
 from ...door.peer import peer_of
 from ...door.tokens import GAME_ID, valid
 from ...services.opening import Opening
 from ...vm.table import COLORS
+from ..port import AppPort
 from ..screens.base import Screen
 from ..widgets.common import button, heading, muted, standee, tap
 from .device import TOKEN_PREF, DeviceScreen, client, seated
@@ -31,7 +33,7 @@ from .table_view import table_view_screen
 log = logging.getLogger(__name__)
 
 
-def device_screen(app: Any, head: str, rest: list[str], query: dict[str, str], opening: Opening | None) -> Screen:
+def device_screen(app: AppPort, head: str, rest: list[str], query: dict[str, str], opening: Opening | None) -> Screen:
     """`opening`: the game read off the loop, when this tab already holds a place at it."""
     game_id = rest[0] if rest else ""
     if head == "join":
@@ -42,7 +44,7 @@ def device_screen(app: Any, head: str, rest: list[str], query: dict[str, str], o
     return PlayScreen(app, game_id, query)
 
 
-def enter(app: Any, device: Any, query: dict[str, str], opening: Opening) -> Screen:
+def enter(app: AppPort, device: Device, query: dict[str, str], opening: Opening) -> Screen:
     seated(app)[device.game_id] = device
     if device.seat is None:
         return table_view_screen(app, opening, query, device=device)
@@ -58,7 +60,7 @@ class NeutralScreen(DeviceScreen):
 
 
 class JoinScreen(DeviceScreen):
-    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, game_id: str, query: dict[str, str]) -> None:
         super().__init__(app, query)
         self.game_id = game_id
         self.key = query.get("key")
@@ -85,7 +87,7 @@ class JoinScreen(DeviceScreen):
         app.link_ok = True
         token = None
         try:
-            token = await app.prefs.get(TOKEN_PREF.format(game=self.game_id))
+            token = await storage_of(app).get(TOKEN_PREF.format(game=self.game_id))
         except Exception:  # no storage on this browser: it picks a seat as if new
             log.info("cannot read this browser's storage")
         device = None if token is None else await self._store(join.resume, self.game_id, token, client(app))
@@ -179,7 +181,7 @@ class JoinScreen(DeviceScreen):
             return
         seated(app)[self.game_id] = device
         try:
-            await self.app.prefs.set(TOKEN_PREF.format(game=self.game_id), token)
+            await storage_of(self.app).set(TOKEN_PREF.format(game=self.game_id), token)
         except Exception:  # private browsing: the seat holds for this tab only
             log.info("cannot keep the device token in this browser")
         self.app.go(f"/play/{self.game_id}")
@@ -188,7 +190,7 @@ class JoinScreen(DeviceScreen):
 class PlayScreen(DeviceScreen):
     """The gate of `/play/<game>`: which seat this browser holds, from the token it kept."""
 
-    def __init__(self, app: Any, game_id: str, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, game_id: str, query: dict[str, str]) -> None:
         super().__init__(app, query)
         self.game_id = game_id
         self.step = "connecting"
@@ -201,7 +203,7 @@ class PlayScreen(DeviceScreen):
         app = self.app
         token = None
         try:
-            token = await app.prefs.get(TOKEN_PREF.format(game=self.game_id))
+            token = await storage_of(app).get(TOKEN_PREF.format(game=self.game_id))
         except Exception:
             log.info("cannot read this browser's storage")
         join = app.services.join

@@ -21,7 +21,9 @@ from typing import Any
 import flet as ft
 
 from companion.rules import Event, GameState
+from storage import Device
 
+from ...door.device_storage import storage_of
 from ...services.news import SCREEN_CHANGED
 from ...services.opening import Opening, Seating, read_seating
 from ...services.sync import NotYourSeat, SeatLost, SeatSession
@@ -30,6 +32,7 @@ from ...vm.reactions import ReactionsVM, reactions_view
 from ...vm.seat import event_lines
 from ...vm.table import names_of
 from ...vm.text import Tr
+from ..port import AppPort
 from ..screens.live import LiveTable
 from ..screens.table import TableScreen
 from ..screens.viewer import Console
@@ -50,11 +53,11 @@ class DevicePolicy(Console):
     follows_seating = False
     stale_text = "join.stale"
 
-    def __init__(self, device: Any) -> None:
+    def __init__(self, device: Device | None) -> None:
         super().__init__()
         self.device = device
 
-    def open_session(self, app: Any, opening: Opening) -> SeatSession:
+    def open_session(self, app: AppPort, opening: Opening) -> SeatSession:
         return app.services.tables.seat_session(opening.game_id, app.page, self.device, opening.table)
 
     def shares(self, screen: LiveTable) -> bool:
@@ -102,6 +105,7 @@ class SeatPolicy(DevicePolicy):
     """A phone's seat: its own menu on its turn, its own decisions and reactions, its hand."""
 
     has_extra = True  # the player's hand
+    device: Device  # a seated device (its `seat` is a number)
 
     def __init__(self, device: Any) -> None:
         super().__init__(device)
@@ -254,7 +258,7 @@ class SeatPolicy(DevicePolicy):
         app.services.tables.devices_changed(app.page, screen.game_id, "offline", [self.device.id])
 
 
-def seat_screen(app: Any, device: Any, query: dict[str, str], opening: Opening) -> TableScreen:
+def seat_screen(app: AppPort, device: Device, query: dict[str, str], opening: Opening) -> TableScreen:
     """A phone's seat: the table screen through that seat's eyes."""
     return TableScreen(app, opening, query, SeatPolicy(device))
 
@@ -265,8 +269,8 @@ class FreedScreen(DeviceScreen):
         return self.message(ft.Icons.EVENT_SEAT, tr("join.freed_title"), tr("join.freed_text"), "join-freed")
 
 
-async def forget_token(app: Any, game_id: str) -> None:
+async def forget_token(app: AppPort, game_id: str) -> None:
     try:
-        await app.prefs.remove(TOKEN_PREF.format(game=game_id))
+        await storage_of(app).remove(TOKEN_PREF.format(game=game_id))
     except Exception:
         log.info("cannot clear this browser's storage")

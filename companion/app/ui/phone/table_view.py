@@ -21,6 +21,7 @@ from typing import Any
 import flet as ft
 
 from companion.rules import GameState
+from storage import Device
 
 from ...services.opening import Opening
 from ...vm.pending import PendingVM, pending_view
@@ -28,6 +29,7 @@ from ...vm.reactions import ReactionsVM, reactions_view
 from ...vm.seat import SPECTATOR
 from ...vm.table import seat_color
 from ...vm.text import Tr
+from ..port import AppPort
 from ..screens.live import LiveTable
 from ..screens.table import TableScreen
 from ..widgets.common import button, card, heading, icon_button, muted, pill, standee
@@ -72,7 +74,7 @@ def bilevel_png(rows: list[list[bool]]) -> bytes:
     )
 
 
-def base_url(app: Any) -> str:
+def base_url(app: AppPort) -> str:
     """This server's address as phones reach it: the LAN address when serving the network, else
     the address this browser used (the Flet websocket's)."""
     lan = app.services.lan_url
@@ -90,7 +92,7 @@ class TableViewPolicy(DevicePolicy):
 
     viewer = SPECTATOR
 
-    def __init__(self, device: Any = None) -> None:
+    def __init__(self, device: Device | None = None) -> None:
         super().__init__(device)  # device: a spectator's; None on the host's screen
         self._qr: tuple[str, bytes] | None = None
 
@@ -286,6 +288,8 @@ class TableViewPolicy(DevicePolicy):
             screen.refresh()  # who is here, who is away, the link
 
 
-def table_view_screen(app: Any, opening: Opening, query: dict[str, str], device: Any = None) -> TableScreen:
+def table_view_screen(
+    app: AppPort, opening: Opening, query: dict[str, str], device: Device | None = None
+) -> TableScreen:
     """The table view: the table screen through nobody's eyes (the host's, or a spectator's phone)."""
     return TableScreen(app, opening, query, TableViewPolicy(device))

@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from typing import Any
 
 import flet as ft
 
 from ...services.opening import Opening
+from ..port import AppPort
 from ..widgets.common import icon_button
 
 
 class Screen:
     title_key = "ui.app_title"
 
-    def __init__(self, app: Any, query: dict[str, str] | None = None) -> None:
+    def __init__(self, app: AppPort, query: dict[str, str] | None = None) -> None:
         self.app = app
         self.tr = app.tr
         self.query = query or {}
         self.writing: Future[Any] | None = None  # the last step awaiting the store (see `later`)
 
-    def later(self, coro_fn: Any, *args: Any) -> bool:
+    def later(self, coro_fn: Callable[..., Awaitable[Any]], *args: Any) -> bool:
         """Run a tap's step that awaits the store (session.py, offloop.py) as a task of this
         session's loop, so the loop serves every other screen meanwhile; `writing` keeps its
         future, for a tool or a test that waits for the tap to be done. False: not scheduled."""
@@ -115,7 +117,7 @@ class GameScreen(Screen):
     """A screen about one stored game (log, corrections, final standings), built from the game
     as read off the loop (opening.py), or showing the store's words for why it cannot (`problem`)."""
 
-    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, opening: Opening, query: dict[str, str]) -> None:
         super().__init__(app, query)
         self.game_id = opening.game_id
         self.problem: str | None = opening.problem

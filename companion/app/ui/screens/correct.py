@@ -13,6 +13,7 @@ import flet as ft
 
 from ...services.opening import Opening
 from ...vm import correct as vm
+from ..port import AppPort
 from ..widgets.common import DANGER, button, card, choice_chips, heading, muted, pill, stepper
 from .base import GameScreen
 
@@ -22,7 +23,7 @@ TOTAL_HIGH = 200  # steppers for piles and the deck: far above anything in the b
 class CorrectScreen(GameScreen):
     title_key = "correct.title"
 
-    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, opening: Opening, query: dict[str, str]) -> None:
         super().__init__(app, opening, query)
         self.draft = vm.Draft(seat=0 if self.problem else self.session.state.active)
 

@@ -7,12 +7,11 @@ like the progress bars; every axis label is written in the language's digits."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import flet as ft
 
 from ...services.opening import Listing
 from ...vm.history import STAT_COLUMNS, GameRowVM, HistoryVM, PlayerRowVM, SeriesVM, games_view, history_view
+from ..port import AppPort
 from ..widgets.common import card, edge, game_card, heading, icon_button, muted, pill, width_class
 from ..widgets.paged import Paged
 from .base import Screen
@@ -27,7 +26,7 @@ TOOLTIP_TEXT = ft.TextStyle(color=ft.Colors.ON_INVERSE_SURFACE, size=12)
 class HistoryScreen(Screen):
     title_key = "ui.history_title"
 
-    def __init__(self, app: Any, query: dict[str, str], listing: Listing) -> None:
+    def __init__(self, app: AppPort, query: dict[str, str], listing: Listing) -> None:
         super().__init__(app, query)
         self.listing = listing  # the finished games and their statistics, read off the loop (opening.py)
         self.games: Paged[GameRowVM] | None = None  # the finished games, a page at a time
@@ -37,6 +36,7 @@ class HistoryScreen(Screen):
         if self.listing.problem is not None:
             return muted(tr("ui.store_problem", problem=self.listing.problem))
         stats = self.listing.statistics
+        assert stats is not None  # the history's listing is read with them (routes.py)
         vm = history_view(stats)
         rows: list[ft.Control] = []
         if not stats.games:

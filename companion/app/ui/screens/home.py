@@ -13,6 +13,7 @@ from companion.rules import decode_json
 
 from ...services.opening import Listing
 from ...vm.history import GameRowVM, games_view
+from ..port import AppPort
 from ..widgets.common import button, card, game_card, heading, icon_button, muted, tap
 from .base import Screen
 
@@ -21,7 +22,7 @@ HOME_FINISHED = 5  # the latest finished games on Home; History lists them all
 
 
 class HomeScreen(Screen):
-    def __init__(self, app: Any, query: dict[str, str], listing: Listing) -> None:
+    def __init__(self, app: AppPort, query: dict[str, str], listing: Listing) -> None:
         super().__init__(app, query)
         self.listing = listing  # the games, read off the loop (opening.py)
         if listing.problem is not None:  # the database may be unreachable: say so, keep the rest usable
@@ -204,7 +205,7 @@ class HomeScreen(Screen):
         self.app.go(f"/game/{game_id}")
 
 
-async def export_game(app: Any, game_id: str, title: str) -> None:
+async def export_game(app: AppPort, game_id: str, title: str) -> None:
     """Save a game file (PROTOCOL.md format) through the browser's download or the OS dialog."""
     tr = app.tr
     try:
@@ -224,7 +225,7 @@ async def export_game(app: Any, game_id: str, title: str) -> None:
         app.toast(tr("ui.export_failed", problem=str(error)))
 
 
-def delete_button(app: Any, g: GameRowVM, identifier: str) -> ft.Control:
+def delete_button(app: AppPort, g: GameRowVM, identifier: str) -> ft.Control:
     """Delete a game, asked first: nothing of it is kept (a game set up wrong, a test game)."""
     tr = app.tr
     return icon_button(
@@ -241,7 +242,7 @@ def delete_button(app: Any, g: GameRowVM, identifier: str) -> ft.Control:
     )
 
 
-async def delete_game(app: Any, game_id: str, title: str) -> None:
+async def delete_game(app: AppPort, game_id: str, title: str) -> None:
     """Delete the game, tell every screen of it (the phones at its seats, other instances), and
     show the lists again without it."""
     tr = app.tr

@@ -3,19 +3,21 @@ screen (table.py) is one; the helpers never import it, so nothing loops back."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from ...services.session import TableSession
 from ...vm.interaction import TableControl
 from ...vm.text import Tr
+from ..port import AppPort, ShownScreen
 from ..widgets.common import Memo
 
 
-class LiveTable(Protocol):
-    """A table screen on a page: its game, its session and control, and how it redraws."""
+class LiveTable(ShownScreen, Protocol):
+    """A table screen on a page (the app's screen while it is shown): its game, its session and
+    control, and how it redraws."""
 
-    app: Any
+    app: AppPort
     tr: Tr
     game_id: str
     session: TableSession
@@ -34,7 +36,7 @@ class LiveTable(Protocol):
 
     def toast(self, text: str) -> None: ...
 
-    def later(self, coro_fn: Any, *args: Any) -> bool: ...
+    def later(self, coro_fn: Callable[..., Awaitable[Any]], *args: Any) -> bool: ...
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None: ...
 

@@ -11,6 +11,7 @@ from ...services.opening import Opening
 from ...vm.log import LogLineVM, log_view
 from ...vm.seat import SPECTATOR
 from ...vm.table import names_of
+from ..port import AppPort
 from ..widgets.common import card, icon_button, muted, pill
 from ..widgets.paged import Paged
 from .base import GameScreen
@@ -21,7 +22,7 @@ LOG_PAGE = 50  # entries listed at a time: a long game's log is a thousand cards
 class LogScreen(GameScreen):
     title_key = "ui.log_title"
 
-    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, opening: Opening, query: dict[str, str]) -> None:
         super().__init__(app, opening, query)
         self.entries: list[Any] | None = None  # read off the loop, then drawn (a long log takes a while)
         self.lines: Paged[LogLineVM] | None = None  # newest first, a page at a time

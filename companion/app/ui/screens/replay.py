@@ -15,6 +15,7 @@ import flet as ft
 
 from ...services.opening import Opening
 from ...vm.replay import REPLAYS, ReplayStepVM, clamp_step, replay_step
+from ..port import AppPort
 from ..widgets.board import BoardMap
 from ..widgets.common import Memo, card, choice_chips, heading, icon_button, muted, pill
 from ..widgets.players import PlayersPanel, piles_row
@@ -26,7 +27,7 @@ VIEWS = ("public", "hands")
 class ReplayScreen(GameScreen):
     title_key = "ui.replay_title"
 
-    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, opening: Opening, query: dict[str, str]) -> None:
         super().__init__(app, opening, query)
         self.hands = query.get("hands") == "1"
         self.vm: ReplayStepVM | None = None

@@ -8,6 +8,7 @@ from typing import Any
 import flet as ft
 
 from ...vm.rules import rule_count, rules_view
+from ..port import AppPort
 from ..widgets.common import DANGER, card, heading, muted, pill
 from .base import Screen
 
@@ -15,7 +16,7 @@ from .base import Screen
 class RulesScreen(Screen):
     title_key = "ui.rules_title"
 
-    def __init__(self, app: Any, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, query: dict[str, str]) -> None:
         super().__init__(app, query)
         self.search = query.get("q", "")
         self.highlight = query.get("rule")

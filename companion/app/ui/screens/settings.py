@@ -8,7 +8,6 @@ joined phone's settings offer only the language.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import flet as ft
 
@@ -86,7 +85,7 @@ def section(title: str, hint: str, control: ft.Control) -> ft.Control:
     return card(ft.Column([heading(title, 17), muted(hint, 13), control], spacing=8, tight=True))
 
 
-def setting_choice(screen: Any, field: str, modes: tuple[str, ...], key: str, label: str, prefix: str) -> ft.Control:
+def setting_choice(screen: Screen, field: str, modes: tuple[str, ...], key: str, label: str, prefix: str) -> ft.Control:
     """One of the table's settings as a row of chips (`ui.setting_<key>`, each mode `ui.<label>_<mode>`);
     a tap saves it and redraws the screen showing it."""
     tr, app = screen.tr, screen.app
@@ -102,7 +101,7 @@ def setting_choice(screen: Any, field: str, modes: tuple[str, ...], key: str, la
     return section(tr(f"ui.setting_{key}"), tr(f"ui.setting_{key}_hint"), chips)
 
 
-def screen_choice(screen: Any) -> ft.Control:
+def screen_choice(screen: Screen) -> ft.Control:
     """ "This screen": shared by the table, or the referee's own (the setup and the console offer it too)."""
     return setting_choice(screen, "screen", SCREEN_MODES, "screen", "screen", "screen")
 

@@ -18,6 +18,7 @@ from companion.rules import PRESETS, PUNISHMENT_CHOOSERS
 
 from ...vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places
 from ...vm.table import COLORS
+from ..port import AppPort
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
 from .base import Screen
 from .settings import screen_choice
@@ -27,7 +28,7 @@ from .setup_start import StartingStateEditors
 class SetupScreen(StartingStateEditors, Screen):
     title_key = "ui.setup_title"
 
-    def __init__(self, app: Any, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, query: dict[str, str]) -> None:
         super().__init__(app, query)
         mode = "random" if app.settings.neutral_destinations == "automatic" else "ask"
         self.form = SetupForm.default(3, neutral_destination=mode)

@@ -26,6 +26,7 @@ from ...vm.dice import TableChance, card_ask, michel_ask
 from ...vm.interaction import TableControl
 from ...vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
 from .. import sound
+from ..port import AppPort
 from ..widgets import panels
 from ..widgets.board import BoardMap
 from ..widgets.common import Memo, button, card, heading, muted, width_class
@@ -51,7 +52,7 @@ class TableScreen(Screen):
     _right: ft.Column
     _extra: ft.Container  # the policy's own panel (a phone's hand, the join panel)
 
-    def __init__(self, app: Any, opening: Opening, query: dict[str, str], policy: Console | None = None) -> None:
+    def __init__(self, app: AppPort, opening: Opening, query: dict[str, str], policy: Console | None = None) -> None:
         super().__init__(app, query)
         self.policy = policy = policy or Console()
         self.viewer = policy.viewer

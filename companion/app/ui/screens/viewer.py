@@ -34,6 +34,7 @@ from ...vm.seat import SPECTATOR, event_lines
 from ...vm.table import names_of
 from ...vm.text import Tr
 from ...vm.viewers import Referee
+from ..port import AppPort
 from ..widgets.common import icon_button
 from ..widgets.privacy import screen_privacy
 from .live import LiveTable
@@ -55,7 +56,7 @@ class Console(Referee):
         self.seating = Seating()  # who holds a seat, read when the screen opens and on each change
         self.shared = False  # decided when the screen opens, again when its phones change
 
-    def open_session(self, app: Any, opening: Opening) -> TableSession:
+    def open_session(self, app: AppPort, opening: Opening) -> TableSession:
         return app.services.tables.session(opening.game_id, app.page, opening.table)
 
     def seen(self, screen: LiveTable) -> tuple[GameState, int | None]:

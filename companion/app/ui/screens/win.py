@@ -9,6 +9,7 @@ import flet as ft
 from ...services.opening import Opening
 from ...vm.undo import undo_view
 from ...vm.win import win_view
+from ..port import AppPort
 from ..widgets.common import button, card, heading, muted, pill, standee
 from .base import GameScreen
 from .home import export_game
@@ -17,7 +18,7 @@ from .home import export_game
 class WinScreen(GameScreen):
     title_key = "ui.win_title"
 
-    def __init__(self, app: Any, opening: Opening, query: dict[str, str]) -> None:
+    def __init__(self, app: AppPort, opening: Opening, query: dict[str, str]) -> None:
         super().__init__(app, opening, query)
         self.redirect: str | None = None
         self.entries: list[Any] | None = None  # the log, read off the loop: it says what an undo takes back
@@ -173,7 +174,7 @@ class WinScreen(GameScreen):
     async def _undone(self) -> None:
         outcome = await self.session.rewind("undo")
         if outcome.stale or outcome.error:
-            self.app.toast(self.tr("ui.stale") if outcome.stale else outcome.error)
+            self.app.toast(self.tr("ui.stale") if outcome.stale else outcome.error or "")
             self.app.render()
             return
         self.app.go(f"/game/{self.game_id}")

@@ -19,7 +19,7 @@ from .common import Memo, muted, paint, pill, standee
 
 
 class PlaceTile:
-    def __init__(self, tr: Tr, col: dict) -> None:
+    def __init__(self, tr: Tr, col: ft.ResponsiveNumber) -> None:
         self.tr = tr
         self.col = col
         self.clickable: bool | None = None
@@ -149,7 +149,7 @@ class BoardMap:
 
     def __init__(self, tr: Tr, columns: int) -> None:
         self.tr = tr
-        self.col = {2: {"xs": 6}, 3: {"xs": 4}, 4: {"xs": 3}}.get(columns, {"xs": 6})
+        self.col: ft.ResponsiveNumber = {"xs": {2: 6, 3: 4, 4: 3}.get(columns, 6)}
         self.row = ft.ResponsiveRow(spacing=8, run_spacing=8)
         self.control = ft.Semantics(identifier="board", container=True, label=tr("ui.board_label"), content=self.row)
         self.tiles: list[PlaceTile] = []

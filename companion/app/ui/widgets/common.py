@@ -409,7 +409,7 @@ def button(
         "text": ft.TextButton,
         "plain": ft.Button,
     }[style]
-    control = cls(**kwargs)
+    control: ft.Control = cls(**kwargs)
     if identifier is None:
         return control
     return ft.Semantics(content=control, identifier=identifier, expand=expand)

@@ -15,6 +15,8 @@ from typing import Any
 
 import flet as ft
 
+from ..port import AppPort
+
 REST_DELAY = 0.012  # about a frame: the browser starts drawing the tap's answer before the rest arrives
 _REST_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
 
@@ -72,7 +74,7 @@ def buttons_key(controls: Sequence[ft.Control]) -> tuple[Any, ...]:
 class Patch:
     """The parts of one screen to watch, and the ones still to send after a tap's first patch."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: AppPort) -> None:
         self.app = app
         self._rest: list[ft.Control] = []
         self._scheduled = False

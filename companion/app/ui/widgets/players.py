@@ -36,7 +36,7 @@ Reveal = Callable[[int | None], None]  # show a seat's hand on a shared screen (
 
 
 class PlayerCard:
-    def __init__(self, tr: Tr, col: dict, on_reveal: Reveal | None = None) -> None:
+    def __init__(self, tr: Tr, col: ft.ResponsiveNumber, on_reveal: Reveal | None = None) -> None:
         self.tr = tr
         self.on_reveal = on_reveal
         self.vm: PlayerVM | None = None
@@ -248,7 +248,7 @@ class TeamBar:
 class PlayersPanel:
     """The team bars and the players' cards, kept and updated in place."""
 
-    def __init__(self, tr: Tr, col: dict, on_reveal: Reveal | None = None) -> None:
+    def __init__(self, tr: Tr, col: ft.ResponsiveNumber, on_reveal: Reveal | None = None) -> None:
         self.tr = tr
         self.col = col
         self.on_reveal = on_reveal
@@ -309,7 +309,7 @@ def piles_row(vm: TableVM, tr: Tr, memo: Memo) -> ft.Control:
     return piles.control
 
 
-def player_tiles(vm: TableVM, tr: Tr, *, col: dict, memo: Any = None) -> list[ft.Control]:
+def player_tiles(vm: TableVM, tr: Tr, *, col: ft.ResponsiveNumber, memo: Any = None) -> list[ft.Control]:
     """Stateless cards (for screens that draw players once)."""
     panel = PlayersPanel(tr, col)
     panel.set(vm)

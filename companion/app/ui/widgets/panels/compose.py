@@ -13,6 +13,7 @@ from companion.rules import UNKNOWN
 
 from ....vm.actions import StepVM
 from ....vm.dice import CardAskVM, MichelAskVM
+from ....vm.interaction import TableControl
 from ....vm.text import Tr
 from ..common import DANGER, card, heading, ident, muted, pill, stepper, tall, tap
 from ..common import flat_button as button
@@ -20,7 +21,7 @@ from .dice import die_entry
 
 
 def composer_panel(
-    ctl: Any,
+    ctl: TableControl,
     title: str,
     summary: list[tuple[str, str]],
     step: StepVM | None,
@@ -70,7 +71,7 @@ def composer_panel(
     )
 
 
-def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
+def _step(ctl: TableControl, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
     if step.kind == "one":
         items = []
         for _i, c in enumerate(step.choices):
@@ -201,7 +202,7 @@ def _step(ctl: Any, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
     )
 
 
-def _card_entry(ctl: Any, step: StepVM, tr: Tr, chosen: list[Any]) -> ft.Control:
+def _card_entry(ctl: TableControl, step: StepVM, tr: Tr, chosen: list[Any]) -> ft.Control:
     """Quick entry of drawn cards: one tap per card drawn, a tap on an entered card takes it back."""
     total = len(chosen)
     full = total >= step.high
@@ -265,7 +266,7 @@ def _card_entry(ctl: Any, step: StepVM, tr: Tr, chosen: list[Any]) -> ft.Control
     )
 
 
-def michel_panel(ctl: Any, vm: MichelAskVM, tr: Tr) -> ft.Control:
+def michel_panel(ctl: TableControl, vm: MichelAskVM, tr: Tr) -> ft.Control:
     """The real Michel deck's card kinds: the table taps the one it drew."""
     chips = [
         _drawn_chip(name, lambda e, c=card: ctl.pick_michel(c), tr("ui.michel_ask_card", card=name), f"michel-{card}")
@@ -274,7 +275,7 @@ def michel_panel(ctl: Any, vm: MichelAskVM, tr: Tr) -> ft.Control:
     return _ask_card(tr("ui.michel_ask_title"), vm.prompt, chips, ctl, tr, "michel")
 
 
-def card_panel(ctl: Any, vm: CardAskVM, tr: Tr) -> ft.Control:
+def card_panel(ctl: TableControl, vm: CardAskVM, tr: Tr) -> ft.Control:
     """The cards a hand may hold: the table taps the one it drew from the real hand."""
     chips = [
         _drawn_chip(
@@ -299,7 +300,7 @@ def _drawn_chip(name: str, on_click: Any, label: str, identifier: str) -> ft.Con
     )
 
 
-def _ask_card(title: str, prompt: str, chips: list[ft.Control], ctl: Any, tr: Tr, prefix: str) -> ft.Control:
+def _ask_card(title: str, prompt: str, chips: list[ft.Control], ctl: TableControl, tr: Tr, prefix: str) -> ft.Control:
     """A card the table drew from the box, asked: its question, what was entered so far, the cards."""
     rows: list[ft.Control] = [heading(title, 18)]
     if prompt:

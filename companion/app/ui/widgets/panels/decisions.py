@@ -4,10 +4,10 @@ discard, it needs first)."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import flet as ft
 
+from ....vm.interaction import TableControl
 from ....vm.pending import AnswerVM, PendingVM
 from ....vm.text import Tr
 from ..common import Memo, card, ident, muted, paint, stepper
@@ -56,7 +56,7 @@ class PendingPanel:
         self.answers = Memo(keep=3)  # an answer offered again (Fight, Cooperate) keeps its button
         self.shown: tuple[str, ...] | None = None
 
-    def show(self, ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str]) -> bool:
+    def show(self, ctl: TableControl, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str]) -> bool:
         """Show this decision; False when it is shown already."""
         key = (repr(vm), repr(die_for), repr(pick), tr.lang)
         if key == self.shown:
@@ -77,7 +77,7 @@ class PendingPanel:
 
 
 def _offers(
-    ctl: Any, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str], answers: Memo
+    ctl: TableControl, vm: PendingVM, tr: Tr, die_for: AnswerVM | None, pick: list[str], answers: Memo
 ) -> list[ft.Control]:
     """What the decision shows beside its title: its details, then its answers (or the die, or
     the cards to discard, it needs first)."""
@@ -157,7 +157,7 @@ def _offers(
     return rows
 
 
-def _answer_button(ctl: Any, a: AnswerVM, tr: Tr) -> ft.Control:
+def _answer_button(ctl: TableControl, a: AnswerVM, tr: Tr) -> ft.Control:
     style = {"primary": "filled", "danger": "filled", "neutral": "tonal"}[a.style]
     return button(
         a.label,

@@ -8,6 +8,7 @@ from typing import Any
 import flet as ft
 
 from ....vm.dice import PadVM
+from ....vm.interaction import TableControl
 from ....vm.text import Tr
 from ..common import muted, tall, tap
 from ..die import die_face
@@ -37,7 +38,7 @@ def die_entry(on_value: Any, tr: Tr, entered: list[int], count: int) -> ft.Contr
     return ft.Column(rows, spacing=6, tight=True)
 
 
-def die_pad(ctl: Any, pad: PadVM, tr: Tr) -> ft.Control:
+def die_pad(ctl: TableControl, pad: PadVM, tr: Tr) -> ft.Control:
     """Each face with the Places it leads to: the table taps the face it rolled and where to go."""
     rows: list[ft.Control] = [muted(pad.title, 13)]
     for face in pad.faces:

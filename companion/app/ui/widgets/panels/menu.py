@@ -3,13 +3,15 @@ under "Not possible now (N)", each with the rule that refuses it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
 
 from ....vm.actions import ActionVM, menu_view
+from ....vm.interaction import TableControl
 from ....vm.text import Tr
-from ..common import DANGER, muted, pill, tall, tap
+from ..common import DANGER, Memo, muted, pill, tall, tap
 from ..common import flat_button as button
 from .dice import die_pad
 
@@ -17,25 +19,25 @@ GROUP_TITLES = {"place": "ui.group_place", "basic": "ui.group_basic", "free": "u
 
 
 def action_menu(
-    ctl: Any, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str, memo: Any = None
+    ctl: TableControl, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str, memo: Memo | None = None
 ) -> ft.Control:
     return ft.Column(action_menu_rows(ctl, actions, end_turn, tr, place, memo), spacing=6, tight=True)
 
 
 def action_menu_rows(
-    ctl: Any,
+    ctl: TableControl,
     actions: list[ActionVM],
     end_turn: ActionVM | None,
     tr: Tr,
     place: str,
-    memo: Any = None,
+    memo: Memo | None = None,
     composing: str | None = None,
 ) -> list[ft.Control]:
     """Legal actions first (by group); the refused ones folded under "Not possible now (N)",
     open while `ctl.refused_open`; End the turn leads when only free actions are left. The
     action being composed (`composing`) is marked as the current one, not offered again."""
 
-    def kept(key: Any, build: Any) -> ft.Control:
+    def kept(key: Any, build: Callable[..., ft.Control]) -> ft.Control:
         return memo.get(key, build) if memo is not None else build()
 
     menu = menu_view(actions, end_turn)
@@ -78,7 +80,7 @@ def action_menu_rows(
     return rows
 
 
-def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
+def _fold(ctl: TableControl, tr: Tr, count: int, opened: bool) -> ft.Control:
     icon = ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE
     row = ft.Row(
         [
@@ -98,7 +100,7 @@ def _fold(ctl: Any, tr: Tr, count: int, opened: bool) -> ft.Control:
     )
 
 
-def _action_tile(ctl: Any, a: ActionVM, tr: Tr, current: bool = False) -> ft.Control:
+def _action_tile(ctl: TableControl, a: ActionVM, tr: Tr, current: bool = False) -> ft.Control:
     if a.enabled:
         icon = ft.Icon(ft.Icons.PLAY_ARROW_ROUNDED, color=ft.Colors.PRIMARY, size=22)
         lines: list[ft.Control] = [

@@ -3,17 +3,16 @@ other seats may make now (Backgrounds to reveal, the Warden to move)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import flet as ft
 
+from ....vm.interaction import TableControl
 from ....vm.reactions import ReactionsVM
 from ....vm.text import Tr
 from ..common import DANGER, card, muted, pill
 from ..common import flat_button as button
 
 
-def offence_alert(ctl: Any, vm: ReactionsVM, tr: Tr) -> ft.Control | None:
+def offence_alert(ctl: TableControl, vm: ReactionsVM, tr: Tr) -> ft.Control | None:
     off = vm.offence
     if off is None:
         return None
@@ -106,7 +105,7 @@ def offence_alert(ctl: Any, vm: ReactionsVM, tr: Tr) -> ft.Control | None:
 
 
 def reactions_panel(
-    ctl: Any, vm: ReactionsVM, tr: Tr, open_seat: int | None = None, names: list[str] | None = None
+    ctl: TableControl, vm: ReactionsVM, tr: Tr, open_seat: int | None = None, names: list[str] | None = None
 ) -> ft.Control | None:
     if not vm.others and not vm.move_warden and not vm.backgrounds:
         return None
