@@ -91,6 +91,10 @@ def random_config(rng: random.Random, players: int | None, seed: int, modules: s
 ANSWER_WEIGHTS = {"weapon": 4, "give_up": 1, "cooperate": 2, "fight": 1, "skip_neutral": 2, "move_neutral": 1}
 
 
+# Candidate actions with their weights; each is built only when drawn.
+Weighted = list[tuple[float, Callable[[], A.Action]]]
+
+
 def _built(action: A.Action) -> A.Action:
     """An answer listed already, as the builder a weighted pick calls."""
     return action
@@ -110,19 +114,26 @@ class RandomTable:
         self.healers = [pid for pid, i in places.items() if "heal" in i.actions]
         self.spoons = [pid for pid, i in places.items() if "steal_spoon" in i.actions]
 
-    def weighted(self, s: GameState, p: Player) -> list[tuple[float, Callable[[], A.Action]]]:
-        """What a hurried player might try here; mostly sensible, sometimes not (the engine judges)."""
+    def weighted(self, s: GameState, p: Player) -> Weighted:
+        """What a hurried player might try here; mostly sensible, sometimes not (the engine judges).
+
+        The draw reads the list in order, so the parts always come in this order: ending the turn
+        and a Background, then (with actions left) the way to a Tunnel, the cards, the others."""
+        out = self._anytime(s, p)
+        if s.actions_left == 0:
+            return out
+        self._toward_tunnel(s, p, out)
+        self._with_cards(s, p, out)
+        self._with_others(s, p, out)
+        return out
+
+    def _anytime(self, s: GameState, p: Player) -> Weighted:
+        """Ending the turn (likely once no action is left) and, rarely, a random Background."""
         seat, rng, cat = p.seat, self.rng, s.catalog
-        board = s.board
-        here_actions = board.places[p.place].actions
-        left = s.actions_left
-        known = p.hand.known
-        tools = [t for t in ("shovel", "pickaxe", "spoon") if t in known]
-        home = self.homes[p.team]
         size = p.hand.size()
-        out: list[tuple[float, Callable[[], A.Action]]] = [
+        return [
             (
-                8 if left == 0 else 0.3,
+                8 if s.actions_left == 0 else 0.3,
                 lambda: A.EndTurn(
                     player=seat, discard=tuple(p.hand.entries()[: max(0, size - s.hand_limit(p))]) or None
                 ),
@@ -138,8 +149,14 @@ class RandomTable:
                 ),
             ),
         ]
-        if left == 0:
-            return out
+
+    def _toward_tunnel(self, s: GameState, p: Player, out: Weighted) -> None:
+        """What gets a Tunnel dug: digging at home, going there, healing, a spoon, searching."""
+        seat, rng = p.seat, self.rng
+        here_actions = s.board.places[p.place].actions
+        left = s.actions_left
+        tools = [t for t in ("shovel", "pickaxe", "spoon") if t in p.hand.known]
+        home = self.homes[p.team]
         if tools and p.place in home:
             out.append((60, lambda: A.Dig(player=seat, tool=tools[0])))
         if tools and p.place not in home:
@@ -156,9 +173,15 @@ class RandomTable:
                 out.append((20, lambda: A.StealSpoon(player=seat)))
             elif self.spoons:
                 out.append((5, lambda: A.Move(player=seat, to=self.spoons[0])))
-        if not s.flags.searched and board.search[p.place]:
+        if not s.flags.searched and s.board.search[p.place]:
             out.append((4, lambda: A.Search(player=seat)))
         out.append((3, lambda: A.Move(player=seat)))
+
+    def _with_cards(self, s: GameState, p: Player, out: Weighted) -> None:
+        """Trading and using cards: buy, sell, craft, a Gang to join, an Action card, a Gang card."""
+        seat, rng, cat = p.seat, self.rng, s.catalog
+        here_actions = s.board.places[p.place].actions
+        size = p.hand.size()
         if "buy" in here_actions and p.cigarettes >= 2:
             out.append((10, lambda: A.Buy(player=seat, item=rng.choice(list(s.ruleset.buy)))))
         if "sell" in here_actions and size:
@@ -174,7 +197,7 @@ class RandomTable:
             )
         if not p.beatings and size >= 2:
             out.append((3, lambda: A.Craft(player=seat, recipe=rng.choice(list(cat.recipes)))))
-        if left >= 2:
+        if s.actions_left >= 2:
             out.append(
                 (
                     1,
@@ -217,6 +240,11 @@ class RandomTable:
                     ),
                 )
             )
+
+    def _with_others(self, s: GameState, p: Player, out: Weighted) -> None:
+        """Players here and the Warden, the Dig In Places' actions, a Spy token."""
+        seat, rng, cat = p.seat, self.rng, s.catalog
+        here_actions = s.board.places[p.place].actions
         here = [q.seat for q in s.players if q.place == p.place and q.seat != seat]
         if here and not s.flags.extorted:
             out.append(
@@ -261,7 +289,6 @@ class RandomTable:
                 out.append((3, partial(self.dig_in_action, s, p, kind)))
         if p.tokens.get("spy"):
             out.append((0.5, lambda: A.Spy(player=seat, target=rng.randrange(len(s.players)))))
-        return out
 
     def dig_in_action(self, s: GameState, p: Player, kind: str) -> A.Action:
         rng = self.rng
@@ -292,14 +319,14 @@ class RandomTable:
 
     def choices(self, s: GameState) -> Iterator[A.Action]:
         """Candidate actions for the deciding player, most wanted first (randomised by weight)."""
-        weighted: list[tuple[float, Callable[[], A.Action]]]
+        weighted: Weighted
         if s.pending is not None:
             weighted = [(ANSWER_WEIGHTS.get(a.TYPE, 1), partial(_built, a)) for a, *_ in answers(s, s.pending.player)]
         else:
             weighted = self.weighted(s, s.players[s.active])
         return self.draw_without_replacement(weighted)
 
-    def draw_without_replacement(self, weighted: list[tuple[float, Callable[[], A.Action]]]) -> Iterator[A.Action]:
+    def draw_without_replacement(self, weighted: Weighted) -> Iterator[A.Action]:
         """Weighted picks, one at a time: usually the first one is accepted and the rest never built."""
         random_ = self.rng.random
         while weighted:

@@ -88,58 +88,15 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
         ("players", "ruleset", "house_rules", "modules", "teams", "seed", "first_player", "start", "rules_version"),
         "config",
     )
-    players = data.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 6:
-        raise ConfigError("SET-1", "config.player_count", count=len(players) if isinstance(players, list) else 0)
-    entries: list[dict[str, Any]] = []
-    names: set[str] = set()
-    for seat, entry in enumerate(players):
-        entry = _object(entry, f"players[{seat}]")
-        _known_keys(entry, ("name",) + PLAYER_START_FIELDS, f"players[{seat}]")
-        name = entry.get("name", f"Player {seat + 1}")
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise ConfigError("SET-1", "config.bad_name", seat=seat, max=MAX_NAME)
-        if name.strip().casefold() in names:
-            raise ConfigError("SET-1", "config.duplicate_name", name=name)
-        names.add(name.strip().casefold())
-        entries.append({**entry, "name": name.strip()})
+    entries = _players(data.get("players"))
 
     preset = data.get("ruleset", "official")
     if not isinstance(preset, str):
         raise ConfigError("VAR-1", "config.unknown_ruleset", ruleset=str(preset), presets="official, online-simplified")
     house_rules = _object(data.get("house_rules", {}), "house_rules")
     ruleset = build_ruleset(preset, house_rules, cat)
-
-    modules = _object(data.get("modules", {}), "modules")
-    _known_keys(modules, ("neutrals", "team", "warden", "places"), "modules")
-    neutrals = modules.get("neutrals", 0)
-    if not is_int(neutrals) or neutrals not in (0, 1, 2):
-        raise ConfigError("MICH-1", "config.neutral_count", count=str(neutrals))
-    team = modules.get("team", False)
-    warden = modules.get("warden", False)
-    if not isinstance(team, bool) or not isinstance(warden, bool):
-        raise ConfigError(None, "config.not_bool", what="modules.team / modules.warden")
-    places = modules.get("places", [])
-    if not isinstance(places, list):
-        raise ConfigError("DI-1", "config.bad_places")
-    for place in places:
-        if not is_id(place, cat.dig_in_places):
-            raise ConfigError("DI-1", "config.unknown_place", place=str(place), places=", ".join(cat.dig_in_places))
-    if len(set(places)) != len(places):
-        raise ConfigError("DI-1", "config.duplicate_place")
-    places = tuple(p for p in cat.dig_in_places if p in places)  # a stable order
-
-    teams = None
-    if team:
-        if not ruleset.team_mode:
-            raise ConfigError("VAR-2", "config.team_not_in_preset", ruleset=preset)
-        if len(entries) not in (4, 6):
-            raise ConfigError("TEAM-1", "config.team_player_count", count=len(entries))
-        if "gambling_cells" in places:
-            raise ConfigError("TEAM-7", "config.team_gambling_cells")
-        teams = _teams(data.get("teams"), len(entries))
-    elif data.get("teams") is not None:
-        raise ConfigError("TEAM-1", "config.teams_without_team_mode")
+    neutrals, team, warden, places = _modules(_object(data.get("modules", {}), "modules"), cat)
+    teams = _team_mode(data.get("teams"), team, ruleset, preset, len(entries), places)
 
     seed = data.get("seed", 0)
     if not is_int(seed) or not 0 <= seed < 2**63:
@@ -167,6 +124,65 @@ def parse_config(data: Any, catalog: Catalog | None = None) -> GameConfig:
         }
     )  # a copy: the caller's dict may change later, the game's configuration may not
     return GameConfig(tuple(entries), ruleset, neutrals, team, warden, places, teams, seed, first, start, normalised)
+
+
+def _players(players: Any) -> list[dict[str, Any]]:
+    """The seats: two to six, each with a name of its own (stripped; `Player N` when none is given)."""
+    if not isinstance(players, list) or not 2 <= len(players) <= 6:
+        raise ConfigError("SET-1", "config.player_count", count=len(players) if isinstance(players, list) else 0)
+    entries: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for seat, entry in enumerate(players):
+        entry = _object(entry, f"players[{seat}]")
+        _known_keys(entry, ("name",) + PLAYER_START_FIELDS, f"players[{seat}]")
+        name = entry.get("name", f"Player {seat + 1}")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise ConfigError("SET-1", "config.bad_name", seat=seat, max=MAX_NAME)
+        if name.strip().casefold() in names:
+            raise ConfigError("SET-1", "config.duplicate_name", name=name)
+        names.add(name.strip().casefold())
+        entries.append({**entry, "name": name.strip()})
+    return entries
+
+
+def _modules(modules: Mapping[str, Any], cat: Catalog) -> tuple[int, bool, bool, tuple[str, ...]]:
+    """The modules in play: the neutrals, Team mode, the Warden and the Dig In Places (in the
+    catalog's order, whatever order they were given in)."""
+    _known_keys(modules, ("neutrals", "team", "warden", "places"), "modules")
+    neutrals = modules.get("neutrals", 0)
+    if not is_int(neutrals) or neutrals not in (0, 1, 2):
+        raise ConfigError("MICH-1", "config.neutral_count", count=str(neutrals))
+    team = modules.get("team", False)
+    warden = modules.get("warden", False)
+    if not isinstance(team, bool) or not isinstance(warden, bool):
+        raise ConfigError(None, "config.not_bool", what="modules.team / modules.warden")
+    places = modules.get("places", [])
+    if not isinstance(places, list):
+        raise ConfigError("DI-1", "config.bad_places")
+    for place in places:
+        if not is_id(place, cat.dig_in_places):
+            raise ConfigError("DI-1", "config.unknown_place", place=str(place), places=", ".join(cat.dig_in_places))
+    if len(set(places)) != len(places):
+        raise ConfigError("DI-1", "config.duplicate_place")
+    return neutrals, team, warden, tuple(p for p in cat.dig_in_places if p in places)  # a stable order
+
+
+def _team_mode(
+    value: Any, team: bool, ruleset: Ruleset, preset: str, count: int, places: tuple[str, ...]
+) -> Mapping[str, tuple[int, ...]] | None:
+    """The teams in Team mode (None without it), once the preset, the player count and the
+    Places allow it."""
+    if not team:
+        if value is not None:
+            raise ConfigError("TEAM-1", "config.teams_without_team_mode")
+        return None
+    if not ruleset.team_mode:
+        raise ConfigError("VAR-2", "config.team_not_in_preset", ruleset=preset)
+    if count not in (4, 6):
+        raise ConfigError("TEAM-1", "config.team_player_count", count=count)
+    if "gambling_cells" in places:
+        raise ConfigError("TEAM-7", "config.team_gambling_cells")
+    return _teams(value, count)
 
 
 def _teams(value: Any, count: int) -> Mapping[str, tuple[int, ...]]:

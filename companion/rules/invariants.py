@@ -11,7 +11,7 @@ from functools import cache
 from .catalog import Catalog
 from .core import face_up_cards
 from .ruleset import Ruleset
-from .state import GameState
+from .state import GameState, Player
 
 _Box = tuple[int, tuple[tuple[str, frozenset[str]], ...], frozenset[str], frozenset[str], tuple[tuple[str, int], ...]]
 
@@ -29,20 +29,36 @@ def _box(catalog: Catalog) -> _Box:
 
 
 def invariant_problems(s: GameState) -> list[str]:
-    cat = s.catalog
-    search_total, gang_cards, all_abilities, named_actions, board_totals = _box(cat)
+    """What is wrong with `s`, in words: the players first, then the cards, the Gang cards and the
+    rest of the table. Each part is its own helper; the counts the players hold are passed along."""
+    search_total, gang_cards, all_abilities, named_actions, board_totals = _box(s.catalog)
     problems: list[str] = []
-    piles = s.piles
-    board_held = dict.fromkeys(piles, 0)
+    board_held = dict.fromkeys(s.piles, 0)
     seen = face_up_cards(s)  # the hands' Search cards are added below
-    unknown = 0
+    tokens_held: dict[str, int] = {}
+    every_gang_card: list[str | None] = []  # a gang member without a Gang card is reported below
+    unknown, traumas_held, backgrounds = _player_problems(s, board_held, seen, tokens_held, every_gang_card, problems)
+    _card_problems(s, board_totals, search_total, named_actions, board_held, seen, unknown, problems)
+    _gang_problems(s, gang_cards, all_abilities, every_gang_card, problems)
+    _table_problems(s, backgrounds, tokens_held, traumas_held, problems)
+    return problems
+
+
+def _player_problems(
+    s: GameState,
+    board_held: dict[str, int],
+    seen: dict[str, int],
+    tokens_held: dict[str, int],
+    every_gang_card: list[str | None],
+    problems: list[str],
+) -> tuple[int, int, int]:
+    """Each player's own sanity; what the players hold is added to the counts passed in. Returns
+    the unknown cards in hands, the Trauma tokens held and the Background cards out."""
+    unknown = traumas_held = 0
+    backgrounds = s.background_deck + len(s.background_discard)
     max_beatings = s.ruleset.max_beatings
     places = s.board.places
-    tokens_held: dict[str, int] = {}
-    traumas_held = 0
-    backgrounds = s.background_deck + len(s.background_discard)
-    every_gang_card: list[str | None] = []  # a gang member without a Gang card is reported below
-    ability_gang = cat.ability_gang
+    ability_gang = s.catalog.ability_gang
     for p in s.players:
         backgrounds += p.has_background + len(p.revealed)
         if p.gang is not None:
@@ -56,15 +72,7 @@ def invariant_problems(s: GameState) -> list[str]:
                 f"{hand.unknown} unknown cards, in {p.place}"
             )
         unknown += hand.unknown
-        for card, n in hand.known.items():
-            if n <= 0:
-                problems.append(f"{p.name}'s hand holds {n} {card}")
-            if card in board_held:
-                board_held[card] += n
-            else:
-                seen[card] = seen.get(card, 0) + n
-        for tool in p.dug:
-            board_held[tool] += 1
+        _held_cards(p, board_held, seen, problems)
         if p.tokens:
             for token, n in p.tokens.items():
                 if n < 0:
@@ -74,6 +82,35 @@ def invariant_problems(s: GameState) -> list[str]:
             tokens_held["skill"] = tokens_held.get("skill", 0) + p.skills_on_tools
         if p.trauma is not None:
             traumas_held += 1
+    return unknown, traumas_held, backgrounds
+
+
+def _held_cards(p: Player, board_held: dict[str, int], seen: dict[str, int], problems: list[str]) -> None:
+    """A player's known cards and dug tools, counted: board cards apart, Search cards as seen."""
+    for card, n in p.hand.known.items():
+        if n <= 0:
+            problems.append(f"{p.name}'s hand holds {n} {card}")
+        if card in board_held:
+            board_held[card] += n
+        else:
+            seen[card] = seen.get(card, 0) + n
+    for tool in p.dug:
+        board_held[tool] += 1
+
+
+def _card_problems(
+    s: GameState,
+    board_totals: tuple[tuple[str, int], ...],
+    search_total: int,
+    named_actions: frozenset[str],
+    board_held: dict[str, int],
+    seen: dict[str, int],
+    unknown: int,
+    problems: list[str],
+) -> None:
+    """The board's piles and the Search deck add up to the box (plus the recorded corrections), and
+    no card kind was seen more often than the deck holds it."""
+    piles = s.piles
     corrections = s.corrections
     for card, total in board_totals:
         expected = total + corrections.get(card, 0) if corrections else total
@@ -86,10 +123,20 @@ def invariant_problems(s: GameState) -> list[str]:
     if not named_actions.isdisjoint(seen):
         seen["action"] = seen.get("action", 0) + sum(seen.pop(card, 0) for card in named_actions)
     seen.pop("unknown", None)
-    composition = cat.search_deck.get
+    composition = s.catalog.search_deck.get
     for kind, n in seen.items():
         if n > composition(kind, 0):
             problems.append(f"{n} {kind} cards seen, the deck has {composition(kind, 0)}")
+
+
+def _gang_problems(
+    s: GameState,
+    gang_cards: tuple[tuple[str, frozenset[str]], ...],
+    all_abilities: frozenset[str],
+    every_gang_card: list[str | None],
+    problems: list[str],
+) -> None:
+    """Every Gang card is once in the game: in its Gang's pile or with one member."""
     gang_piles = s.gang_piles
     for gid, abilities in gang_cards:
         pile = gang_piles[gid]
@@ -98,6 +145,14 @@ def invariant_problems(s: GameState) -> list[str]:
             problems.append(f"the {gid} pile holds {pile}")
     if len(every_gang_card) != len(all_abilities) or set(every_gang_card) != all_abilities:
         problems.append(f"Gang cards out of place: {sorted(map(str, every_gang_card))}")
+
+
+def _table_problems(
+    s: GameState, backgrounds: int, tokens_held: dict[str, int], traumas_held: int, problems: list[str]
+) -> None:
+    """The rest of the table: Backgrounds, the Michel deck, the tokens, the standees, the turn."""
+    cat = s.catalog
+    places = s.board.places
     if s.background_deck < 0 or backgrounds != cat.background_deck_size:
         problems.append(f"{backgrounds} Background cards instead of {cat.background_deck_size}")
     if s.neutral_names:
@@ -119,7 +174,6 @@ def invariant_problems(s: GameState) -> list[str]:
             problems.append(f"winner {s.winner} has {score} Tunnel points, the target is {s.target()}")
     if s.pending is not None and not 0 <= s.pending.player < len(s.players):
         problems.append(f"pending decision for seat {s.pending.player}")
-    return problems
 
 
 @cache

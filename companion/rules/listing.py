@@ -333,12 +333,27 @@ def _bets(seat: int, amounts: tuple[int, ...]) -> Iterator[A.Action]:
 
 def _place_candidates(s: GameState, p: Player, here: Collection[str], every_type: bool, make: Shapes) -> list[Listed]:
     """The turn's shapes after the Extortions: Place actions, Buy, Heal, Background and Gang cards."""
+    seat = p.seat
+    out = _base_place_candidates(s, p, here, every_type, make)
+    out += _background_candidates(s, p, every_type, make)
+    out += _ability_candidates(s, p, make)
+    if s.warden_module:
+        out += make(A.AttractWarden, player=seat)
+        if "bribe" in here:
+            out += make(A.Bribe, player=seat)
+    out += _dig_in_candidates(s, p, here, every_type, make)
+    out += _exchange_candidates(s, p, make)
+    return out
+
+
+def _base_place_candidates(
+    s: GameState, p: Player, here: Collection[str], every_type: bool, make: Shapes
+) -> list[Listed]:
+    """The base game's Place actions where the player stands (Dig, Steal a spoon, Sell), Buy, Heal."""
     out: list[Listed] = []
     seat = p.seat
-    cat = s.catalog
-    bandage = bool(p.tokens.get("bandage"))
     if "dig" in here:
-        for t in cat.tools:
+        for t in s.catalog.tools:
             if _may_hold(s, p, t, every_type):
                 out += make(A.Dig, player=seat, tool=t)
     if "steal_spoon" in here:
@@ -352,16 +367,17 @@ def _place_candidates(s: GameState, p: Player, here: Collection[str], every_type
         out += make.family(_buys, seat, items)
     if "heal" in here:
         out += make(A.Heal, player=seat)
-    if bandage:
+    if p.tokens.get("bandage"):
         out += make(A.Heal, player=seat, bandage=True)
     if p.trauma is not None and "heal" in here:
         out += make(A.Heal, player=seat, trauma=True)
-    out += _background_candidates(s, p, every_type, make)
-    out += _ability_candidates(s, p, make)
-    if s.warden_module:
-        out += make(A.AttractWarden, player=seat)
-        if "bribe" in here:
-            out += make(A.Bribe, player=seat)
+    return out
+
+
+def _dig_in_candidates(s: GameState, p: Player, here: Collection[str], every_type: bool, make: Shapes) -> list[Listed]:
+    """The Dig In Places' actions where the player stands."""
+    out: list[Listed] = []
+    seat = p.seat
     for kind, simple in SIMPLE_PLACE_ACTIONS.items():
         if kind in here:
             out += make(simple, player=seat)
@@ -375,6 +391,13 @@ def _place_candidates(s: GameState, p: Player, here: Collection[str], every_type
     if "brawl" in here:
         for w in weapon_types(s, p):
             out += make(A.Brawl, player=seat, weapon=w)
+    return out
+
+
+def _exchange_candidates(s: GameState, p: Player, make: Shapes) -> list[Listed]:
+    """Team mode: a card of each kind held, or a cigarette, to each teammate."""
+    out: list[Listed] = []
+    seat = p.seat
     for q in s.players:
         if q.seat != seat and q.team == p.team and p.team is not None:
             for c in _hand_types(p):

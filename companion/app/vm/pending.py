@@ -79,76 +79,10 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
         return None
     seat = pend.player
     p = state.players[seat]
-    names = [q.name for q in state.players]
-
-    def named(seat: int | None) -> str:
-        return names[seat] if seat is not None else ""
-
     kinds = ANSWERS.get(pend.kind, frozenset())
     legal = [a for a in legal_actions(state, seat) if a.TYPE in kinds]
     vm = PendingVM(pend.kind, seat, p.name, seat_color(state, seat), title="")
-    c = state.combat
-    if pend.kind == "destination":
-        vm.die = pend.die
-        vm.title = tr("ui.pending.destination", player=p.name, die=vm.die)
-        vm.highlight = [o for o in pend.options if o in state.board.places]
-    elif pend.kind == "neutral_destination":
-        vm.die = pend.die
-        vm.title = tr(
-            "ui.pending.neutral_destination", neutral=tr.name("neutral", pend.neutral), die=vm.die, player=p.name
-        )
-        vm.highlight = [o for o in pend.options if o in state.board.places]
-    elif pend.kind == "extortion_answer":
-        vm.title = tr(
-            "ui.pending.extortion_answer", player=p.name, attacker=named(pend.attacker), tool=tr.name("card", pend.tool)
-        )
-        if c is not None:
-            vm.details.append(tr("ui.pending.laid", cards_text=tr.join(tr.name("card", x) for _, x in c.laid)))
-        if pend.show_hand_of is not None:
-            whose = pend.show_hand_of
-            shown = state.players[whose].hand
-            vm.show_hand = (names[whose], hand_words(shown.known, shown.unknown, tr))
-    elif pend.kind == "combat":
-        if c is not None and c.neutral is not None:
-            vm.title = tr("ui.pending.combat_neutral", player=p.name, neutral=tr.name("neutral", c.neutral))
-            vm.michel_card = tr.name("michel_card", c.first_card) if c.first_card else None
-        else:
-            other = c.attacker if c is not None and seat == c.defender else (c.defender if c is not None else None)
-            role = "defender" if c is not None and seat == c.defender else "attacker"
-            vm.title = tr(f"ui.pending.combat_{role}", player=p.name, other=names[other] if other is not None else "")
-        if c is not None:
-            played = [tr("ui.pending.played_by", player=names[who], card=tr.name("card", card)) for who, card in c.laid]
-            if played:
-                vm.details.append(tr("ui.pending.weapons_so_far", cards_text=tr.join(played)))
-            if c.tool and c.attacker is not None:
-                vm.details.append(tr("ui.pending.at_stake", tool=tr.name("card", c.tool)))
-    elif pend.kind == "give_weapon":
-        vm.title = tr("ui.pending.give_weapon", player=p.name, other=named(pend.to))
-    elif pend.kind == "kings_choice":
-        vm.title = tr("ui.pending.kings_choice", player=p.name, other=named(pend.from_seat))
-    elif pend.kind == "michel_answer":
-        vm.title = tr("ui.pending.michel_answer", player=p.name, neutral=tr.name("neutral", pend.neutral))
-        vm.michel_card = tr.name("michel_card", pend.card)
-    elif pend.kind == "michel_tool":
-        vm.title = tr("ui.pending.michel_tool", player=p.name, neutral=tr.name("neutral", pend.neutral))
-    elif pend.kind == "neutral_move":
-        vm.title = tr("ui.pending.neutral_move", player=p.name)
-        vm.details = [
-            tr("ui.pending.neutral_at", neutral=tr.name("neutral", n), place=tr.name("place", at))
-            for n, at in state.neutrals.items()
-        ]
-    elif pend.kind == "hand_limit":
-        vm.title = tr("ui.pending.hand_limit", player=p.name, count=pend.discard, limit=pend.limit)
-        cards = [(cd, tr.name("card", cd), n) for cd, n in sorted(p.hand.known.items())]
-        if p.hand.unknown:
-            cards.append(("unknown", tr.name("card", "unknown"), p.hand.unknown))
-        vm.pick = CardPickVM(pend.discard or 0, cards, {"type": "end_turn", "player": seat})
-    elif pend.kind == "brawl_response":
-        vm.title = tr("ui.pending.brawl_response", player=p.name)
-    elif pend.kind == "punishment_choice":
-        vm.title = tr("ui.pending.punishment_choice", player=p.name, by=named(pend.by), target=named(pend.target))
-    else:
-        vm.title = tr("ui.pending.generic", player=p.name, decision=tr.name("decision", pend.kind))
+    _describe(state, pend, vm, tr)
     if pend.kind != "hand_limit":
         vm.answers = [_answer(state, a, tr, physical_dice) for a in legal]
     if pend.kind == "neutral_move" and physical_dice:  # one tap: the neutral, the face and where it goes
@@ -156,6 +90,7 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
 
         vm.pads = neutral_pads(state, seat, tr)
         vm.answers = [a for a in vm.answers if a.action.get("type") != "move_neutral"]
+    c = state.combat
     if pend.kind == "combat" and state.team_mode and c is not None and c.neutral is None:
         for q in state.players:
             if q.seat in (seat, c.attacker):
@@ -165,6 +100,104 @@ def pending_view(state: GameState, tr: Tr, physical_dice: bool = False) -> Pendi
     return vm
 
 
+def _name(state: GameState, seat: int | None) -> str:
+    return state.players[seat].name if seat is not None else ""
+
+
+def _describe(state: GameState, pend: Any, vm: PendingVM, tr: Tr) -> None:
+    """The decision in words, by its kind: the title, and what else it shows (the die, the Places
+    it allows, the cards laid, a Michel card, the cards to discard)."""
+    name = vm.player
+    if pend.kind == "destination":
+        vm.die = pend.die
+        vm.title = tr("ui.pending.destination", player=name, die=vm.die)
+        vm.highlight = [o for o in pend.options if o in state.board.places]
+    elif pend.kind == "neutral_destination":
+        vm.die = pend.die
+        vm.title = tr(
+            "ui.pending.neutral_destination", neutral=tr.name("neutral", pend.neutral), die=vm.die, player=name
+        )
+        vm.highlight = [o for o in pend.options if o in state.board.places]
+    elif pend.kind == "extortion_answer":
+        _describe_extortion(state, pend, vm, tr)
+    elif pend.kind == "combat":
+        _describe_combat(state, vm, tr)
+    elif pend.kind == "give_weapon":
+        vm.title = tr("ui.pending.give_weapon", player=name, other=_name(state, pend.to))
+    elif pend.kind == "kings_choice":
+        vm.title = tr("ui.pending.kings_choice", player=name, other=_name(state, pend.from_seat))
+    elif pend.kind == "michel_answer":
+        vm.title = tr("ui.pending.michel_answer", player=name, neutral=tr.name("neutral", pend.neutral))
+        vm.michel_card = tr.name("michel_card", pend.card)
+    elif pend.kind == "michel_tool":
+        vm.title = tr("ui.pending.michel_tool", player=name, neutral=tr.name("neutral", pend.neutral))
+    elif pend.kind == "neutral_move":
+        vm.title = tr("ui.pending.neutral_move", player=name)
+        vm.details = [
+            tr("ui.pending.neutral_at", neutral=tr.name("neutral", n), place=tr.name("place", at))
+            for n, at in state.neutrals.items()
+        ]
+    elif pend.kind == "hand_limit":
+        _describe_hand_limit(state, pend, vm, tr)
+    elif pend.kind == "brawl_response":
+        vm.title = tr("ui.pending.brawl_response", player=name)
+    elif pend.kind == "punishment_choice":
+        vm.title = tr(
+            "ui.pending.punishment_choice", player=name, by=_name(state, pend.by), target=_name(state, pend.target)
+        )
+    else:
+        vm.title = tr("ui.pending.generic", player=name, decision=tr.name("decision", pend.kind))
+
+
+def _describe_extortion(state: GameState, pend: Any, vm: PendingVM, tr: Tr) -> None:
+    """An extortion to answer: who demands which tool, the Weapons laid, a hand spied."""
+    c = state.combat
+    vm.title = tr(
+        "ui.pending.extortion_answer",
+        player=vm.player,
+        attacker=_name(state, pend.attacker),
+        tool=tr.name("card", pend.tool),
+    )
+    if c is not None:
+        vm.details.append(tr("ui.pending.laid", cards_text=tr.join(tr.name("card", x) for _, x in c.laid)))
+    if pend.show_hand_of is not None:
+        whose = state.players[pend.show_hand_of]
+        vm.show_hand = (whose.name, hand_words(whose.hand.known, whose.hand.unknown, tr))
+
+
+def _describe_combat(state: GameState, vm: PendingVM, tr: Tr) -> None:
+    """A combat: against a neutral (with the Michel card drawn) or a player, in the decider's role;
+    the Weapons played so far and the tool at stake."""
+    c = state.combat
+    seat = vm.seat
+    if c is not None and c.neutral is not None:
+        vm.title = tr("ui.pending.combat_neutral", player=vm.player, neutral=tr.name("neutral", c.neutral))
+        vm.michel_card = tr.name("michel_card", c.first_card) if c.first_card else None
+    else:
+        other = c.attacker if c is not None and seat == c.defender else (c.defender if c is not None else None)
+        role = "defender" if c is not None and seat == c.defender else "attacker"
+        vm.title = tr(f"ui.pending.combat_{role}", player=vm.player, other=_name(state, other))
+    if c is not None:
+        played = [
+            tr("ui.pending.played_by", player=state.players[who].name, card=tr.name("card", card))
+            for who, card in c.laid
+        ]
+        if played:
+            vm.details.append(tr("ui.pending.weapons_so_far", cards_text=tr.join(played)))
+        if c.tool and c.attacker is not None:
+            vm.details.append(tr("ui.pending.at_stake", tool=tr.name("card", c.tool)))
+
+
+def _describe_hand_limit(state: GameState, pend: Any, vm: PendingVM, tr: Tr) -> None:
+    """Cards over the hand limit: the hand to pick the discards from."""
+    p = state.players[vm.seat]
+    vm.title = tr("ui.pending.hand_limit", player=vm.player, count=pend.discard, limit=pend.limit)
+    cards = [(cd, tr.name("card", cd), n) for cd, n in sorted(p.hand.known.items())]
+    if p.hand.unknown:
+        cards.append(("unknown", tr.name("card", "unknown"), p.hand.unknown))
+    vm.pick = CardPickVM(pend.discard or 0, cards, {"type": "end_turn", "player": vm.seat})
+
+
 def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
     p = state.players[a.player]
     data = a.to_json()
@@ -172,35 +205,9 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
     style = "neutral"
     needs_die = preview(state, a).rolls if physical_dice else 0  # the dice it rolls, as the engine's dry run says
     if kind == "choose":
-        option = a.option
-        if option == "reroll":
-            label = tr("ui.answer.reroll")
-        elif option == "lose":
-            label, style = tr("ui.answer.lose"), "danger"
-        elif state.pending is not None and state.pending.kind == "give_weapon":
-            label = tr("ui.answer.give_weapon", card=_weapon_label(state, p, option, tr))
-        elif state.pending is not None and state.pending.kind in ("kings_choice",):
-            label = tr("ui.answer.take_card", card=tr.name("card", option))
-        elif state.pending is not None and state.pending.kind == "michel_tool":
-            label = tr("ui.answer.discard_tool", card=tr.name("card", option))
-        else:
-            label, style = option_label(option, tr), "primary"
+        label, style = _choice_label(state, p, a.option, tr)
     elif kind == "cooperate":
-        tool = a.tool or (state.combat.tool if state.combat is not None else None)
-        if state.combat is not None and state.combat.neutral is not None:
-            label = tr(
-                "ui.answer.cooperate_neutral",
-                tool=tr.name("card", tool),
-                neutral=tr.name("neutral", state.combat.neutral),
-            )
-        else:
-            label = tr(
-                "ui.answer.cooperate",
-                tool=tr.name("card", tool),
-                player=state.players[state.combat.attacker].name
-                if state.combat is not None and state.combat.attacker is not None
-                else "",
-            )
+        label = _cooperate_label(state, a, tr)
     elif kind == "fight":
         label, style = tr("ui.answer.fight"), "primary"
     elif kind == "weapon":
@@ -231,6 +238,35 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
     else:
         label = tr.name("action", kind)
     return AnswerVM(label, data, a.player, style, needs_die)
+
+
+def _choice_label(state: GameState, p: Any, option: Any, tr: Tr) -> tuple[str, str]:
+    """A `choose` answer's words and style: what the option means in the decision it answers."""
+    pending = state.pending.kind if state.pending is not None else None
+    if option == "reroll":
+        return tr("ui.answer.reroll"), "neutral"
+    if option == "lose":
+        return tr("ui.answer.lose"), "danger"
+    if pending == "give_weapon":
+        return tr("ui.answer.give_weapon", card=_weapon_label(state, p, option, tr)), "neutral"
+    if pending in ("kings_choice",):
+        return tr("ui.answer.take_card", card=tr.name("card", option)), "neutral"
+    if pending == "michel_tool":
+        return tr("ui.answer.discard_tool", card=tr.name("card", option)), "neutral"
+    return option_label(option, tr), "primary"
+
+
+def _cooperate_label(state: GameState, a: Any, tr: Tr) -> str:
+    """Giving in: the tool handed over, to the neutral or the player who demands it."""
+    c = state.combat
+    tool = a.tool or (c.tool if c is not None else None)
+    if c is not None and c.neutral is not None:
+        return tr("ui.answer.cooperate_neutral", tool=tr.name("card", tool), neutral=tr.name("neutral", c.neutral))
+    return tr(
+        "ui.answer.cooperate",
+        tool=tr.name("card", tool),
+        player=state.players[c.attacker].name if c is not None and c.attacker is not None else "",
+    )
 
 
 def _weapon_label(state: GameState, p: Any, card: str, tr: Tr) -> str:

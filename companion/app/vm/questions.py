@@ -6,7 +6,7 @@ each asked exactly as the engine states it needs them (`action_inputs`, `preview
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -63,132 +63,164 @@ class StepVM:
 
 def input_steps(c: Composer) -> list[StepVM]:
     """Inputs the candidates cannot list: drawn cards, sale totals, accessories, dice."""
-    s, tr, kind = c.state, c.tr, c.kind
-    p = s.players[c.seat]
     rest = c.remaining
     chosen: Any = rest[0] if rest else None  # its fields depend on its type: read by name
-    steps: list[StepVM] = []
     needs = c.inputs(chosen) if chosen is not None else None
-    if kind == "search" and needs is not None:
-        n = needs.draws
-        if n:
-            steps.append(
-                StepVM(
-                    "cards",
-                    "many",
-                    tr("ui.ask_drawn_cards", count=n),
-                    search_card_choices(c),
-                    0,
-                    n,
-                    (),
-                    optional=True,
-                )
-            )
-    elif kind == "sell" and needs is not None and needs.hand_cards is not None:
-        fewest, most = needs.hand_cards
-        steps.append(StepVM("cards", "many", tr("ui.ask_sell_cards"), hand_choices(tr, p), fewest, most))
-        if needs.printed_total is not None:
-            steps.append(
-                StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total)
-            )
-    elif kind in ("join_gang", "change_style") and chosen is not None and needs is not None:
-        required = needs.accessory_count
-        prompt = tr("ui.ask_accessories", count=required, gang=tr.name("gang", chosen.gang))
-        steps.append(
-            StepVM(
-                "cards",
-                "many",
-                prompt,
-                accessory_choices(tr, p, needs.accessories),
-                required,
-                required,
-                tuple(chosen.cards),
-                exact=required,
-            )
-        )
-        pile = s.gang_piles.get(chosen.gang, [])
-        if len(pile) > 1:  # the card taken, named in one step or left unentered
-            steps.append(
-                StepVM(
-                    "card",
-                    "one",
-                    tr("ui.ask_gang_card"),
-                    [ChoiceVM(a, tr.name("ability", a)) for a in pile],
-                    default=pile[0],
-                    optional=True,
-                )
-            )
-    elif kind == "rehabilitate" and chosen is not None:
-        steps.append(StepVM("card", "one", c.prompt("card"), background_choices(c), optional=True))
-    elif kind == "extort" and chosen is not None and needs is not None:
-        need = len(chosen.weapons)
-        if len(needs.weapons) > 1:
-            steps.append(
-                StepVM(
-                    "weapons",
-                    "many",
-                    tr("ui.ask_weapons", count=need),
-                    [ChoiceVM(w, card_label(tr, p, w), limit=most) for w, most in needs.weapons],
-                    need,
-                    need,
-                    tuple(chosen.weapons),
-                    exact=need,
-                )
-            )
-    elif kind == "craft" and needs is not None:
-        steps += material_steps(c, p, needs)
-    elif kind == "end_turn" and needs is not None:
-        over = needs.discard
-        if over > 0:
-            steps.append(
-                StepVM(
-                    "discard",
-                    "many",
-                    tr("ui.ask_discard", count=over),
-                    hand_choices(tr, p),
-                    over,
-                    over,
-                    exact=over,
-                )
-            )
-    elif kind == "exchange" and needs is not None and needs.hand_cards is not None:
-        fewest, most = needs.hand_cards
-        steps.append(
-            StepVM("cards", "many", tr("ui.ask_give_cards"), hand_choices(tr, p), fewest, most, (), optional=True)
-        )
-        if needs.cigarettes:
-            steps.append(
-                StepVM("cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0, high=needs.cigarettes, default=0)
-            )
-    elif kind == "gang_ability" and needs is not None:
-        if needs.hand_cards is not None:
-            fewest, most = needs.hand_cards
-            steps.append(
-                StepVM("cards", "many", tr("ui.ask_exchange_cards", count=most), hand_choices(tr, p), fewest, most)
-            )
-        if needs.printed_total is not None:
-            steps.append(
-                StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total)
-            )
-    elif kind == "play_action" and needs is not None and needs.draws:
-        steps.append(
-            StepVM(
-                "cards",
-                "many",
-                tr("ui.ask_drawn_cards", count=needs.draws),
-                search_card_choices(c),
-                0,
-                needs.draws,
-                (),
-                optional=True,
-            )
-        )
+    asks = _ASKS.get(c.kind)
+    steps = asks(c, chosen, needs) if asks is not None else []
     if c.physical_dice:
         dice = c.dice_needed(chosen)
         if dice:
-            faces = sorted(s.board.faces)
-            steps.append(StepVM("die", "die", tr("ui.ask_die", count=dice), low=faces[0], high=faces[-1], exact=dice))
+            faces = sorted(c.state.board.faces)
+            steps.append(StepVM("die", "die", c.tr("ui.ask_die", count=dice), low=faces[0], high=faces[-1], exact=dice))
     return steps
+
+
+# The free inputs of each kind of action: (the composer, the candidate chosen or None, its inputs
+# or None) to the steps that ask them, before the dice any kind may ask.
+Asks = Callable[[Composer, Any, Inputs | None], list[StepVM]]
+
+
+def _drawn_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    """Search, an Action card that draws: the cards drawn, which the table may leave unentered."""
+    if needs is None or not needs.draws:
+        return []
+    n = needs.draws
+    return [
+        StepVM("cards", "many", c.tr("ui.ask_drawn_cards", count=n), search_card_choices(c), 0, n, (), optional=True)
+    ]
+
+
+def _printed_total(tr: Tr, needs: Inputs) -> list[StepVM]:
+    """The cigarettes printed on the cards given up, when the engine needs their total."""
+    if needs.printed_total is None:
+        return []
+    return [StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total)]
+
+
+def _sell_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    if needs is None or needs.hand_cards is None:
+        return []
+    fewest, most = needs.hand_cards
+    p = c.state.players[c.seat]
+    steps = [StepVM("cards", "many", c.tr("ui.ask_sell_cards"), hand_choices(c.tr, p), fewest, most)]
+    return steps + _printed_total(c.tr, needs)
+
+
+def _gang_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    """Joining a Gang or changing style: the Accessories given, then the Gang card taken."""
+    if chosen is None or needs is None:
+        return []
+    tr, p = c.tr, c.state.players[c.seat]
+    required = needs.accessory_count
+    prompt = tr("ui.ask_accessories", count=required, gang=tr.name("gang", chosen.gang))
+    steps = [
+        StepVM(
+            "cards",
+            "many",
+            prompt,
+            accessory_choices(tr, p, needs.accessories),
+            required,
+            required,
+            tuple(chosen.cards),
+            exact=required,
+        )
+    ]
+    pile = c.state.gang_piles.get(chosen.gang, [])
+    if len(pile) > 1:  # the card taken, named in one step or left unentered
+        steps.append(
+            StepVM(
+                "card",
+                "one",
+                tr("ui.ask_gang_card"),
+                [ChoiceVM(a, tr.name("ability", a)) for a in pile],
+                default=pile[0],
+                optional=True,
+            )
+        )
+    return steps
+
+
+def _rehabilitate_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    if chosen is None:
+        return []
+    return [StepVM("card", "one", c.prompt("card"), background_choices(c), optional=True)]
+
+
+def _extort_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    """The Weapons laid, when the extorter holds more than one kind."""
+    if chosen is None or needs is None or len(needs.weapons) <= 1:
+        return []
+    tr, p = c.tr, c.state.players[c.seat]
+    need = len(chosen.weapons)
+    return [
+        StepVM(
+            "weapons",
+            "many",
+            tr("ui.ask_weapons", count=need),
+            [ChoiceVM(w, card_label(tr, p, w), limit=most) for w, most in needs.weapons],
+            need,
+            need,
+            tuple(chosen.weapons),
+            exact=need,
+        )
+    ]
+
+
+def _craft_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    if needs is None:
+        return []
+    return material_steps(c, c.state.players[c.seat], needs)
+
+
+def _end_turn_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    """The cards over the hand limit, discarded."""
+    if needs is None or needs.discard <= 0:
+        return []
+    over = needs.discard
+    hand = hand_choices(c.tr, c.state.players[c.seat])
+    return [StepVM("discard", "many", c.tr("ui.ask_discard", count=over), hand, over, over, exact=over)]
+
+
+def _exchange_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    """Team mode: the cards and cigarettes given to a teammate, none of them required."""
+    if needs is None or needs.hand_cards is None:
+        return []
+    tr, p = c.tr, c.state.players[c.seat]
+    fewest, most = needs.hand_cards
+    steps = [StepVM("cards", "many", tr("ui.ask_give_cards"), hand_choices(tr, p), fewest, most, (), optional=True)]
+    if needs.cigarettes:
+        steps.append(
+            StepVM("cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0, high=needs.cigarettes, default=0)
+        )
+    return steps
+
+
+def _gang_ability_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
+    """The cards a Gang card exchanges, and their printed total when it pays for them."""
+    if needs is None:
+        return []
+    steps: list[StepVM] = []
+    if needs.hand_cards is not None:
+        fewest, most = needs.hand_cards
+        hand = hand_choices(c.tr, c.state.players[c.seat])
+        steps.append(StepVM("cards", "many", c.tr("ui.ask_exchange_cards", count=most), hand, fewest, most))
+    return steps + _printed_total(c.tr, needs)
+
+
+_ASKS: dict[str, Asks] = {
+    "search": _drawn_steps,
+    "sell": _sell_steps,
+    "join_gang": _gang_steps,
+    "change_style": _gang_steps,
+    "rehabilitate": _rehabilitate_steps,
+    "extort": _extort_steps,
+    "craft": _craft_steps,
+    "end_turn": _end_turn_steps,
+    "exchange": _exchange_steps,
+    "gang_ability": _gang_ability_steps,
+    "play_action": _drawn_steps,
+}
 
 
 def material_steps(c: Composer, p: Any, needs: Inputs) -> list[StepVM]:

@@ -139,9 +139,37 @@ def build_table(
     viewer: int | None = None,
     shared: bool = False,
 ) -> TableVM:
-    board = state.board
     deciding = None if state.winner is not None else (state.pending.player if state.pending else state.active)
-    standees: dict[str, list[StandeeVM]] = {pid: [] for pid in board.places}
+    target = state.target()
+    winner = None
+    if state.winner is not None:
+        winner = tr(f"ui.team_{state.winner}") if isinstance(state.winner, str) else state.players[state.winner].name
+    active = state.players[state.active]
+    decision = ""
+    if state.pending is not None:
+        decision = tr.name("decision", state.pending.kind)
+    return TableVM(
+        turn=state.turn,
+        active=state.active,
+        active_name=active.name,
+        active_color=seat_color(state, active.seat),
+        actions_left=state.actions_left,
+        deciding=deciding,
+        deciding_name="" if deciding is None else state.players[deciding].name,
+        decision=decision,
+        target=target,
+        places=_places(state, tr, highlight, _standees(state, tr, deciding)),
+        players=[_player(state, p, tr, target, deciding, viewer, shared) for p in state.players],
+        piles=_piles(state, tr),
+        teams=_teams(state, tr, target),
+        winner=winner,
+        headline=_headline(state, tr, winner, decision),
+    )
+
+
+def _standees(state: GameState, tr: Tr, deciding: int | None) -> dict[str, list[StandeeVM]]:
+    """Who stands where, by Place: the players in seat order, then the neutrals, then the Warden."""
+    standees: dict[str, list[StandeeVM]] = {pid: [] for pid in state.board.places}
     for p in state.players:
         color = seat_color(state, p.seat)
         standees.setdefault(p.place, []).append(
@@ -161,6 +189,13 @@ def build_table(
     if state.warden is not None:
         label = tr("ui.warden")
         standees.setdefault(state.warden, []).append(StandeeVM("warden", "warden", label, "W", "warden"))
+    return standees
+
+
+def _places(
+    state: GameState, tr: Tr, highlight: set[str] | frozenset[str], standees: dict[str, list[StandeeVM]]
+) -> list[PlaceVM]:
+    board = state.board
     active_place = state.players[state.active].place
     places = []
     for pid, info in board.places.items():
@@ -187,8 +222,11 @@ def build_table(
                 notes=notes,
             )
         )
-    target = state.target()
-    players = [_player(state, p, tr, target, deciding, viewer, shared) for p in state.players]
+    return places
+
+
+def _piles(state: GameState, tr: Tr) -> list[PileVM]:
+    """The board's piles, then the decks and discards, then the token supplies."""
     piles = [PileVM(card, tr.name("card", card), n) for card, n in state.piles.items()]
     piles.append(PileVM("deck", tr("ui.pile_deck"), state.deck))
     piles.append(PileVM("discard", tr("ui.pile_discard"), len(state.discard)))
@@ -196,48 +234,31 @@ def build_table(
         piles.append(PileVM("michel_deck", tr("ui.pile_michel"), len(state.michel_deck)))
     for token, n in sorted(state.supplies.items()):
         piles.append(PileVM(f"token:{token}", tr.name("token", token), n))
-    teams = []
-    if state.team_mode:
-        for team in ("a", "b"):
-            teams.append(
-                TeamVM(
-                    team,
-                    tr(f"ui.team_{team}"),
-                    state.team_tunnel(team),
-                    target,
-                    [p.name for p in state.players if p.team == team],
-                )
-            )
-    winner = None
-    if state.winner is not None:
-        winner = tr(f"ui.team_{state.winner}") if isinstance(state.winner, str) else state.players[state.winner].name
-    active = state.players[state.active]
-    decision = ""
-    if state.pending is not None:
-        decision = tr.name("decision", state.pending.kind)
+    return piles
+
+
+def _teams(state: GameState, tr: Tr, target: int) -> list[TeamVM]:
+    if not state.team_mode:
+        return []
+    return [
+        TeamVM(
+            team,
+            tr(f"ui.team_{team}"),
+            state.team_tunnel(team),
+            target,
+            [p.name for p in state.players if p.team == team],
+        )
+        for team in ("a", "b")
+    ]
+
+
+def _headline(state: GameState, tr: Tr, winner: str | None, decision: str) -> str:
+    """The winner, the decision awaited, or whose turn it is."""
     if winner is not None:
-        headline = tr("ui.headline_winner", winner=winner)
-    elif state.pending is not None:
-        headline = tr("ui.headline_waiting", player=state.players[state.pending.player].name, decision=decision)
-    else:
-        headline = tr("ui.headline_turn", player=active.name, count=state.actions_left)
-    return TableVM(
-        turn=state.turn,
-        active=state.active,
-        active_name=active.name,
-        active_color=seat_color(state, active.seat),
-        actions_left=state.actions_left,
-        deciding=deciding,
-        deciding_name="" if deciding is None else state.players[deciding].name,
-        decision=decision,
-        target=target,
-        places=places,
-        players=players,
-        piles=piles,
-        teams=teams,
-        winner=winner,
-        headline=headline,
-    )
+        return tr("ui.headline_winner", winner=winner)
+    if state.pending is not None:
+        return tr("ui.headline_waiting", player=state.players[state.pending.player].name, decision=decision)
+    return tr("ui.headline_turn", player=state.players[state.active].name, count=state.actions_left)
 
 
 def _initials(name: str) -> str:

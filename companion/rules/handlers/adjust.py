@@ -19,7 +19,7 @@ from ..errors import Violation
 from ..hand import UNKNOWN
 from ..ops import check_win, to_supply
 from ..shape import is_id, is_int
-from ..state import GameState
+from ..state import GameState, Player
 
 OPS = ev.ADJUST_OPS
 PLAYER_NUMBERS = ("cigarettes", "beatings", "tunnel")
@@ -79,6 +79,8 @@ def _unseen_copy(s: GameState, card: str) -> None:
 
 
 def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any) -> None:
+    """One edit of a player: the field and the operation pick it; an edit that moves cards or
+    tokens has its own helper, which takes them from or gives them back to their supply."""
     p = s.players[seat]
     name = field[0] if field else ""
     if name in PLAYER_NUMBERS and op == "set":
@@ -89,72 +91,19 @@ def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any)
             raise _Refused("adjust.bad_place", "DI-1", place=str(value))
         p.place = value
     elif name == "hand" and op == "identify":
-        for card in _cards(value, s):  # a card nobody entered is now known: it stays in the hand
-            if card == UNKNOWN or not s.catalog.is_search_card(card) or p.hand.unknown < 1:
-                raise _Refused("adjust.cannot_identify", "HAND-1", card=card)
-            if unaccounted(s, card) < 1:
-                raise _Refused("v.all_copies_seen", "SUP-1", card=card)
-            p.hand.unknown -= 1
-            p.hand.add(card)
+        _identify(s, p, value)
     elif name == "hand" and op in ("add", "remove"):
-        for card in _cards(value, s):
-            if op == "add":
-                _take_from_supply(s, card)
-                p.hand.add(card)
-            else:
-                if p.hand.shortfall([card], s.catalog.is_search_card):
-                    raise _Refused("adjust.not_in_hand", "HAND-1", card=card)
-                p.hand.remove(card)
-                to_supply(s, card)
+        _edit_hand(s, p, op, value)
     elif name == "dug" and op in ("add", "remove"):
-        for tool in _cards(value, s):
-            if tool not in s.catalog.tools:
-                raise _Refused("adjust.bad_cards")
-            if op == "add":
-                _take_from_supply(s, tool)
-                p.dug.append(tool)
-            elif tool in p.dug:
-                p.dug.remove(tool)
-                s.piles[tool] += 1
-            else:
-                raise _Refused("adjust.not_in_hand", card=tool)
+        _edit_dug(s, p, op, value)
     elif name == "tokens" and len(field) == 2 and op == "set":
-        token = field[1]
-        if token not in s.supplies or token == "trauma":
-            raise _Refused("adjust.bad_token", token=token)
-        delta = _number(value, field="tokens") - p.tokens.get(token, 0)
-        if s.supplies[token] < delta:
-            raise _Refused("adjust.supply_empty", "SUP-6", token=token)
-        s.supplies[token] -= delta
-        p.tokens[token] = value
-        if not value:
-            del p.tokens[token]
+        _set_tokens(s, p, field[1], value)
     elif name == "gang" and op == "set":
-        if value is not None and not is_id(value, s.catalog.gangs):
-            raise _Refused("adjust.bad_gang")
-        if p.gang is not None and p.ability is not None:
-            s.gang_piles[p.gang].append(p.ability)
-        p.gang, p.ability = value, None
-        if value is not None:
-            if not s.gang_piles[value]:
-                raise _Refused("adjust.gang_pile_empty", gang=value)
-            p.ability = s.gang_piles[value].pop(0)
+        _set_gang(s, p, value)
     elif name == "ability" and op == "set":
-        if p.gang is None or not is_id(value, s.gang_piles[p.gang]):
-            raise _Refused("adjust.bad_ability")
-        s.gang_piles[p.gang].remove(value)
-        if p.ability is not None:
-            s.gang_piles[p.gang].insert(0, p.ability)
-        p.ability = value
+        _set_ability(s, p, value)
     elif name == "trauma" and op == "set":
-        if value is not None and not is_id(value, s.trauma_stack):
-            raise _Refused("adjust.bad_trauma")
-        if p.trauma is not None:
-            s.trauma_stack.append(p.trauma)
-        if value is not None:
-            s.trauma_stack.remove(value)
-        p.trauma = value
-        s.supplies["trauma"] = len(s.trauma_stack)
+        _set_trauma(s, p, value)
     elif name == "background" and op == "set":
         if value is not None and not is_id(value, s.catalog.backgrounds):
             raise _Refused("adjust.bad_background")
@@ -163,6 +112,94 @@ def _edit_player(s: GameState, seat: int, field: list[str], op: str, value: Any)
         p.camouflaged = value
     else:
         raise _Refused("adjust.bad_path", path=".".join(["players", str(seat)] + field))
+
+
+def _identify(s: GameState, p: Player, value: Any) -> None:
+    """A card nobody entered is now known: it stays in the hand."""
+    for card in _cards(value, s):
+        if card == UNKNOWN or not s.catalog.is_search_card(card) or p.hand.unknown < 1:
+            raise _Refused("adjust.cannot_identify", "HAND-1", card=card)
+        if unaccounted(s, card) < 1:
+            raise _Refused("v.all_copies_seen", "SUP-1", card=card)
+        p.hand.unknown -= 1
+        p.hand.add(card)
+
+
+def _edit_hand(s: GameState, p: Player, op: str, value: Any) -> None:
+    """Cards added to a hand come from their supply; cards removed go back to it."""
+    for card in _cards(value, s):
+        if op == "add":
+            _take_from_supply(s, card)
+            p.hand.add(card)
+        else:
+            if p.hand.shortfall([card], s.catalog.is_search_card):
+                raise _Refused("adjust.not_in_hand", "HAND-1", card=card)
+            p.hand.remove(card)
+            to_supply(s, card)
+
+
+def _edit_dug(s: GameState, p: Player, op: str, value: Any) -> None:
+    """Tools used up digging: added from their pile, or given back to it."""
+    for tool in _cards(value, s):
+        if tool not in s.catalog.tools:
+            raise _Refused("adjust.bad_cards")
+        if op == "add":
+            _take_from_supply(s, tool)
+            p.dug.append(tool)
+        elif tool in p.dug:
+            p.dug.remove(tool)
+            s.piles[tool] += 1
+        else:
+            raise _Refused("adjust.not_in_hand", card=tool)
+
+
+def _set_tokens(s: GameState, p: Player, token: str, value: Any) -> None:
+    """A player's count of a token: the difference comes from or goes back to its supply."""
+    if token not in s.supplies or token == "trauma":
+        raise _Refused("adjust.bad_token", token=token)
+    delta = _number(value, field="tokens") - p.tokens.get(token, 0)
+    if s.supplies[token] < delta:
+        raise _Refused("adjust.supply_empty", "SUP-6", token=token)
+    s.supplies[token] -= delta
+    p.tokens[token] = value
+    if not value:
+        del p.tokens[token]
+
+
+def _set_gang(s: GameState, p: Player, value: Any) -> None:
+    """Another Gang (or none): the old Gang card goes back to its pile, the new Gang's top card
+    comes with it."""
+    if value is not None and not is_id(value, s.catalog.gangs):
+        raise _Refused("adjust.bad_gang")
+    if p.gang is not None and p.ability is not None:
+        s.gang_piles[p.gang].append(p.ability)
+    p.gang, p.ability = value, None
+    if value is not None:
+        if not s.gang_piles[value]:
+            raise _Refused("adjust.gang_pile_empty", gang=value)
+        p.ability = s.gang_piles[value].pop(0)
+
+
+def _set_ability(s: GameState, p: Player, value: Any) -> None:
+    """Another Gang card of the player's Gang, swapped with the one held."""
+    if p.gang is None or not is_id(value, s.gang_piles[p.gang]):
+        raise _Refused("adjust.bad_ability")
+    s.gang_piles[p.gang].remove(value)
+    if p.ability is not None:
+        s.gang_piles[p.gang].insert(0, p.ability)
+    p.ability = value
+
+
+def _set_trauma(s: GameState, p: Player, value: Any) -> None:
+    """Another Trauma token (or none), swapped through the stack, whose count is the supply's."""
+    if value is not None and not is_id(value, s.trauma_stack):
+        raise _Refused("adjust.bad_trauma")
+    if p.trauma is not None:
+        s.trauma_stack.append(p.trauma)
+    if value is not None:
+        s.trauma_stack.remove(value)
+    p.trauma = value
+    s.supplies["trauma"] = len(s.trauma_stack)
 
 
 def _edit(s: GameState, change: Mapping[str, Any]) -> None:

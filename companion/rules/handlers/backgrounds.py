@@ -41,6 +41,9 @@ from .movement import check_destination, place_not_in_game
 LOSE = "lose"
 # What a revealed Background does: (state, ctx, its player, the action, bonus?, the card's amount).
 Effect = Callable[[GameState, Ctx, Player, RevealBackground, bool, int], None]
+# What a Background's reveal is checked against: (state, its player, the action, bonus?, the card's
+# amount, the violations found).
+Check = Callable[[GameState, Player, RevealBackground, bool, int, list[Violation]], None]
 
 
 def spent(s: GameState, card: str) -> bool:
@@ -91,87 +94,134 @@ def _timing(s: GameState, p: Player, card: str, out: list[Violation]) -> None:
 
 @checker("reveal_background")
 def check_reveal(s: GameState, a: RevealBackground, out: list[Violation]) -> None:
+    """Whether the card may be revealed now, then what its own text asks of the action (CHECKS)."""
     p = s.players[a.player]
     card = a.card
-    if not p.has_background:
-        out.append(hard("SUP-4", "v.bg_used"))
-        return
-    if spent(s, card):
-        out.append(hard("BG", "v.bg_gone", background=card))
-        return
-    if p.background is not None and p.background != card:
-        out.append(hard("BG", "v.bg_is_other", background=p.background))
-        return
-    holder = next((q for q in s.players if q.background == card and q.seat != p.seat), None)
-    if holder is not None:
-        out.append(hard("BG", "v.bg_held", background=card, player=holder.name))
+    if not _revealable(s, p, card, out):
         return
     _timing(s, p, card, out)
     bonus = has_bonus(s, p, card)
     n = amount(s, p, card)
-    if card == "get_out_of_here":
-        if a.to is None:
-            out.append(hard("BG", "v.destination_needed"))
-        for to in (a.to, a.own_to):
-            if to is not None and to in s.board.places and s.board.places[to].solitary:
-                out.append(violation("BG", "v.bg_not_solitary", background=card))
-            elif to is not None and to not in s.board.places:
-                out.append(place_not_in_game(s, to))
-        if a.own_to is not None and not bonus:
-            out.append(violation("BG", "v.bg_needs_bonus", background=card))
-        if a.own_to is not None:
-            check_destination(s, p.seat, a.own_to, out, "BG")
-    elif card in ("nobody_walks_away_from_me", "protection_doesnt_come_cheap"):
-        if valid_seat(s, a.target, out, "BG") and a.target == p.seat:
-            out.append(violation("BG", "v.target_self"))
-    elif card == "i_got_strong_bones_they_say":
-        if a.trauma and p.trauma is None:
-            out.append(hard("PSY-2", "v.no_trauma"))
-        elif not a.trauma and p.beatings == 0:
-            out.append(violation("BG", "v.nothing_to_heal"))
-    elif card == "me_cheating_never" and len(a.die) > n:
+    check = CHECKS.get(card)
+    if check is not None:
+        check(s, p, a, bonus, n, out)
+
+
+def _revealable(s: GameState, p: Player, card: str, out: list[Violation]) -> bool:
+    """The player still has a Background to show, and it may be this card: not gone, not another
+    one already named for them, not one somebody else holds."""
+    if not p.has_background:
+        out.append(hard("SUP-4", "v.bg_used"))
+        return False
+    if spent(s, card):
+        out.append(hard("BG", "v.bg_gone", background=card))
+        return False
+    if p.background is not None and p.background != card:
+        out.append(hard("BG", "v.bg_is_other", background=p.background))
+        return False
+    holder = next((q for q in s.players if q.background == card and q.seat != p.seat), None)
+    if holder is not None:
+        out.append(hard("BG", "v.bg_held", background=card, player=holder.name))
+        return False
+    return True
+
+
+def _check_get_out(s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]) -> None:
+    if a.to is None:
+        out.append(hard("BG", "v.destination_needed"))
+    for to in (a.to, a.own_to):
+        if to is not None and to in s.board.places and s.board.places[to].solitary:
+            out.append(violation("BG", "v.bg_not_solitary", background=a.card))
+        elif to is not None and to not in s.board.places:
+            out.append(place_not_in_game(s, to))
+    if a.own_to is not None and not bonus:
+        out.append(violation("BG", "v.bg_needs_bonus", background=a.card))
+    if a.own_to is not None:
+        check_destination(s, p.seat, a.own_to, out, "BG")
+
+
+def _check_other_target(
+    s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]
+) -> None:
+    if valid_seat(s, a.target, out, "BG") and a.target == p.seat:
+        out.append(violation("BG", "v.target_self"))
+
+
+def _check_strong_bones(
+    s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]
+) -> None:
+    if a.trauma and p.trauma is None:
+        out.append(hard("PSY-2", "v.no_trauma"))
+    elif not a.trauma and p.beatings == 0:
+        out.append(violation("BG", "v.nothing_to_heal"))
+
+
+def _check_cheating(s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]) -> None:
+    if len(a.die) > n:
         out.append(violation("BG", "v.too_many_dice", count=len(a.die)))
-    elif card == "i_will_take_it_all_for_free":
-        if a.cards is not None:
-            if len(a.cards) > max(0, n - p.hand.size()):
-                out.append(hard("BG", "v.too_many_drawn", count=max(0, n - p.hand.size()), place=p.place))
-            check_entered_cards(s, a.cards, out, "BG")
-        if a.discard:
-            if not bonus:
-                out.append(violation("BG", "v.bg_needs_bonus", background=card))
-            after_draw = p.hand.copy()  # the cards to discard are judged against the hand after the draw
-            entered = list(a.cards or ())
-            for drawn in entered:
-                after_draw.add(drawn)
-            after_draw.unknown += max(0, min(n - p.hand.size(), s.deck + len(s.discard)) - len(entered))
-            missing = after_draw.shortfall(a.discard, s.catalog.is_search_card)
-            if missing:
-                out.append(hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name))
-    elif card == "every_cent_is_good_to_take":
-        wanted = list(a.cards or ())
-        if not 1 <= len(wanted) <= n:
-            out.append(violation("BG", "v.bg_card_count", count=n, background=card))
-        pool = list(s.discard)
-        for c in wanted:
-            if c not in pool:
-                out.append(hard("BG", "v.not_in_discard", card=c))
-                break
-            pool.remove(c)
-    elif card == "you_shouldnt_look_away":
-        targets = list(a.targets or ())
-        if len(targets) != n:
-            out.append(violation("BG", "v.bg_target_count", count=n, background=card))
-        for t in targets:
-            if not valid_seat(s, t, out, "BG"):
-                break
-            if t == p.seat:
-                out.append(violation("BG", "v.target_self"))
-                break
-    elif card == "i_can_fix_that":
-        out += hand_card_problems(s, p, ["spoon"])
-        product = "shovel" if bonus else "pickaxe"
-        if s.piles[product] < 1:
-            out.append(hard("SUP-2", "v.pile_short", card=product, count=1, left=0))
+
+
+def _check_take_it_all(s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]) -> None:
+    if a.cards is not None:
+        if len(a.cards) > max(0, n - p.hand.size()):
+            out.append(hard("BG", "v.too_many_drawn", count=max(0, n - p.hand.size()), place=p.place))
+        check_entered_cards(s, a.cards, out, "BG")
+    if a.discard:
+        if not bonus:
+            out.append(violation("BG", "v.bg_needs_bonus", background=a.card))
+        after_draw = p.hand.copy()  # the cards to discard are judged against the hand after the draw
+        entered = list(a.cards or ())
+        for drawn in entered:
+            after_draw.add(drawn)
+        after_draw.unknown += max(0, min(n - p.hand.size(), s.deck + len(s.discard)) - len(entered))
+        missing = after_draw.shortfall(a.discard, s.catalog.is_search_card)
+        if missing:
+            out.append(hard("HAND-1", "v.hand_missing", card=missing[0], player=p.name))
+
+
+def _check_every_cent(s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]) -> None:
+    wanted = list(a.cards or ())
+    if not 1 <= len(wanted) <= n:
+        out.append(violation("BG", "v.bg_card_count", count=n, background=a.card))
+    pool = list(s.discard)
+    for c in wanted:
+        if c not in pool:
+            out.append(hard("BG", "v.not_in_discard", card=c))
+            break
+        pool.remove(c)
+
+
+def _check_look_away(s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]) -> None:
+    targets = list(a.targets or ())
+    if len(targets) != n:
+        out.append(violation("BG", "v.bg_target_count", count=n, background=a.card))
+    for t in targets:
+        if not valid_seat(s, t, out, "BG"):
+            break
+        if t == p.seat:
+            out.append(violation("BG", "v.target_self"))
+            break
+
+
+def _check_fix_that(s: GameState, p: Player, a: RevealBackground, bonus: bool, n: int, out: list[Violation]) -> None:
+    out += hand_card_problems(s, p, ["spoon"])
+    product = "shovel" if bonus else "pickaxe"
+    if s.piles[product] < 1:
+        out.append(hard("SUP-2", "v.pile_short", card=product, count=1, left=0))
+
+
+# What a Background's own text asks of its reveal, for the cards that ask anything.
+CHECKS: dict[str, Check] = {
+    "get_out_of_here": _check_get_out,
+    "nobody_walks_away_from_me": _check_other_target,
+    "protection_doesnt_come_cheap": _check_other_target,
+    "i_got_strong_bones_they_say": _check_strong_bones,
+    "me_cheating_never": _check_cheating,
+    "i_will_take_it_all_for_free": _check_take_it_all,
+    "every_cent_is_good_to_take": _check_every_cent,
+    "you_shouldnt_look_away": _check_look_away,
+    "i_can_fix_that": _check_fix_that,
+}
 
 
 @applier("reveal_background")

@@ -7,6 +7,9 @@ like the progress bars; every axis label is written in the language's digits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import flet as ft
 
 from ...services.opening import Listing
@@ -114,8 +117,6 @@ class HistoryScreen(Screen):
         )
 
     def _chart(self, title: str, axis: str, series: list[SeriesVM], top: int, vm: HistoryVM, ident: str) -> ft.Control:
-        import flet_charts as fch
-
         tr = self.tr
         rtl = tr.rtl
         first, last = vm.first, vm.last
@@ -123,6 +124,32 @@ class HistoryScreen(Screen):
         def at(game: int) -> int:  # where a game sits on the x axis (mirrored right-to-left)
             return first + last - game if rtl else game
 
+        data, legend = self._lines(series, at)
+        chart = self._line_chart(data, axis, top, vm, at)
+        summary = tr(
+            "ui.chart_summary",
+            title=title,
+            lines=tr.join(
+                tr("ui.chart_series", player=s.name, values=tr.join(tr.num(y) for _, y in s.points)) for s in series
+            ),
+        )
+        return card(
+            ft.Column(
+                [
+                    heading(title, 17),
+                    ft.Row(legend, wrap=True, spacing=6),
+                    ft.Semantics(label=summary, container=True, content=chart, identifier=ident),
+                ],
+                spacing=8,
+                tight=True,
+            )
+        )
+
+    def _lines(self, series: list[SeriesVM], at: Callable[[int], int]) -> tuple[list[Any], list[ft.Control]]:
+        """One line per player, each point with its tooltip, and the legend's entry for each."""
+        import flet_charts as fch
+
+        tr = self.tr
         data = []
         legend = []
         for s in series:
@@ -147,6 +174,15 @@ class HistoryScreen(Screen):
             )
             # The dot in the line's colour, the name in ink: a yellow name is unreadable.
             legend.append(pill(s.name, icon=ft.Icons.CIRCLE, icon_color=color))
+        return data, legend
+
+    def _line_chart(self, data: list[Any], axis: str, top: int, vm: HistoryVM, at: Callable[[int], int]) -> Any:
+        """The lines on their axes: the games along the bottom, the values on the reading side."""
+        import flet_charts as fch
+
+        tr = self.tr
+        rtl = tr.rtl
+        first, last = vm.first, vm.last
         # The game numbers sit a little below the axis, clear of the dots of a player at 0.
         labels = [
             fch.ChartAxisLabel(
@@ -165,7 +201,7 @@ class HistoryScreen(Screen):
             title_size=18,
         )
         none = fch.ChartAxis(show_labels=False, label_size=0, title_size=0)
-        chart = fch.LineChart(
+        return fch.LineChart(
             tooltip=fch.LineChartTooltip(bgcolor=ft.Colors.INVERSE_SURFACE),
             data_series=data,
             min_x=first - 0.5 if last > first else first - 1,
@@ -180,24 +216,6 @@ class HistoryScreen(Screen):
             horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
             height=220,
             expand=True,
-        )
-        summary = tr(
-            "ui.chart_summary",
-            title=title,
-            lines=tr.join(
-                tr("ui.chart_series", player=s.name, values=tr.join(tr.num(y) for _, y in s.points)) for s in series
-            ),
-        )
-        return card(
-            ft.Column(
-                [
-                    heading(title, 17),
-                    ft.Row(legend, wrap=True, spacing=6),
-                    ft.Semantics(label=summary, container=True, content=chart, identifier=ident),
-                ],
-                spacing=8,
-                tight=True,
-            )
         )
 
     def resized(self, old: float, new: float) -> bool:

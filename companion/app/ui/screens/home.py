@@ -44,7 +44,44 @@ class HomeScreen(Screen):
         tr = self.tr
         active, finished = games_view(self.listing.active, tr), games_view(self.listing.finished, tr)
         latest = finished[:HOME_FINISHED]
-        hero = card(
+        rows: list[ft.Control] = [self._hero(), ft.Container(height=8), heading(tr("ui.resume_title"), 18)]
+        if not active:
+            rows.append(muted(tr("ui.resume_none")))
+        rows += [self._active_game(g) for g in active]
+        if finished:
+            rows += [ft.Container(height=8), heading(tr("ui.finished_title"), 18)]
+        rows += [self._finished_game(g) for g in latest]
+        if len(finished) > len(latest):
+            rows.append(
+                button(
+                    tr("ui.all_finished", count=len(finished)),
+                    lambda e: self.app.go("/history"),
+                    icon=ft.Icons.INSIGHTS,
+                    style="text",
+                    identifier="home-all-finished",
+                )
+            )
+        rows += [
+            ft.Container(height=8),
+            heading(tr("ui.more_title"), 18),
+            ft.ResponsiveRow(
+                [
+                    self._tile(ft.Icons.INSIGHTS, tr("ui.history"), tr("ui.history_hint"), "/history", "home-history"),
+                    self._tile(ft.Icons.MENU_BOOK, tr("ui.rules"), tr("ui.rules_hint"), "/rules", "home-rules"),
+                    self._tile(
+                        ft.Icons.SETTINGS, tr("ui.settings"), tr("ui.settings_hint"), "/settings", "home-settings"
+                    ),
+                ],
+                spacing=10,
+                run_spacing=10,
+            ),
+        ]
+        return ft.Column(rows, spacing=10)
+
+    def _hero(self) -> ft.Control:
+        """The app's name, and the two ways to a game: a new one, or a file to import."""
+        tr = self.tr
+        return card(
             ft.Column(
                 [
                     ft.Row(
@@ -84,85 +121,56 @@ class HomeScreen(Screen):
             padding=18,
             bgcolor=ft.Colors.PRIMARY_CONTAINER,
         )
-        rows: list[ft.Control] = [hero, ft.Container(height=8), heading(tr("ui.resume_title"), 18)]
-        if not active:
-            rows.append(muted(tr("ui.resume_none")))
-        for g in active:
-            rows.append(
-                game_card(
-                    g.title,
-                    g.summary,
-                    [
-                        delete_button(self.app, g, f"delete-{g.game_id}"),
-                        icon_button(
-                            ft.Icons.DOWNLOAD,
-                            tr("ui.export_game_named", game=g.title),
-                            lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
-                            identifier=f"export-{g.game_id}",
-                        ),
-                        button(
-                            tr("ui.resume"),
-                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"),
-                            icon=ft.Icons.PLAY_ARROW,
-                            identifier=f"resume-{g.game_id}",
-                            tooltip=tr("ui.resume_named", game=g.title),
-                        ),
-                    ],
-                )
-            )
-        if finished:
-            rows += [ft.Container(height=8), heading(tr("ui.finished_title"), 18)]
-        for g in latest:
-            rows.append(
-                game_card(
-                    g.title,
-                    g.summary,
-                    [
-                        button(
-                            tr("ui.replay"),
-                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/"),
-                            icon=ft.Icons.SLOW_MOTION_VIDEO,
-                            style="text",
-                            identifier=f"replay-{g.game_id}",
-                            tooltip=tr("ui.replay_named", game=g.title),
-                        ),
-                        button(
-                            tr("ui.see_standings"),
-                            lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
-                            icon=ft.Icons.EMOJI_EVENTS,
-                            style="outlined",
-                            identifier=f"finished-{g.game_id}",
-                            tooltip=tr("ui.see_standings_named", game=g.title),
-                        ),
-                    ],
-                )
-            )
-        if len(finished) > len(latest):
-            rows.append(
+
+    def _active_game(self, g: GameRowVM) -> ft.Control:
+        """A game in progress: delete it, export it, or resume it."""
+        tr = self.tr
+        return game_card(
+            g.title,
+            g.summary,
+            [
+                delete_button(self.app, g, f"delete-{g.game_id}"),
+                icon_button(
+                    ft.Icons.DOWNLOAD,
+                    tr("ui.export_game_named", game=g.title),
+                    lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
+                    identifier=f"export-{g.game_id}",
+                ),
                 button(
-                    tr("ui.all_finished", count=len(finished)),
-                    lambda e: self.app.go("/history"),
-                    icon=ft.Icons.INSIGHTS,
+                    tr("ui.resume"),
+                    lambda e, gid=g.game_id: self.app.go(f"/game/{gid}"),
+                    icon=ft.Icons.PLAY_ARROW,
+                    identifier=f"resume-{g.game_id}",
+                    tooltip=tr("ui.resume_named", game=g.title),
+                ),
+            ],
+        )
+
+    def _finished_game(self, g: GameRowVM) -> ft.Control:
+        """A finished game: its replay, or its final standings."""
+        tr = self.tr
+        return game_card(
+            g.title,
+            g.summary,
+            [
+                button(
+                    tr("ui.replay"),
+                    lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/"),
+                    icon=ft.Icons.SLOW_MOTION_VIDEO,
                     style="text",
-                    identifier="home-all-finished",
-                )
-            )
-        rows += [
-            ft.Container(height=8),
-            heading(tr("ui.more_title"), 18),
-            ft.ResponsiveRow(
-                [
-                    self._tile(ft.Icons.INSIGHTS, tr("ui.history"), tr("ui.history_hint"), "/history", "home-history"),
-                    self._tile(ft.Icons.MENU_BOOK, tr("ui.rules"), tr("ui.rules_hint"), "/rules", "home-rules"),
-                    self._tile(
-                        ft.Icons.SETTINGS, tr("ui.settings"), tr("ui.settings_hint"), "/settings", "home-settings"
-                    ),
-                ],
-                spacing=10,
-                run_spacing=10,
-            ),
-        ]
-        return ft.Column(rows, spacing=10)
+                    identifier=f"replay-{g.game_id}",
+                    tooltip=tr("ui.replay_named", game=g.title),
+                ),
+                button(
+                    tr("ui.see_standings"),
+                    lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/win"),
+                    icon=ft.Icons.EMOJI_EVENTS,
+                    style="outlined",
+                    identifier=f"finished-{g.game_id}",
+                    tooltip=tr("ui.see_standings_named", game=g.title),
+                ),
+            ],
+        )
 
     def _tile(self, icon: Any, title: str, hint: str, route: str, ident: str) -> ft.Control:
         inner = ft.Row(

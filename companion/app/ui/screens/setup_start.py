@@ -13,7 +13,7 @@ import flet as ft
 
 from companion.rules import load_catalog
 
-from ...vm.setup import SetupForm, hand_cards, hand_total, start_places
+from ...vm.setup import HandTotalVM, SetupForm, hand_cards, hand_total, start_places
 from ...vm.text import Tr
 from ..widgets.common import button, card, choice_chips, heading, muted, pill, stepper
 
@@ -116,80 +116,77 @@ class StartingStateEditors:
         name = f.players[seat].name.strip() or tr("ui.player_default_name", number=seat + 1)
         total = hand_total(f, seat, tr)
         cards = hand_cards(f.in_progress)
-        rows: list[ft.Control] = [
-            ft.Row(
-                [
-                    ft.Text(name, size=15, weight=ft.FontWeight.BOLD),
-                    ft.Semantics(
-                        identifier=f"start-total-{seat}",
-                        container=True,
-                        content=pill(
-                            total.line,
-                            size=12,
-                            bold=True,
-                            bgcolor=None if total.size == total.starting else ft.Colors.TERTIARY_CONTAINER,
-                        ),
-                    ),
-                ],
-                wrap=True,
-            )
-        ]
+        rows: list[ft.Control] = [self._hand_heading(seat, name, total)]
         for cardid, n in ((c, st.known[c]) for c in cards if st.known.get(c)):
             label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
             rows.append(
-                ft.Row(
-                    [
-                        ft.Text(tr.name("card", cardid), size=14, expand=True),
-                        stepper(
-                            n,
-                            functools.partial(self._start_card, seat, cardid),
-                            low=0,
-                            high=20,
-                            label=label,
-                            fmt=tr.num,
-                            prefix=f"start-card-{seat}-{cardid}",
-                        ),
-                    ]
+                self._count_row(
+                    tr.name("card", cardid),
+                    n,
+                    functools.partial(self._start_card, seat, cardid),
+                    label,
+                    f"start-card-{seat}-{cardid}",
                 )
             )
         rows.append(
-            ft.Row(
-                [
-                    ft.Text(tr("ui.start_unknown"), size=14, expand=True),
-                    stepper(
-                        total.unentered,
-                        lambda v: self._start(seat, "unknown", v),
-                        low=0,
-                        high=20,
-                        label=tr("ui.start_unknown_of", player=name),
-                        fmt=tr.num,
-                        prefix=f"start-unknown-{seat}",
-                    ),
-                ]
+            self._count_row(
+                tr("ui.start_unknown"),
+                total.unentered,
+                lambda v: self._start(seat, "unknown", v),
+                tr("ui.start_unknown_of", player=name),
+                f"start-unknown-{seat}",
             )
         )
-        if self.adding.get(seat):
-            rows.append(
-                choice_chips(
-                    [(c, tr.name("card", c)) for c in cards],
-                    None,
-                    lambda v: self._add_card(seat, v),
-                    prefix=f"start-add-{seat}",
-                    label_of=lambda t: tr("ui.start_add_card", player=name, card=t),
-                )
-            )
-        else:
-            rows.append(
-                button(
-                    tr("ui.start_add_cards"),
-                    lambda e, s=seat: self._open_adding(s),
-                    style="text",
-                    icon=ft.Icons.ADD,
-                    identifier=f"start-open-add-{seat}",
-                )
-            )
+        rows.append(self._hand_adder(seat, name, cards))
         return card(
             ft.Column(rows, spacing=6, tight=True), identifier=f"start-hand-{seat}", bgcolor=ft.Colors.SURFACE_CONTAINER
+        )
+
+    def _hand_heading(self, seat: int, name: str, total: HandTotalVM) -> ft.Control:
+        """The player's name and the hand's total, marked while it differs from a starting hand."""
+        return ft.Row(
+            [
+                ft.Text(name, size=15, weight=ft.FontWeight.BOLD),
+                ft.Semantics(
+                    identifier=f"start-total-{seat}",
+                    container=True,
+                    content=pill(
+                        total.line,
+                        size=12,
+                        bold=True,
+                        bgcolor=None if total.size == total.starting else ft.Colors.TERTIARY_CONTAINER,
+                    ),
+                ),
+            ],
+            wrap=True,
+        )
+
+    def _count_row(self, text: str, value: int, on_change: Any, label: str, prefix: str) -> ft.Control:
+        """One count of a hand, 0 to 20: copies of a card named, or cards nobody entered."""
+        return ft.Row(
+            [
+                ft.Text(text, size=14, expand=True),
+                stepper(value, on_change, low=0, high=20, label=label, fmt=self.tr.num, prefix=prefix),
+            ]
+        )
+
+    def _hand_adder(self, seat: int, name: str, cards: list[str]) -> ft.Control:
+        """The cards to add to the hand, once opened; until then the button that opens them."""
+        tr = self.tr
+        if self.adding.get(seat):
+            return choice_chips(
+                [(c, tr.name("card", c)) for c in cards],
+                None,
+                lambda v: self._add_card(seat, v),
+                prefix=f"start-add-{seat}",
+                label_of=lambda t: tr("ui.start_add_card", player=name, card=t),
+            )
+        return button(
+            tr("ui.start_add_cards"),
+            lambda e, s=seat: self._open_adding(s),
+            style="text",
+            icon=ft.Icons.ADD,
+            identifier=f"start-open-add-{seat}",
         )
 
     # --- edits ---------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from ...services.session import Outcome
 from ...vm.actions import action_menu, end_turn_vm
 from ...vm.dice import TableChance, card_ask, michel_ask
 from ...vm.interaction import TableControl
+from ...vm.pending import PendingVM
 from ...vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
 from .. import sound
 from ..port import AppPort
@@ -136,17 +137,7 @@ class TableScreen(Screen):
     def body(self) -> ft.Control:
         tr = self.tr
         if self.missing:
-            return ft.Container(
-                ft.Column(
-                    [
-                        heading(tr("ui.game_missing_title"), 20),
-                        muted(self.missing, 14),
-                        button(tr("ui.home"), lambda e: self.app.go("/"), identifier="go-home"),
-                    ],
-                    spacing=12,
-                ),
-                padding=20,
-            )
+            return self._missing_body(self.missing)
         s = self.session.state
         ctl = self.control
         policy = self.policy
@@ -164,32 +155,74 @@ class TableScreen(Screen):
         head.set_tools(self._body_actions())
         head.fill(head.alert_slot, panels.offence_alert(ctl, reactions, tr))
         self._fill_result()
-        main, rewritten = None, False
-        if ctl.michel_for is not None:
-            main = panels.michel_panel(ctl, michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr), tr)
-        elif ctl.card_for is not None and ctl.card_asked is not None:
-            drawn = list(ctl.card_for.get("picks", ()))
-            main = panels.card_panel(ctl, card_ask(s, ctl.card_asked, drawn, tr), tr)
-        elif pend is not None:
-            rewritten = self._pending.show(ctl, pend, tr, ctl.die_for, ctl.pick)
-            main = self._pending.control
-        elif ctl.composer is not None:
-            composer = ctl.composer
-            main = panels.composer_panel(
-                ctl,
-                tr.name("action", composer.kind),
-                composer.summary(),
-                composer.step(),
-                tr,
-                ctl.draft,
-                bool(composer.history),
-                composer.force,
-            )
+        main, rewritten = self._main_panel(pend)
         head.fill(head.main_slot, main, rewritten)
-        # The menu stays on the page under a composer (no rebuilding it on Cancel); a pending
-        # decision hides it, as does a question about the box (a Michel card, a random card): only
-        # their answers are offered then (a move tapped meanwhile replaced the waiting one unseen).
-        seat = policy.menu_seat(s)
+        self._fill_menu(pend, physical)
+        react = panels.reactions_panel(ctl, reactions, tr, ctl.bg_open, names_of(s))
+        self._react_slot.content = react
+        self._react_slot.visible = react is not None
+        self._pad_box.height = getattr(self, "_pad", 0) or 0
+        if policy.has_extra:
+            self._extra_key, shown = policy.extra(self, self._extra_key)
+            if shown is not None:
+                self._extra.content = shown
+        self._fill_board(table, pend, narrow)
+        if head.roller is not None:
+            ctl.result_die_rolls = False
+            self.app.run_later(head.roller.roll)
+        return out
+
+    def _missing_body(self, missing: str) -> ft.Control:
+        """No such game (deleted, or a stale address): say so, with the way Home."""
+        tr = self.tr
+        return ft.Container(
+            ft.Column(
+                [
+                    heading(tr("ui.game_missing_title"), 20),
+                    muted(missing, 14),
+                    button(tr("ui.home"), lambda e: self.app.go("/"), identifier="go-home"),
+                ],
+                spacing=12,
+            ),
+            padding=20,
+        )
+
+    def _main_panel(self, pend: PendingVM | None) -> tuple[ft.Control | None, bool]:
+        """What answers a tap now, the first that applies: a Michel card or a card drawn from a hand
+        to name, the pending decision, or the action being composed. Also whether the decision's
+        panel was rewritten in place."""
+        s, ctl, tr = self.session.state, self.control, self.tr
+        if ctl.michel_for is not None:
+            return panels.michel_panel(ctl, michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr), tr), False
+        if ctl.card_for is not None and ctl.card_asked is not None:
+            drawn = list(ctl.card_for.get("picks", ()))
+            return panels.card_panel(ctl, card_ask(s, ctl.card_asked, drawn, tr), tr), False
+        if pend is not None:
+            rewritten = self._pending.show(ctl, pend, tr, ctl.die_for, ctl.pick)
+            return self._pending.control, rewritten
+        if ctl.composer is not None:
+            composer = ctl.composer
+            return (
+                panels.composer_panel(
+                    ctl,
+                    tr.name("action", composer.kind),
+                    composer.summary(),
+                    composer.step(),
+                    tr,
+                    ctl.draft,
+                    bool(composer.history),
+                    composer.force,
+                ),
+                False,
+            )
+        return None, False
+
+    def _fill_menu(self, pend: PendingVM | None, physical: bool) -> None:
+        """The menu stays on the page under a composer (no rebuilding it on Cancel); a pending
+        decision hides it, as does a question about the box (a Michel card, a random card): only
+        their answers are offered then (a move tapped meanwhile replaced the waiting one unseen)."""
+        s, ctl, tr = self.session.state, self.control, self.tr
+        seat = self.policy.menu_seat(s)
         self._menu.visible = pend is None and s.winner is None and seat is not None and not ctl.drawing
         if self._menu.visible and seat is not None:
             options = action_options(s, seat)  # once for the menu and End turn
@@ -203,19 +236,16 @@ class TableScreen(Screen):
                 self.memo,
                 composing=ctl.composer.kind if ctl.composer is not None else None,
             )
-        react = panels.reactions_panel(ctl, reactions, tr, ctl.bg_open, names_of(s))
-        self._react_slot.content = react
-        self._react_slot.visible = react is not None
-        self._pad_box.height = getattr(self, "_pad", 0) or 0
-        if policy.has_extra:
-            self._extra_key, shown = policy.extra(self, self._extra_key)
-            if shown is not None:
-                self._extra.content = shown
+
+    def _fill_board(self, table: TableVM, pend: PendingVM | None, narrow: bool) -> None:
+        """The map, the players and the piles, rewritten in place; laid out once, in one column on a
+        phone (under the side panel) or beside it on a wider screen."""
+        tr = self.tr
         side = self._side_parts
         memo = self.memo
         # The map answers a destination only on a screen that answers its decider.
-        answers_map = pend is not None and policy.answers_for(pend.seat)
-        self._board_dirty = self._map.set(table, ctl.choose_place if answers_map else None)
+        answers_map = pend is not None and self.policy.answers_for(pend.seat)
+        self._board_dirty = self._map.set(table, self.control.choose_place if answers_map else None)
         self._players_dirty = self._players.set(table)
         board, players = self._board, self._players_row
         self._piles_dirty = self._piles.set(table.piles)
@@ -235,10 +265,6 @@ class TableScreen(Screen):
             self._right.controls = side
             if not self._left.controls:
                 self._left.controls = [board, players, self._piles.control]
-        if head.roller is not None:
-            ctl.result_die_rolls = False
-            self.app.run_later(head.roller.roll)
-        return out
 
     def _table(self, highlight: set[str] | frozenset[str] = frozenset()) -> tuple[TableVM, list[ScoreVM]]:
         """The table through this screen's eyes (the policy's: a shared console's are the public's,

@@ -11,7 +11,7 @@ import flet as ft
 
 from companion.rules import UNKNOWN
 
-from ....vm.actions import StepVM
+from ....vm.actions import ChoiceVM, StepVM
 from ....vm.dice import CardAskVM, MichelAskVM
 from ....vm.interaction import TableControl
 from ....vm.text import Tr
@@ -72,84 +72,100 @@ def composer_panel(
 
 
 def _step(ctl: TableControl, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
+    """The answer controls of one question, by its kind."""
     if step.kind == "one":
-        items = []
-        for _i, c in enumerate(step.choices):
-            if c.enabled:
-                items.append(
-                    tap(
-                        tall(ft.Text(c.label, size=15, weight=ft.FontWeight.W_600), 10),
-                        lambda e, v=c.value: ctl.answer(step.field, v),
-                        c.label,
-                        identifier=f"choice-{step.field}-{ident(c.value)}",
-                        bgcolor=ft.Colors.SECONDARY_CONTAINER,
-                        padding=ft.Padding.symmetric(horizontal=14, vertical=10),
-                    )
-                )
-            else:
-                first = c.reasons[0] if c.reasons else None
-                text: list[ft.Control] = [ft.Text(c.label, size=14, color=ft.Colors.ON_SURFACE_VARIANT)]
-                if first is not None:
-                    text.append(
-                        ft.Row(
-                            [
-                                pill(first.rule, bgcolor=DANGER, color=ft.Colors.WHITE, size=10, bold=True),
-                                ft.Text(first.message, size=11, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
-                            ],
-                            spacing=4,
-                        )
-                    )
-                label = tr(
-                    "ui.choice_refused_label",
-                    choice=c.label,
-                    reasons=" ".join(f"{r.rule}: {r.message}" for r in c.reasons),
-                )
-                items.append(
-                    tap(
-                        tall(ft.Column(text, spacing=2, tight=True), 8),
-                        lambda e, ch=c: ctl.explain_choice(ch),
-                        label,
-                        identifier=f"choice-{step.field}-{ident(c.value)}",
-                        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-                        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
-                    )
-                )
-        if step.optional:  # the card drawn may stay unentered, like any card nobody named
-            items.append(
-                button(
-                    tr("ui.leave_unentered"),
-                    lambda e: ctl.answer(step.field, None),
-                    style="outlined",
-                    identifier=f"skip-{step.field}",
-                )
-            )
-        return ft.Row(items, wrap=True, spacing=8, run_spacing=8)
+        return _one_step(ctl, step, tr)
     if step.kind == "die":
         return die_entry(lambda v: ctl.answer_die(step, v), tr, draft.get("die_progress", []), step.exact or 1)
     if step.kind == "number":
-        value = draft.get(step.field, step.default if step.default is not None else step.low)
-        return ft.Row(
-            [
-                stepper(
-                    value,
-                    lambda v: ctl.set_draft(step.field, max(step.low, min(step.high, v))),
-                    low=step.low,
-                    high=step.high,
-                    label=step.prompt,
-                    fmt=tr.num,
-                    prefix=f"number-{step.field}",
-                ),
-                button(tr("ui.done"), lambda e: ctl.answer(step.field, value), identifier=f"done-{step.field}"),
-            ],
-            wrap=True,
-            spacing=12,
-            vertical_alignment=ft.CrossAxisAlignment.CENTER,
-        )
+        return _number_step(ctl, step, tr, draft)
     # "many": counts per card
     chosen: list[str] = list(draft.get(step.field, list(step.default or ())))
-    total = len(chosen)
     if all(c.limit is None for c in step.choices):
         return _card_entry(ctl, step, tr, chosen)
+    return _count_step(ctl, step, tr, chosen)
+
+
+def _one_step(ctl: TableControl, step: StepVM, tr: Tr) -> ft.Control:
+    """One choice among several: a tap answers; a refused choice says why when tapped."""
+    items = [_choice(ctl, step, c) if c.enabled else _refused_choice(ctl, step, c, tr) for c in step.choices]
+    if step.optional:  # the card drawn may stay unentered, like any card nobody named
+        items.append(
+            button(
+                tr("ui.leave_unentered"),
+                lambda e: ctl.answer(step.field, None),
+                style="outlined",
+                identifier=f"skip-{step.field}",
+            )
+        )
+    return ft.Row(items, wrap=True, spacing=8, run_spacing=8)
+
+
+def _choice(ctl: TableControl, step: StepVM, c: ChoiceVM) -> ft.Control:
+    return tap(
+        tall(ft.Text(c.label, size=15, weight=ft.FontWeight.W_600), 10),
+        lambda e, v=c.value: ctl.answer(step.field, v),
+        c.label,
+        identifier=f"choice-{step.field}-{ident(c.value)}",
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+    )
+
+
+def _refused_choice(ctl: TableControl, step: StepVM, c: ChoiceVM, tr: Tr) -> ft.Control:
+    """A choice the engine refuses: greyed, with its first reason under it."""
+    first = c.reasons[0] if c.reasons else None
+    text: list[ft.Control] = [ft.Text(c.label, size=14, color=ft.Colors.ON_SURFACE_VARIANT)]
+    if first is not None:
+        text.append(
+            ft.Row(
+                [
+                    pill(first.rule, bgcolor=DANGER, color=ft.Colors.WHITE, size=10, bold=True),
+                    ft.Text(first.message, size=11, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+                ],
+                spacing=4,
+            )
+        )
+    label = tr(
+        "ui.choice_refused_label",
+        choice=c.label,
+        reasons=" ".join(f"{r.rule}: {r.message}" for r in c.reasons),
+    )
+    return tap(
+        tall(ft.Column(text, spacing=2, tight=True), 8),
+        lambda e, ch=c: ctl.explain_choice(ch),
+        label,
+        identifier=f"choice-{step.field}-{ident(c.value)}",
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+    )
+
+
+def _number_step(ctl: TableControl, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
+    """A number within the step's bounds, confirmed with Done."""
+    value = draft.get(step.field, step.default if step.default is not None else step.low)
+    return ft.Row(
+        [
+            stepper(
+                value,
+                lambda v: ctl.set_draft(step.field, max(step.low, min(step.high, v))),
+                low=step.low,
+                high=step.high,
+                label=step.prompt,
+                fmt=tr.num,
+                prefix=f"number-{step.field}",
+            ),
+            button(tr("ui.done"), lambda e: ctl.answer(step.field, value), identifier=f"done-{step.field}"),
+        ],
+        wrap=True,
+        spacing=12,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def _count_step(ctl: TableControl, step: StepVM, tr: Tr, chosen: list[str]) -> ft.Control:
+    """Cards with a limit each (the hand's): a count per card, then Done once the total fits."""
+    total = len(chosen)
     rows: list[ft.Control] = []
     for c in step.choices:
         have = chosen.count(c.value)

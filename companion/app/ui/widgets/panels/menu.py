@@ -19,7 +19,7 @@ GROUP_TITLES = {"place": "ui.group_place", "basic": "ui.group_basic", "free": "u
 
 
 def action_menu(
-    ctl: TableControl, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str, memo: Memo | None = None
+    ctl: TableControl, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str, memo: Any = None
 ) -> ft.Control:
     return ft.Column(action_menu_rows(ctl, actions, end_turn, tr, place, memo), spacing=6, tight=True)
 
@@ -101,50 +101,57 @@ def _fold(ctl: TableControl, tr: Tr, count: int, opened: bool) -> ft.Control:
 
 
 def _action_tile(ctl: TableControl, a: ActionVM, tr: Tr, current: bool = False) -> ft.Control:
-    if a.enabled:
-        icon = ft.Icon(ft.Icons.PLAY_ARROW_ROUNDED, color=ft.Colors.PRIMARY, size=22)
-        lines: list[ft.Control] = [
-            ft.Row(
-                [ft.Text(a.label, size=15, weight=ft.FontWeight.W_600, expand=True), pill(a.cost, size=11)], spacing=6
-            )
-        ]
-        if a.hint:
-            lines.append(muted(a.hint, 12))
-        label = (
-            tr("ui.action_label", action_label=a.label, cost=a.cost, hint=a.hint)
-            if a.hint
-            else tr("ui.action_label_plain", action_label=a.label, cost=a.cost)
+    return _allowed_tile(ctl, a, tr, current) if a.enabled else _refused_tile(ctl, a, tr)
+
+
+def _allowed_tile(ctl: TableControl, a: ActionVM, tr: Tr, current: bool) -> ft.Control:
+    """An action the player may take: a tap starts it (quick, when it has details to skip), with a
+    second button for those details; the action being composed is marked and taps nothing."""
+    icon = ft.Icon(ft.Icons.PLAY_ARROW_ROUNDED, color=ft.Colors.PRIMARY, size=22)
+    lines: list[ft.Control] = [
+        ft.Row([ft.Text(a.label, size=15, weight=ft.FontWeight.W_600, expand=True), pill(a.cost, size=11)], spacing=6)
+    ]
+    if a.hint:
+        lines.append(muted(a.hint, 12))
+    label = (
+        tr("ui.action_label", action_label=a.label, cost=a.cost, hint=a.hint)
+        if a.hint
+        else tr("ui.action_label_plain", action_label=a.label, cost=a.cost)
+    )
+    if a.warning:
+        warning = tr("ui.warden_here", rule=a.warning)
+        lines.append(
+            pill(warning, icon=ft.Icons.LOCAL_POLICE, bgcolor=DANGER, color=ft.Colors.WHITE, size=11, bold=True)
         )
-        if a.warning:
-            warning = tr("ui.warden_here", rule=a.warning)
-            lines.append(
-                pill(warning, icon=ft.Icons.LOCAL_POLICE, bgcolor=DANGER, color=ft.Colors.WHITE, size=11, bold=True)
-            )
-            label = f"{label} {warning}"
-        row = ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8, expand=True)
-        main = tap(
-            tall(row, 9),
-            None if current else lambda e, k=a.type: ctl.start_action(k, quick=a.details),
-            label,
-            identifier=f"action-{a.type}",
-            bgcolor=ft.Colors.PRIMARY_CONTAINER if current else ft.Colors.SECONDARY_CONTAINER,
-            padding=ft.Padding.symmetric(horizontal=10, vertical=9),
-            expand=True,
-            selected=current or None,  # its questions are open above
-        )
-        if not a.details or current:
-            return main
-        more = tap(
-            ft.Icon(ft.Icons.EDIT_NOTE, color=ft.Colors.PRIMARY),
-            lambda e, k=a.type: ctl.start_action(k),
-            tr(f"ui.action_details.{a.type}"),
-            identifier=f"action-{a.type}-details",
-            bgcolor=ft.Colors.SECONDARY_CONTAINER,
-            padding=ft.Padding.symmetric(horizontal=12, vertical=14),
-        )
-        return ft.Row([main, more], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        label = f"{label} {warning}"
+    row = ft.Row([icon, ft.Column(lines, spacing=2, expand=True, tight=True)], spacing=8, expand=True)
+    main = tap(
+        tall(row, 9),
+        None if current else lambda e, k=a.type: ctl.start_action(k, quick=a.details),
+        label,
+        identifier=f"action-{a.type}",
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if current else ft.Colors.SECONDARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=10, vertical=9),
+        expand=True,
+        selected=current or None,  # its questions are open above
+    )
+    if not a.details or current:
+        return main
+    more = tap(
+        ft.Icon(ft.Icons.EDIT_NOTE, color=ft.Colors.PRIMARY),
+        lambda e, k=a.type: ctl.start_action(k),
+        tr(f"ui.action_details.{a.type}"),
+        identifier=f"action-{a.type}-details",
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=12, vertical=14),
+    )
+    return ft.Row([main, more], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def _refused_tile(ctl: TableControl, a: ActionVM, tr: Tr) -> ft.Control:
+    """An action the rules refuse now: greyed, with its first reason; a tap explains them all."""
     first = a.reasons[0] if a.reasons else None
-    reason_row = []
+    reason_row: list[ft.Control] = []
     if first is not None:
         reason_row = [
             ft.Row(
@@ -156,7 +163,7 @@ def _action_tile(ctl: TableControl, a: ActionVM, tr: Tr, current: bool = False) 
                 vertical_alignment=ft.CrossAxisAlignment.START,
             )
         ]
-    lines = [
+    lines: list[ft.Control] = [
         ft.Row(
             [ft.Text(a.label, size=15, color=ft.Colors.ON_SURFACE_VARIANT, expand=True), pill(a.cost, size=11)],
             spacing=6,

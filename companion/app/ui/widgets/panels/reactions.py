@@ -6,7 +6,7 @@ from __future__ import annotations
 import flet as ft
 
 from ....vm.interaction import TableControl
-from ....vm.reactions import ReactionsVM
+from ....vm.reactions import OffenceVM, ReactionsVM
 from ....vm.text import Tr
 from ..common import DANGER, card, muted, pill
 from ..common import flat_button as button
@@ -16,6 +16,34 @@ def offence_alert(ctl: TableControl, vm: ReactionsVM, tr: Tr) -> ft.Control | No
     off = vm.offence
     if off is None:
         return None
+    buttons = _offence_buttons(ctl, off)
+    content = _offence_text(ctl, off, tr)
+    if buttons:  # nobody may report or use Corruption now: no empty box under the alert
+        content.controls.append(
+            ft.Container(
+                ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
+                bgcolor=ft.Colors.SURFACE,
+                padding=10,
+                border_radius=ft.BorderRadius.all(10),
+            )
+        )
+    return ft.Semantics(
+        identifier="offence-alert",
+        container=True,
+        live_region=True,
+        label=tr("ui.offence_label", message=off.message, rule=off.rule),
+        content=ft.Container(
+            content,
+            bgcolor=DANGER,
+            padding=14,
+            border_radius=ft.BorderRadius.all(14),
+            border=ft.Border.all(3, ft.Colors.AMBER),
+        ),
+    )
+
+
+def _offence_buttons(ctl: TableControl, off: OffenceVM) -> list[ft.Control]:
+    """Who may report the offence, the offender's Free pass, the Punishments to choose from."""
     buttons = [
         button(
             a.label,
@@ -46,7 +74,12 @@ def offence_alert(ctl: TableControl, vm: ReactionsVM, tr: Tr) -> ft.Control | No
                 identifier=f"punish-{a.seat}",
             )
         )
-    content = ft.Column(
+    return buttons
+
+
+def _offence_text(ctl: TableControl, off: OffenceVM, tr: Tr) -> ft.Column:
+    """The offence in words, the rule it breaks, what the table may do, and the rule to read."""
+    return ft.Column(
         [
             ft.Row(
                 [
@@ -79,28 +112,6 @@ def offence_alert(ctl: TableControl, vm: ReactionsVM, tr: Tr) -> ft.Control | No
         ],
         spacing=8,
         tight=True,
-    )
-    if buttons:  # nobody may report or use Corruption now: no empty box under the alert
-        content.controls.append(
-            ft.Container(
-                ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
-                bgcolor=ft.Colors.SURFACE,
-                padding=10,
-                border_radius=ft.BorderRadius.all(10),
-            )
-        )
-    return ft.Semantics(
-        identifier="offence-alert",
-        container=True,
-        live_region=True,
-        label=tr("ui.offence_label", message=off.message, rule=off.rule),
-        content=ft.Container(
-            content,
-            bgcolor=DANGER,
-            padding=14,
-            border_radius=ft.BorderRadius.all(14),
-            border=ft.Border.all(3, ft.Colors.AMBER),
-        ),
     )
 
 
