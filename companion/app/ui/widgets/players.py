@@ -427,7 +427,7 @@ class StatusBanner:
         shade = ft.Colors.with_opacity(0.25, ft.Colors.BLACK)
         self.turn.set(tr("ui.turn_number", turn=table.turn), bgcolor=shade, color=ink)
         self.actions.set(tr("ui.actions_left", count=table.actions_left), bgcolor=shade, color=ink)
-        self.actions.control.visible = not deciding_now
+        self.actions.control.visible = not deciding_now and table.winner is None  # a won game has no actions left
         self.target.set(tr("ui.target_chip", target=table.target), bgcolor=shade, color=ink)
         self.title.value = table.headline
         self.title.color = ink
