@@ -147,6 +147,25 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_finished_game_replays_from_the_history(tmp_path: Path) -> None:
+    """History's row of a finished game has its Replay, as Home and the win screen do; Back
+    returns to the History."""
+    store = make_store(tmp_path)
+    won = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]})
+    store.submit(won, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(won).version)
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 390)
+        await show(app, "/history")
+        [replay] = identified(app.page, f"history-replay-{won}")
+        assert replay.label == "Replay the game of Carmen, Nicholas step by step"
+        replay.content.on_click(None)
+        await app.shown()
+        assert type(app.screen).__name__ == "ReplayScreen" and app.screen.back_route() == "/history"
+
+    asyncio.run(run())
+
+
 def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
     """After a year of game nights: Home lists the latest finished games and links to the rest,
     History lists a page at a time and charts the latest games; the totals count every game, and
