@@ -46,12 +46,12 @@ class FakeConnection(Connection):
         self.sent.append(pack([message.action, message.body]))
 
 
-async def new_app(store, folder: Path, width: int = 390) -> App:
+async def new_app(store, folder: Path, width: int = 390, lan_url: str | None = None) -> App:
     session = Session(FakeConnection(asyncio.get_running_loop()))
     pack(session.get_page_patch())
     _context_page.set(session.page)
     session.page.width = width
-    app = App(session.page, Services(store, SettingsFile(folder / "settings.json")))
+    app = App(session.page, Services(store, SettingsFile(folder / "settings.json"), lan_url=lan_url))
     app.session_keepalive = session  # the page holds its session only weakly
     app.width = width
     app.start()
