@@ -31,7 +31,7 @@ from . import sound
 from .locale import DeviceLanguage, apply_language, open_in_device_language
 from .port import ShownScreen
 from .routes import Read, read_for, screen_for
-from .widgets.common import DANGER, button, heading, muted, pill, start_border, width_class
+from .widgets.common import DANGER, app_theme, button, heading, muted, pill, start_border, width_class
 
 log = logging.getLogger(__name__)
 
@@ -162,8 +162,8 @@ class App:
         self.tr = Tr(self.language)
         page.fonts = dict(FONT_FILES)
         font = self.tr.font
-        page.theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
-        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
+        page.theme = app_theme(font)
+        page.dark_theme = app_theme(font)
         apply_language(page, self.tr)
 
     def save_settings(self, settings: Settings) -> None:

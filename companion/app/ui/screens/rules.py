@@ -27,7 +27,6 @@ class RulesScreen(Screen):
             prefix_icon=ft.Icons.SEARCH,
             on_change=self._changed,
             autofocus=not self.highlight,
-            dense=True,
         )
 
     def content(self) -> ft.Control:
