@@ -1,7 +1,9 @@
 """End to end, in Debian's chromium at a phone's size (390×844): every control is at least 48×48
 px, at 100% and at 200% text, on every screen a phone shows (joining, picking a seat, a seat's
-turn, its decision and its reaction, the public table view, its settings) and on the console's
-screens (Home, the new game's setup with its colour dots, the table, History, Settings).
+turn, an action refused and one it composes, its decision and its reaction, the public table view, its
+settings) and on the console's
+screens (Home, the new game's setup with its colour dots, the table, History, Settings, the
+rules a phone opens too).
 
 Sizes are read from Flutter's accessibility tree (tests/ui/touch.py), each screen scrolled from
 its top to its bottom. A failure names the screen, the text size and each control too small.
@@ -23,6 +25,7 @@ from .harness import (
     drive,
     enable_semantics,
     evaluate,
+    ident,
     launch_browser,
     open_page,
     pictured_on_failure,
@@ -112,7 +115,7 @@ def lan_server(store, settings_path):
         yield srv
 
 
-def test_a_phone_on_its_turn_and_the_table_view(lan_server, store) -> None:
+def test_a_phone_picks_its_seat_and_plays_its_turn(lan_server, store) -> None:
     game = store.create_game(WARDEN)
     link = f"{lan_server.url}/join/{game}?key={store.devices.secret(game)}"
     sizes = Sizes()
@@ -126,7 +129,31 @@ def test_a_phone_on_its_turn_and_the_table_view(lan_server, store) -> None:
                 await sizes.check(page, "the seat picker")
                 await click_id(page, "join-seat-0", timeout=30000)
                 await wait_text(page, "Your turn", 30000)
+                await click_id(page, "menu-refused")  # what is not possible now, unfolded
                 await sizes.check(page, "a seat's turn")
+                await click_id(page, "action-extort")  # Carmen holds no Weapon: HAND-1
+                await ident(page, "flag-ok").wait_for(state="attached", timeout=10000)
+                await sizes.check(page, "the Not allowed dialog")
+                await click_id(page, "flag-ok")
+                await click_id(page, "action-cautious_move")
+                await ident(page, "composer").wait_for(state="attached", timeout=10000)
+                await sizes.check(page, "a seat's action being composed")
+            await browser.close()
+
+    drive(run())
+    sizes.assert_none()
+
+
+def test_a_phones_settings_and_the_table_view(lan_server, store) -> None:
+    game = store.create_game(WARDEN)
+    link = f"{lan_server.url}/join/{game}?key={store.devices.secret(game)}"
+    sizes = Sizes()
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await seat_phone(browser, link, 1, "Nicholas · turn 1")
+            async with pictured_on_failure(page, "touch-phone-settings"):
                 await click_id(page, "nav-settings")
                 await wait_text(page, "Sound on my turn", 30000)
                 await sizes.check(page, "a phone's settings")
@@ -176,9 +203,9 @@ def test_a_phone_asked_to_decide_or_react_and_called_to_play(lan_server, store) 
     [
         [("/", "Unfinished games", "Home"), ("/setup", "Start the game", "the new game's setup")],
         [("/game/{game}", "Carmen's turn", "the console's table"), ("/history", "Tunnel points", "History")],
-        [("/settings", "Theme", "Settings")],
+        [("/settings", "Theme", "Settings"), ("/rules?q=Office", "OFF-2", "the rules")],
     ],
-    ids=["home-setup", "table-history", "settings"],
+    ids=["home-setup", "table-history", "settings-rules"],
 )
 def test_the_console_at_a_phones_size(server, store, screens: list[tuple[str, str, str]]) -> None:
     finished_games(store)
