@@ -270,8 +270,7 @@ def serve(
         if worker:  # the first worker speaks for them all
             return
         print(f"Dig Your Way Out companion is running at {url}", flush=True)
-        phones = phones_line(lan_url, proxies)
-        if phones:
+        if phones := phones_line(lan_url, proxies):
             print(phones, flush=True)
         if (lan_url or proxies) and is_loopback(shown):  # else the address above already carries the key
             print(
