@@ -173,7 +173,7 @@ class TableViewPolicy(DevicePolicy):
                 [ft.Icon(ft.Icons.PHONE_ANDROID, color=ft.Colors.PRIMARY), heading(tr("join.panel_title"), 17)],
                 spacing=8,
             ),
-            *self._code(tr, url),
+            *self._code(app, tr, url),
             link,
         ]
         holders = {d.seat: d for d in devices if d.seat is not None}
@@ -193,10 +193,11 @@ class TableViewPolicy(DevicePolicy):
         )
         return key, card(ft.Column(rows, spacing=10, tight=True), identifier="join-panel")
 
-    def _code(self, tr: Tr, url: str) -> list[ft.Control]:
+    def _code(self, app: AppPort, tr: Tr, url: str) -> list[ft.Control]:
         """The QR code of the join link with how to use it; or, when the link names this computer
-        only (served on loopback), no code at all but what to do so that phones can open it."""
-        if not reachable_url(url):
+        only (served on loopback, not with --lan), no code at all but how to start so that phones
+        can open it."""
+        if not app.services.lan_url and not reachable_url(url):
             title = heading(tr("join.local_title"), 15)
             return [
                 card(
