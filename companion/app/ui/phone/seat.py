@@ -117,12 +117,17 @@ class SeatPolicy(DevicePolicy):
         self.viewer: int = device.seat
         self._session_id = ""
         self.nudge = Nudge()
+        self._called: tuple[GameState, str, CallVM | None] | None = None
 
     # --- called to play ------------------------------------------------------------------------
 
     def call(self, screen: LiveTable) -> CallVM | None:
-        """What the game waits for from this seat now (its turn, its decision...), if anything."""
-        return seat_call(screen.session.state, self.viewer, screen.tr)
+        """What the game waits for from this seat now (its turn, its decision...), if anything:
+        worked out once per state seen (the banner and the nudge both ask)."""
+        state = screen.session.state
+        if self._called is None or self._called[0] is not state or self._called[1] != screen.tr.lang:
+            self._called = (state, screen.tr.lang, seat_call(state, self.viewer, screen.tr))
+        return self._called[2]
 
     def said(self, screen: LiveTable) -> SaidVM:
         """ "Your turn", "Your decision: ..." as the banner's headline; a Weapon this player may
