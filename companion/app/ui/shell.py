@@ -162,8 +162,9 @@ class App:
         self.tr = Tr(self.language)
         page.fonts = dict(FONT_FILES)
         font = self.tr.font
-        page.theme = app_theme(font)
-        page.dark_theme = app_theme(font)
+        self._touch = self.touch
+        page.theme = app_theme(font, self._touch)
+        page.dark_theme = app_theme(font, self._touch)
         apply_language(page, self.tr)
 
     def save_settings(self, settings: Settings) -> None:
@@ -279,7 +280,11 @@ class App:
         width = getattr(e, "width", None) or self.page.width or self.width
         old = self.width
         self.width = width
-        if self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
+        if self.touch != getattr(self, "_touch", None):  # a phone's width now, or no longer
+            self.apply_settings()
+            if self.screen is not None:
+                self.render()
+        elif self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
             self.render()
 
     def _key(self, e: ft.KeyboardEvent) -> None:
@@ -293,6 +298,12 @@ class App:
     @property
     def wide(self) -> bool:
         return width_class(self.width or 1024) == 2
+
+    @property
+    def touch(self) -> bool:
+        """Whether this screen is touched rather than clicked: a phone's width, or a phone's or a
+        tablet's system (its controls then take thumb-sized paddings: `app_theme`)."""
+        return self.narrow or getattr(self.page, "platform", None) in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 
     # --- shared dialogs ---------------------------------------------------------------------
 

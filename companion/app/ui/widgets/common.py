@@ -164,13 +164,17 @@ def icon_button(
     )
 
 
-def app_theme(font: str | None) -> ft.Theme:
-    """Every screen's theme: the app's colours and font, and thumb-sized controls.
+def app_theme(font: str | None, touch: bool) -> ft.Theme:
+    """Every screen's theme: the app's colours and font, and on a touch screen (`touch`: a
+    phone's width, or a phone's or tablet's system) thumb-sized controls.
 
     Flutter lays a desktop browser's controls out compact (Material buttons 32 px high, the
-    density it takes for a mouse); the standard density and taller paddings make every
-    Material button at least a touch target high, at any text size, on any device.
+    density it takes for a mouse), also on a phone-sized window; there the standard density and
+    taller paddings make every Material button at least a touch target high, at any text size.
+    A laptop keeps the compact layout, so a turn's buttons fit on its screen.
     """
+    if not touch:
+        return ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
     wide = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=24, vertical=BUTTON_PAD))
     narrow = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=BUTTON_PAD))
     return ft.Theme(
