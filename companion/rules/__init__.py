@@ -45,7 +45,7 @@ from .rulebook import rule_ids, rule_sections
 from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset
 from .setup import new_game
 from .shape import decode_json, is_clean_text, is_int
-from .state import GameState
+from .state import GameState, round_of
 from .views import redact_events, view
 
 __all__ = [
@@ -100,6 +100,7 @@ __all__ = [
     "parse_config",
     "preview",
     "redact_events",
+    "round_of",
     "rule_ids",
     "rule_sections",
     "step",

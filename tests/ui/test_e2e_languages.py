@@ -336,7 +336,7 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                     await italian.note("phone-picker", picture=True)
                     await click_id(carmen, "join-seat-0")
                     await click_id(nicholas, "join-seat-1", timeout=30000)
-                    await wait_text(nicholas, en("join.seat_title", player="Nicholas", turn=1), 30000)
+                    await wait_text(nicholas, en("join.seat_title", player="Nicholas", round=1), 30000)
                     await click_id(nicholas, "nav-settings")  # the phone's own settings: its language
                     await wait_text(nicholas, en("ui.setting_language_hint"), 30000)
                     assert not await ident(nicholas, "theme-dark").count()  # the table's settings stay the host's
@@ -344,9 +344,9 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                     await wait_text(nicholas, fa("ui.setting_language_hint"))
                     await persian.note("phone-settings", picture=True)
                     await click_id(nicholas, "nav-back")
-                    await wait_text(nicholas, fa("join.seat_title", player="Nicholas", turn=1))
+                    await wait_text(nicholas, fa("join.seat_title", player="Nicholas", round=1))
                     await persian.note("phone-seat", picture=True)
-                    await wait_text(carmen, it("join.seat_title", player="Carmen", turn=1))
+                    await wait_text(carmen, it("join.seat_title", player="Carmen", round=1))
                     await italian.note("phone-seat", picture=True)
                 await browser.close()
                 return [italian, persian]

@@ -198,8 +198,8 @@ class TestBugs:
             await show(app, f"/game/{game}")
             title = app.screen.appbar().title
             texts = title.content.controls
-            assert title.label == "Turn 1 · Maximiliana Alessandra"
-            assert texts[0].value == "Turn 1 · " and texts[0].no_wrap and not texts[0].expand
+            assert title.label == "Round 1 · Maximiliana Alessandra"
+            assert texts[0].value == "Round 1 · " and texts[0].no_wrap and not texts[0].expand
             assert texts[1].value == "Maximiliana Alessandra" and texts[1].overflow == ft.TextOverflow.ELLIPSIS
             assert texts[1].expand
             bar = [c.identifier for c in app.screen.appbar().actions if isinstance(c, ft.Semantics)]

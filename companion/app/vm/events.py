@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.rules import Event, event_from_json
+from companion.rules import Event, event_from_json, round_of
 from companion.rules import events as ev
 
 from .text import Tr
@@ -317,6 +317,11 @@ def _ev_adjusted(e: ev.Adjusted, names: Names, tr: Tr) -> tuple[str, Params]:
     return key, _p(e, names, tr, reason=e.reason or "")
 
 
+def _ev_turn(e: ev.Turn, names: Names, tr: Tr) -> tuple[str, Params]:
+    """A turn begins: its round (the engine's count, from the turn and the players) and its number."""
+    return "event.turn", _p(e, names, tr, round=round_of(e.turn, len(names.names)), turn=e.turn, actions=e.actions)
+
+
 def _ev_turn_ended(e: ev.TurnEnded, names: Names, tr: Tr) -> tuple[str, Params]:
     return "event.turn_ended", _p(e, names, tr)
 
@@ -394,7 +399,7 @@ _DESCRIBERS: dict[str, Describer] = {
     "skill": _simple("event.skill", tunnel="tunnel"),
     "skip_neutral": _simple("event.skip_neutral"),
     "spy": _simple("event.spy", target="target"),
-    "turn": _simple("event.turn", turn="turn", actions="actions"),
+    "turn": _ev_turn,
     "unused_dice": lambda e, names, tr: ("event.unused_dice", {"dice": tr.join(str(d) for d in e.die)}),
     "unused_outcomes": lambda e, names, tr: ("event.unused_outcomes", {"count": len(e.outcomes)}),
     "weapon": _simple("event.weapon", card="card"),
