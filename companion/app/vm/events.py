@@ -66,6 +66,9 @@ HEADLINE = {
     "reroll",
 }
 QUIET = {"unused_dice", "unused_outcomes", "reshuffle", "michel_reshuffle", "end_turn", "combat"}
+# The log and the replay tell a combat's start too: there no decision panel shows it, and a Fight
+# answer that starts one would read as an entry where nothing happened.
+LOG_QUIET = QUIET - {"combat"}
 
 
 class Names:
@@ -344,6 +347,7 @@ def _ev_brawl(e: ev.Brawl, names: Names, tr: Tr) -> tuple[str, Params]:
         "player": names(e.player),
         "place": e.place,
         "others": names.many(e.players),
+        "count": len(e.players),  # one player must discard; several must each
     }
 
 
@@ -413,6 +417,8 @@ def describe_action(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
     kind = str(action.get("type", ""))
     player = names(action.get("player"))
     label = tr.name("action", kind)
+    if kind == "adjust":  # a correction is the referee's, whichever seat it was filed under
+        return tr("ui.log_adjust", action_label=label)
     detail = action_detail(action, names, tr)
     if detail:
         return tr("ui.log_action_detail", player=player, action_label=label, detail=detail)

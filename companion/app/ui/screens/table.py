@@ -72,7 +72,15 @@ class TableScreen(Screen):
         self._vm_key: Any = None
         self.news = TableNews(self)
         policy.opened(self, opening.seating)
+        self._tell_what_this_tab_recorded()
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
+
+    def _tell_what_this_tab_recorded(self) -> None:
+        """Back from another screen of this game that recorded something (a correction): what it
+        did is what just happened, as long as the table is still where it left it."""
+        recorded = self.app.just_recorded.pop(self.game_id, None)
+        if recorded is not None and recorded[0] == self.session.version:
+            self.control.tell(self.lines_for(recorded[1]), recorded[1])
 
     # --- frame ---------------------------------------------------------------------------------
 
