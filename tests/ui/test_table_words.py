@@ -71,7 +71,7 @@ class TestSlips:
         assert "Bea, Carla must each discard a Weapon" in two
 
     def test_no_article_before_a_card_that_may_start_with_a_vowel(self) -> None:
-        """"a {card}" only where the card is a Tool or a Weapon (none starts with a vowel): any
+        """ "a {card}" only where the card is a Tool or a Weapon (none starts with a vowel): any
         Search card may be "Action card" or "Extra Search"."""
         import re
 
