@@ -458,7 +458,7 @@ class TestMichelCardsOneAtATime:
                 if first == "no_knife":
                     assert table.control.michel_drawn == ["no_knife"] and store.load(game).version == 0
                     ask = michel_ask(table.control.state, self.MOVE, ["no_knife"], TR)
-                    assert ask.prompt == "Card 2: those drawn so far call for another (no Knife)"
+                    assert ask.prompt == "Card 2 of this move (drawn so far: no Knife)"
                     table.control.pick_michel("knife_shovel")
                 await settled(table)
                 entry = store.events(game)[-1]

@@ -192,3 +192,39 @@ class TestSlips:
             assert dialog.scrollable and isinstance(column, ft.Column) and column.scroll is None
 
         asyncio.run(run())
+
+
+class TestMichelCards:
+    """The table draws the real Michel cards: the question names whom the neutral extorts, the
+    map already shows the neutral where it went, and the second card names the next player."""
+
+    def test_each_card_asked_names_its_player_and_the_map_moved_the_neutral(self, store) -> None:
+        from companion.app.vm.dice import TableChance, michel_ask
+        from companion.rules import neutral_destinations, new_game
+
+        from .test_interaction import control
+
+        config = {
+            "players": [
+                {"name": "Anna"},
+                {"name": "Bea", "place": "infirmary"},
+                {"name": "Carla", "place": "infirmary"},
+            ],
+            "modules": {"neutrals": 1},
+            "seed": 5,
+        }
+        faces = neutral_destinations(new_game(config), "michel")
+        face = next(f for f, places in faces.items() if "infirmary" in places)
+        game_id = store.create_game(config)
+        assert store.submit(game_id, {"type": "end_turn", "player": 0}, base_version=0).answer.accepted
+        ctl, _ = control(store, game_id, physical=TableChance(dice=True, michel=True))
+        ctl.submit_checked({"type": "move_neutral", "player": 0, "neutral": "michel", "die": [face], "to": "infirmary"})
+        assert ctl.michel_for is not None and store.load(game_id).version == 1  # asked, nothing recorded
+        first = michel_ask(ctl.state, ctl.michel_for, ctl.michel_drawn, EN, ctl.michel_next)
+        assert first.title == "Michel extorts Bea: which Michel card came up?" and first.prompt == ""
+        assert ctl.state.neutrals["michel"] == "showers" and ctl.board.neutrals["michel"] == "infirmary"
+        calm = next(c for c in ctl.state.catalog.michel_cards if not ctl.state.catalog.michel_cards[c].knife)
+        ctl.pick_michel(calm)  # no Knife: Michel goes on to Carla, whose card the table draws next
+        second = michel_ask(ctl.state, ctl.michel_for, ctl.michel_drawn, EN, ctl.michel_next)
+        assert second.title == "Michel extorts Carla: which Michel card came up?"
+        assert second.prompt.startswith("Card 2 of this move")

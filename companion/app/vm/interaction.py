@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.rules import Event, GameState, PickAsk, action_options
+from companion.rules import Event, GameState, MichelDraw, PickAsk, action_options
 from companion.rules import events as ev
 
 from ..services.session import Outcome, TableSession
 from .actions import ActionVM, ChoiceVM, Composer, StepVM, confirm_view, reasons
-from .dice import TableChance, dry_run
+from .dice import TableChance, dry_run, next_draw
 from .pending import AnswerVM
 from .text import Tr
 from .undo import redo_view, undo_view
@@ -69,6 +69,7 @@ class TableControl:
         # An action waiting for the real Michel cards, and those entered for it so far.
         self.michel_for: dict[str, Any] | None = None
         self.michel_drawn: list[str] = []
+        self.michel_next: MichelDraw | None = None  # whom the card asked for extorts, and the table then
         # An action waiting for a card the table draws at random from a real hand, and which.
         self.card_for: dict[str, Any] | None = None
         self.card_asked: PickAsk | None = None
@@ -80,6 +81,12 @@ class TableControl:
     @property
     def state(self) -> GameState:
         return self.session.state
+
+    @property
+    def board(self) -> GameState | None:
+        """The table as it stands when the Michel card asked for is drawn (the neutral arrived):
+        what the map shows while the table draws it. None: the stored state."""
+        return self.michel_next.state if self.michel_for is not None and self.michel_next is not None else None
 
     @property
     def drawing(self) -> bool:
@@ -307,6 +314,7 @@ class TableControl:
             return False
         if chance.michel and dry.michel_draws:
             self.michel_for, self.michel_drawn = action, list(action.get("michel_cards", ()))
+            self.michel_next = next_draw(self.state, action)
         elif chance.cards and dry.pick is not None:
             self.card_for, self.card_asked = action, dry.pick
         else:

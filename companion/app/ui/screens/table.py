@@ -16,7 +16,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules import Event, action_options
+from companion.rules import Event, action_options, view
 
 from ...host import flet_costs
 from ...services.opening import Opening
@@ -201,7 +201,8 @@ class TableScreen(Screen):
         panel was rewritten in place."""
         s, ctl, tr = self.session.state, self.control, self.tr
         if ctl.michel_for is not None:
-            return panels.michel_panel(ctl, michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr), tr), False
+            ask = michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr, ctl.michel_next)
+            return panels.michel_panel(ctl, ask, tr), False
         if ctl.card_for is not None and ctl.card_asked is not None:
             drawn = list(ctl.card_for.get("picks", ()))
             return panels.card_panel(ctl, card_ask(s, ctl.card_asked, drawn, tr), tr), False
@@ -279,7 +280,10 @@ class TableScreen(Screen):
         or one seat's while its hand is shown), and its scores; built once for each version seen
         (news draw the headline first and the rest of the table a moment later)."""
         state, eyes = self.policy.seen(self)
-        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr))
+        board = self.control.board  # a Michel card being drawn: the neutral already where it went
+        if board is not None:
+            state = board if eyes is None or state is self.session.state else view(board, eyes)
+        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr), id(board))
         if self._vm_key != key:
             table = build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
             self._vm_key, self._vm = key, (table, score_strip(table, self.tr))

@@ -288,7 +288,7 @@ def michel_panel(ctl: TableControl, vm: MichelAskVM, tr: Tr) -> ft.Control:
         _drawn_chip(name, lambda e, c=card: ctl.pick_michel(c), tr("ui.michel_ask_card", card=name), f"michel-{card}")
         for card, name in vm.cards
     ]
-    return _ask_card(tr("ui.michel_ask_title"), vm.prompt, chips, ctl, tr, "michel")
+    return _ask_card(vm.title or tr("ui.michel_ask_title"), vm.prompt, chips, ctl, tr, "michel")
 
 
 def card_panel(ctl: TableControl, vm: CardAskVM, tr: Tr) -> ft.Control:
