@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.rules import Event, GameState, MichelDraw, PickAsk, action_options
+from companion.rules import ANSWERS, Event, GameState, MichelDraw, PickAsk, action_options
 from companion.rules import events as ev
 
 from ..services.session import Outcome, TableSession
@@ -74,6 +74,11 @@ class TableControl:
         self.card_for: dict[str, Any] | None = None
         self.card_asked: PickAsk | None = None
         self.result_events: list[Event] = []  # what `result` tells, to tell again through other eyes
+        # End the turn in one tap: what to record once the turn is ended (a neutral's move), the
+        # events of the end already told, and whose die pad End the turn shows (a real die).
+        self.then: dict[str, Any] | None = None
+        self._chained: list[Event] = []
+        self.pad_neutral: str | None = None
         # A shared screen showing one hand: (the seat, the version it was asked on, which ask).
         self._revealed: tuple[int, int, int] | None = None
         self._reveals = 0
@@ -108,6 +113,8 @@ class TableControl:
         self.draft = {}
         self.die_for = None
         self.pick = []
+        self.then = None
+        self.pad_neutral = None
 
     def tell(self, lines: list[str], events: Sequence[Event] = (), rolled_here: bool = False) -> None:
         """What just happened: its words, and the last die rolled (tumbling when rolled here)."""
@@ -185,6 +192,19 @@ class TableControl:
         else:
             self.port.show()
 
+    def end_turn(self, then: dict[str, Any] | None = None) -> None:
+        """End the turn; with `then`, answer in the same tap the decision ending it leaves (a
+        neutral moved, with the real die's face and Place, or left where it is: turn_end.py)."""
+        if self.busy:
+            return
+        self.then = then
+        self.start_action("end_turn")
+
+    def show_pad(self, neutral: str) -> None:
+        """End the turn shows this neutral's die pad (a real die: one neutral's at a time)."""
+        self.pad_neutral = neutral
+        self.port.refresh()
+
     def reasons_for(self, kind: str) -> list[Any]:
         """Why `kind` cannot be done now: the engine's violations for it."""
         seat = self.viewer.menu_seat(self.state)
@@ -258,6 +278,8 @@ class TableControl:
     def cancel_action(self) -> None:
         self.composer = None
         self.draft = {}
+        self.then = None
+        self._chained = []
         self.die_for = None
         self.michel_for = None
         self.card_for = None
@@ -389,6 +411,9 @@ class TableControl:
 
     def after(self, outcome: Outcome) -> None:
         tr = self.tr
+        then, self.then = self.then, None  # recorded only after this write, if it was taken
+        if not outcome.accepted:
+            self._chained = []
         if outcome.stale:  # another screen was first: nothing was recorded, here is the table now
             self.reset()
             self.port.toast(tr(self.viewer.stale_text))
@@ -412,8 +437,24 @@ class TableControl:
             self.port.flag(tr("ui.not_allowed", action_label=label), found, retry)
             return
         self.reset()
-        self.tell(self.port.lines_for(outcome.events), outcome.events, rolled_here=True)
+        events = [*self._chained, *outcome.events]  # a turn ended in the same tap is told with it
+        self._chained = []
+        self.tell(self.port.lines_for(events), events, rolled_here=True)
         self.port.recorded(outcome)
+        if then is not None and self._answers_now(then):
+            self._chained = list(outcome.events)
+            self.shown_version = self.session.version  # this screen wrote it: the next write follows it
+            self.submit_checked(then)
+
+    def _answers_now(self, action: dict[str, Any]) -> bool:
+        """Whether `action` answers the decision the game now waits for, for its player (the turn
+        ended and left the neutrals' move to its player, as the menu's dry run foresaw)."""
+        pend = self.state.pending
+        return (
+            pend is not None
+            and pend.player == action.get("player")
+            and action.get("type") in ANSWERS.get(pend.kind, ())
+        )
 
     # --- undo / redo ---------------------------------------------------------------------------
 

@@ -231,7 +231,8 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
         )
         style = "primary"
     elif kind == "skip_neutral":
-        label = tr("ui.answer.skip_neutral")
+        alone = state.neutral_names[0] if len(state.neutral_names) == 1 else None
+        label = tr("ui.answer.skip_neutral.one", neutral=alone) if alone else tr("ui.answer.skip_neutral")
     elif kind == "brawl_response":
         if a.discard is None:
             label, style = tr("ui.answer.take_beating"), "danger"

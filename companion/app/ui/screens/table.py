@@ -21,11 +21,12 @@ from companion.rules import Event, action_options, view
 from ...host import flet_costs
 from ...services.opening import Opening
 from ...services.session import Outcome
-from ...vm.actions import action_menu, end_turn_vm
+from ...vm.actions import action_menu
 from ...vm.dice import TableChance, card_ask, michel_ask
 from ...vm.interaction import TableControl
 from ...vm.pending import PendingVM
 from ...vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
+from ...vm.turn_end import turn_end_view
 from .. import sound
 from ..port import AppPort
 from ..widgets import panels
@@ -236,10 +237,11 @@ class TableScreen(Screen):
         if self._menu.visible and seat is not None:
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options, physical_dice=physical)
+            stay = self.app.settings.neutrals_stay
             self._menu_col.controls = panels.action_menu_rows(
                 ctl,
                 menu,
-                end_turn_vm(s, seat, tr, options),
+                turn_end_view(s, seat, tr, options, physical_dice=physical, neutrals_stay=stay),
                 tr,
                 tr.name("place", s.players[seat].place),
                 self.memo,
