@@ -142,7 +142,7 @@ class Walk:
 
 async def play_a_round(walk: Walk, game_id: str) -> None:
     """Carmen is flagged, composes, offends under the Warden's eyes and extorts Nicholas, who
-    cooperates; each turn ends with the neutrals' question; back to Carmen."""
+    cooperates; each turn ends with the neutrals' question, in the same tap; back to Carmen."""
     page, tr = walk.page, walk.tr
     await walk.visit(f"/game/{game_id}", tr("ui.headline_turn", player="Carmen", count=2), "table")
     await click_id(page, "menu-refused")  # what is not possible now is folded away
@@ -171,10 +171,9 @@ async def play_a_round(walk: Walk, game_id: str) -> None:
     await wait_text(page, tr("event.cooperate", player="Nicholas", tool="spoon", receiver="Carmen"))
     await walk.note("after-answer")
     for player, other in (("Carmen", "Nicholas"), ("Nicholas", "Carmen")):
-        await click_id(page, "action-end_turn")
-        await wait_text(page, tr("ui.pending.neutral_move", player=player))
+        await wait_text(page, tr("ui.end_turn_and_move"))  # End the turn offers the neutrals' move
         await walk.note(f"neutrals-{player}")
-        await click_id(page, "answer-skip_neutral")
+        await click_id(page, "end-skip_neutral")  # one tap: the turn ends, they stay
         await wait_text(page, tr("ui.headline_turn", player=other, count=2))
     await walk.note("next-round", picture=True)
 

@@ -12,7 +12,7 @@ from ....vm.actions import ActionVM, menu_view
 from ....vm.interaction import TableControl
 from ....vm.text import Tr
 from ....vm.turn_end import TurnEndVM
-from ..common import DANGER, Memo, choice_chips, muted, pill, tall, tap
+from ..common import DANGER, Memo, muted, pill, tall, tap
 from ..common import flat_button as button
 from .dice import die_pad
 
@@ -71,6 +71,23 @@ def action_menu_rows(
     return rows
 
 
+def _whose_pad(ctl: TableControl, who: str, name: str, shown: bool) -> ft.Control:
+    """A neutral whose die pad End the turn may show: the one shown is marked (no tap: it is
+    there), another is a tap away."""
+    if shown:
+        return pill(name, icon=ft.Icons.CHECK, bgcolor=ft.Colors.SECONDARY_CONTAINER, size=14, bold=True)
+    return tap(
+        tall(ft.Text(name, size=14), 8),
+        lambda e: ctl.show_pad(who),
+        name,
+        identifier=f"end-pad-show-{who}",
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+        radius=20,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+    )
+
+
 def _pad_shown(ctl: TableControl, te: TurnEndVM) -> str | None:
     """Whose die pad End the turn shows: the one the table chose, else the first neutral's."""
     whose = [pad.who for pad in te.pads]
@@ -97,11 +114,7 @@ def _end_turn(ctl: TableControl, te: TurnEndVM, tr: Tr, first: bool, shown: str 
         ft.Text(tr("ui.end_turn_which") if several else te.title, size=15, weight=ft.FontWeight.W_600),
     ]
     if pad is not None and several:  # whose pad: one line with the heading, the pad under it
-        heading.append(
-            choice_chips(
-                [(p.who, tr.name("neutral", p.who)) for p in te.pads], pad.who, ctl.show_pad, prefix="end-pad-show"
-            )
-        )
+        heading += [_whose_pad(ctl, p.who, tr.name("neutral", p.who), p.who == pad.who) for p in te.pads]
     rows: list[ft.Control] = [
         ft.Row(heading, wrap=True, spacing=6, run_spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     ]
