@@ -251,6 +251,19 @@ class TableControl:
         self.draft.pop(field, None)
         self._continue()
 
+    def answer_all(self, *answers: tuple[str, Any]) -> None:
+        """Several questions answered by one tap (a sale's cards and its printed total)."""
+        if self.composer is None:
+            return
+        for field, value in answers:
+            self.composer.answer(field, value)
+            self.draft.pop(field, None)
+        self._continue()
+
+    def keep(self, field: str, value: Any) -> None:
+        """A value typed into a question, kept for its Done without redrawing the field being typed in."""
+        self.draft[field] = value
+
     def answer_die(self, step: StepVM, value: int) -> None:
         got = list(self.draft.get("die_progress", [])) + [value]
         if len(got) >= (step.exact or 1):
