@@ -86,3 +86,22 @@ def test_a_move_that_no_longer_answers_is_not_sent(store) -> None:
     ctl, screen = control(store, game_id)
     ctl.end_turn({"type": "move_neutral", "player": 0, "neutral": "michel"})
     assert [a.TYPE for a in store.load(game_id).game.log] == ["end_turn"] and "flag" not in screen.kinds()
+
+
+def test_a_die_pad_wraps_its_faces_side_by_side() -> None:
+    """The real die's pad lays each face with its Places as one group, the groups wrapping in
+    one row: three or four lines for six faces, not six (it pushed the other actions below
+    the fold of a laptop)."""
+    import flet as ft
+
+    from companion.app.ui.widgets.panels.dice import die_pad
+    from companion.app.vm.dice import move_pad
+    from companion.rules import die_destinations
+
+    state = Game(NEUTRALS).state
+    pad = move_pad(state, 0, EN, die_destinations(state, 0))
+    drawn = die_pad(None, pad, EN, on_target=print)  # type: ignore[arg-type]  # nothing is tapped here
+    column = drawn.content
+    assert isinstance(column, ft.Column) and len(column.controls) == 2  # the title, then the faces
+    faces = column.controls[1]
+    assert isinstance(faces, ft.Row) and faces.wrap and len(faces.controls) == 6
