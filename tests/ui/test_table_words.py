@@ -59,6 +59,7 @@ class TestSlips:
         assert game.submit({"type": "end_turn", "player": 0}).accepted
         pend = pending_view(game.state, EN)
         assert pend is not None and pend.title == "Anna's turn is over: move Michel?"
+        assert [a.label for a in pend.answers][-1] == "Leave Michel where it is"
         beating = events.Beating(player=2, count=1, total=1, why="michel")
         line = describe_event(beating, Names(["Anna", "Bea", "Carla"], EN), EN)
         assert "Michelle" not in line and "a neutral's extortion" in line

@@ -16,7 +16,7 @@ from typing import Any
 from companion.rules import ActionOption, GameState, parse_action, step
 
 from .actions import ActionVM, end_turn_vm
-from .dice import PadVM
+from .dice import PadVM, neutral_pads
 from .pending import AnswerVM, pending_view
 from .text import Tr
 
@@ -71,12 +71,15 @@ def turn_end_view(
     if base is None:
         return None
     after = decision_after_end_turn(state, seat) if base.enabled else None
-    decision = pending_view(after, tr, physical_dice) if after is not None else None
-    if decision is None:
+    # Its answers as words (no die asked of them: with a real die the pads carry the faces).
+    decision = pending_view(after, tr) if after is not None else None
+    if after is None or decision is None:
         return TurnEndVM(base)
     leave = next((a for a in decision.answers if a.action.get("type") == SKIP), None)
     if neutrals_stay and leave is not None:
         base.hint = tr("ui.end_turn_neutrals_stay")
         return TurnEndVM(base, leave=leave, stays=True)
+    if physical_dice:  # one tap: the neutral, the face and where it goes
+        return TurnEndVM(base, tr("ui.end_turn_and_move"), [], neutral_pads(after, seat, tr), leave)
     moves = [a for a in decision.answers if a.action.get("type") != SKIP]
-    return TurnEndVM(base, tr("ui.end_turn_and_move"), moves, list(decision.pads), leave)
+    return TurnEndVM(base, tr("ui.end_turn_and_move"), moves, [], leave)
