@@ -452,12 +452,15 @@ class TableControl:
         self.reset()
         events = [*self._chained, *outcome.events]  # a turn ended in the same tap is told with it
         self._chained = []
-        self.tell(self.port.lines_for(events), events, rolled_here=True)
-        self.port.recorded(outcome)
         if then is not None and self._answers_now(then):
-            self._chained = list(outcome.events)
+            # The turn ended: its answer follows at once, and the screen is drawn once, after it
+            # (the session told the other screens already), with both told as what just happened.
+            self._chained = events
             self.shown_version = self.session.version  # this screen wrote it: the next write follows it
             self.submit_checked(then)
+            return
+        self.tell(self.port.lines_for(events), events, rolled_here=True)
+        self.port.recorded(outcome)
 
     def _answers_now(self, action: dict[str, Any]) -> bool:
         """Whether `action` answers the decision the game now waits for, for its player (the turn
