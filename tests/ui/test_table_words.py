@@ -229,3 +229,35 @@ class TestMichelCards:
         second = michel_ask(ctl.state, ctl.michel_for, ctl.michel_drawn, EN, ctl.michel_next)
         assert second.title == "Michel extorts Carla: which Michel card came up?"
         assert second.prompt.startswith("Card 2 of this move")
+
+    def test_the_map_shows_the_neutral_where_it_went_while_its_card_is_drawn(self, tmp_path) -> None:
+        import asyncio
+
+        from companion.rules import neutral_destinations, new_game
+
+        from .conftest import make_store, show, write_settings
+        from .test_app_offline import new_app
+
+        config = {"players": [{"name": "Anna"}, {"name": "Bea", "place": "infirmary"}], "modules": {"neutrals": 1}}
+        face = next(f for f, to in neutral_destinations(new_game(config), "michel").items() if "infirmary" in to)
+        store = make_store(tmp_path)
+        game = store.create_game(config)
+        store.submit(game, {"type": "end_turn", "player": 0}, base_version=0)
+        write_settings(tmp_path / "settings.json", michel_mode="physical", screen="private")
+
+        def michel_at(table) -> str:
+            vm, _ = table._table()
+            return next(p.ident for p in vm.places if any(s.ident == "michel" for s in p.standees))
+
+        async def run() -> None:
+            app = await new_app(store, tmp_path, 1280)
+            await show(app, f"/game/{game}")
+            table = app.screen
+            assert michel_at(table) == "showers"
+            move = {"type": "move_neutral", "player": 0, "neutral": "michel", "die": [face], "to": "infirmary"}
+            table.control.submit_checked(move)
+            assert table.control.michel_for is not None and michel_at(table) == "infirmary"
+            table.control.cancel_action()
+            assert michel_at(table) == "showers"
+
+        asyncio.run(run())
