@@ -165,6 +165,7 @@ ODD_PATHS = [
     "/api/games/x/export?host=%ff%fe",
     f"/api/games/{'a' * 5000}/export",
     "/game/%00/setup.html?lang=%ff",
+    "/api/games/%00/bgstats.json?lang=%ff",
     "/setup/checklist.html?config=%ff%fe",
     f"/setup/checklist.html?config={'A' * 20000}",
     "/assets/../../pyproject.toml",

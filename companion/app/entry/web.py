@@ -15,6 +15,7 @@ from typing import Any
 import flet as ft
 from fastapi import FastAPI, Request
 
+from companion.i18n import languages
 from storage import Store
 
 from ..door.access import Access
@@ -23,6 +24,7 @@ from ..host import instances, launch
 from ..host.launch import WebApp
 from ..host.net import Network
 from ..host.server import web_app
+from ..services import bgstats, bgstats_format
 from ..services.settings import SettingsFile
 from ..services.shared import Services
 from ..ui import printable
@@ -96,6 +98,23 @@ def _routes(api: FastAPI, services: Services) -> None:
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'},
         )
+
+    @api.get("/api/games/{game_id}/bgstats.json")
+    def bgstats_file(game_id: str, request: Request, lang: str = "en", host: str | None = None) -> Response:
+        """A finished game in BG Stats' JSON format, to import there (services/bgstats.py)."""
+        if refused(request, host):
+            return JSONResponse({"error": "not found"}, status_code=404)
+        try:
+            play = bgstats.read_play(services.store, game_id, lang if lang in languages() else "en")
+        except Exception as error:  # unknown, unfinished, or a storage problem: a plain message
+            return JSONResponse({"error": getattr(error, "message", None) or str(error)}, status_code=404)
+        data = bgstats.play_file(play)
+        problems = bgstats_format.file_problems(data)
+        if problems:  # never a file BG Stats would refuse
+            return JSONResponse({"error": problems[0]}, status_code=500)
+        disposition = f'attachment; filename="{bgstats.file_name(play)}"'
+        body = json.dumps(data, indent=1, ensure_ascii=False)
+        return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
 
     @api.get("/game/{game_id}/setup.html")
     def game_checklist(game_id: str, request: Request, lang: str = "en", host: str | None = None) -> Response:
