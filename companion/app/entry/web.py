@@ -50,8 +50,9 @@ def make_asgi(
 ) -> PeerGate:
     """The table app as one ASGI application behind the door (door/peer.py): the Flet UI at `/`,
     `/api/health` (for scripts and the launcher's readiness check), `/api/games/<id>/export`
-    (a game file download) and the printable setup checklists (`/game/<id>/setup.html`,
-    `/setup/checklist.html`), for the host's browsers only (door/access.py)."""
+    (a game file download), `/api/games/<id>/bgstats.json` (a finished game for BG Stats) and the
+    printable setup checklists (`/game/<id>/setup.html`, `/setup/checklist.html`), for the host's
+    browsers only (door/access.py)."""
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
     api = web_app(
         make_main(services),
