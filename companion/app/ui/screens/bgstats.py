@@ -49,9 +49,7 @@ def bgstats_dialog(app: AppPort, play: Play) -> ft.AlertDialog:
         opener = ft.FilledButton(content=tr("bgstats.open"), icon=ft.Icons.OPEN_IN_NEW, url=url)
         rows.append(ft.Semantics(identifier="bgstats-open", content=opener))
     else:
-        from ..phone.table_view import qr_png
-
-        code = ft.Image(src=qr_png(push_link(play, tr.lang), box=3), width=260, height=260)
+        code = ft.Container(qr_image(push_link(play, tr.lang)), bgcolor=ft.Colors.WHITE, padding=8, width=276)
         rows += [muted(tr("bgstats.scan"), 13), ft.Semantics(identifier="bgstats-qr", content=code)]
     rows += [muted(tr("bgstats.file_hint"), 13), _file_button(app, play)]
     return ft.AlertDialog(
@@ -61,6 +59,15 @@ def bgstats_dialog(app: AppPort, play: Play) -> ft.AlertDialog:
         content=ft.Column(rows, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO, width=420),
         actions=[button(tr("ui.ok"), lambda e: app.page.pop_dialog(), identifier="bgstats-close")],
     )
+
+
+def qr_image(link: str) -> ft.Image:
+    """The link as a QR code, black on the white it is laid on (an SVG: no image library)."""
+    import qrcode
+    import qrcode.image.svg
+
+    svg = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, border=2).to_string(encoding="unicode")
+    return ft.Image(src=svg, width=260, height=260)
 
 
 def _file_button(app: AppPort, play: Play) -> ft.Control:
