@@ -17,7 +17,7 @@ from . import compiled  # noqa: F401  (first: a compiled build of the engine, if
 
 # isort: split
 from . import actions, events
-from .actions import ACTION_TYPES, Action, parse_action
+from .actions import ACTION_TYPES, RULING_MAX, Action, parse_action
 from .board import build_board
 from .catalog import Catalog, load_catalog
 from .config import GameConfig, parse_config
@@ -42,7 +42,7 @@ from .options import (
     weapon_types,
 )
 from .rulebook import rule_ids, rule_sections
-from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset
+from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset, refusal_house_rules
 from .setup import new_game
 from .shape import decode_json, is_clean_text, is_int
 from .state import GameState
@@ -71,6 +71,7 @@ __all__ = [
     "MalformedAction",
     "Offence",
     "PickAsk",
+    "RULING_MAX",
     "Preview",
     "Ruleset",
     "Violation",
@@ -100,6 +101,7 @@ __all__ = [
     "parse_config",
     "preview",
     "redact_events",
+    "refusal_house_rules",
     "rule_ids",
     "rule_sections",
     "step",

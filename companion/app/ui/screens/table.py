@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import flet as ft
@@ -19,12 +20,14 @@ import flet as ft
 from companion.rules import Event, action_options
 
 from ...host import flet_costs
+from ...services.kept_rulings import kept_with
 from ...services.opening import Opening
 from ...services.session import Outcome
 from ...vm.actions import action_menu, end_turn_vm
 from ...vm.dice import TableChance, card_ask, michel_ask
 from ...vm.interaction import TableControl
 from ...vm.pending import PendingVM
+from ...vm.rulings import Ruling
 from ...vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
 from .. import sound
 from ..port import AppPort
@@ -442,8 +445,13 @@ class TableScreen(Screen):
     def show(self) -> None:
         self._show()
 
-    def flag(self, title: str, found: list[Any], on_force: Callable[[], Any] | None = None) -> None:
+    def flag(self, title: str, found: list[Any], on_force: Callable[[Ruling], Any] | None = None) -> None:
         self.app.flag(title, found, on_force=on_force)
+
+    def keep_ruling(self, house_rules: dict[str, Any], ruling: str) -> None:
+        settings = self.app.settings
+        self.app.save_settings(replace(settings, kept_rulings=kept_with(settings.kept_rulings, house_rules, ruling)))
+        self.app.toast(self.tr("ui.ruling_kept"))
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None:
         self.app.confirm(title, text, yes, on_yes, danger=danger)
