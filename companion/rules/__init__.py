@@ -46,6 +46,7 @@ from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset, refus
 from .setup import new_game
 from .shape import decode_json, is_clean_text, is_int
 from .state import GameState
+from .tutorial import TutorialProgress, TutorialStep, is_tutorial, tutorial_config, tutorial_progress, tutorial_steps
 from .views import redact_events, view
 
 __all__ = [
@@ -74,6 +75,8 @@ __all__ = [
     "RULING_MAX",
     "Preview",
     "Ruleset",
+    "TutorialProgress",
+    "TutorialStep",
     "Violation",
     "action_cost",
     "action_inputs",
@@ -90,6 +93,7 @@ __all__ = [
     "events",
     "events_from_json",
     "invariant_problems",
+    "is_tutorial",
     "is_clean_text",
     "is_int",
     "legal_actions",
@@ -105,6 +109,9 @@ __all__ = [
     "rule_ids",
     "rule_sections",
     "step",
+    "tutorial_config",
+    "tutorial_progress",
+    "tutorial_steps",
     "view",
     "weapon_types",
 ]

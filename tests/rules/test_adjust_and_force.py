@@ -282,10 +282,13 @@ class TestRulings:
 
     def test_the_ruling_travels_with_the_forced_event(self):
         state = start(hands={0: ["links", "pike"]})
-        answer = play(
-            state, type="craft", player=0, recipe="pickaxe", force=True, ruling="  we craft in the cell  "
-        )
-        assert said(answer)[0] == {"type": "forced", "player": 0, "rules": ["CRAFT-1"], "ruling": "we craft in the cell"}
+        answer = play(state, type="craft", player=0, recipe="pickaxe", force=True, ruling="  we craft in the cell  ")
+        assert said(answer)[0] == {
+            "type": "forced",
+            "player": 0,
+            "rules": ["CRAFT-1"],
+            "ruling": "we craft in the cell",
+        }
 
     def test_a_forced_event_without_a_ruling_reads_as_before(self):
         from companion.rules import event_from_json
