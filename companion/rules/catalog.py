@@ -95,6 +95,8 @@ class Catalog:
     presets: Mapping[str, Mapping[str, Any]]
     setup: Mapping[str, Any]  # what the table lays out that no rule above says (setup_checklist)
     box: Mapping[str, Any]  # the game's and its expansions' names and BoardGameGeek ids
+    # A refusal the table overrules -> the house rules under which it is legal (where one exists).
+    refusal_house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     # Derived vocabularies, used to validate incoming actions.
     search_cards: frozenset[str] = field(default=frozenset())
     board_cards: frozenset[str] = field(default=frozenset())
@@ -185,6 +187,9 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         presets=MappingProxyType(raw["presets"]),
         setup=MappingProxyType(_public(raw["setup"])),
         box=MappingProxyType(_public(raw["box"])),
+        refusal_house_rules=MappingProxyType(
+            {k: MappingProxyType(rules) for k, rules in raw["refusal_house_rules"].items() if not k.startswith("_")}
+        ),
         search_cards=search_cards,
         board_cards=board_cards,
         all_cards=search_cards | board_cards | {"unknown"},
