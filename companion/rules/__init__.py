@@ -9,7 +9,8 @@ state, `legal_actions` lists what the deciding player can do now (through `check
 `legal_reactions` what any seat may do out of turn; `view` and `redact_events` give what one
 seat, or the public table, may know of the state and its events.
 `action_options` also carries what each type still needs (its price, a move's die table), and
-`action_inputs` the free inputs of one candidate. An app imports these names only, never a
+`action_inputs` the free inputs of one candidate, and `setup_checklist` what a table lays out
+before the first turn. An app imports these names only, never a
 submodule: `events` (the event vocabulary) is part of this API by name.
 """
 
@@ -20,6 +21,7 @@ from . import actions, events
 from .actions import ACTION_TYPES, RULING_MAX, Action, parse_action
 from .board import build_board
 from .catalog import Catalog, load_catalog
+from .checklist import ChecklistLine, setup_checklist
 from .config import GameConfig, parse_config
 from .engine import ANSWERS, Answer, IllegalAction, apply, check, step
 from .errors import BadJson, ConfigError, MalformedAction, Violation
@@ -62,6 +64,7 @@ __all__ = [
     "Answer",
     "BadJson",
     "Catalog",
+    "ChecklistLine",
     "ConfigError",
     "Event",
     "Game",
@@ -108,6 +111,7 @@ __all__ = [
     "refusal_house_rules",
     "rule_ids",
     "rule_sections",
+    "setup_checklist",
     "step",
     "tutorial_config",
     "tutorial_progress",

@@ -37,6 +37,7 @@ class Ruleset:
     trauma_hand_limit: int
     actions_per_turn: int
     solitary_actions: int
+    starting_cigarettes: int
     max_beatings: int
     craft_once_per_turn: bool
     team_mode: bool
@@ -66,6 +67,7 @@ class Ruleset:
             "trauma_hand_limit": self.trauma_hand_limit,
             "actions_per_turn": self.actions_per_turn,
             "solitary_actions": self.solitary_actions,
+            "starting_cigarettes": self.starting_cigarettes,
             "max_beatings": self.max_beatings,
             "craft_once_per_turn": self.craft_once_per_turn,
             "team_mode": self.team_mode,
@@ -183,6 +185,7 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None, cat
         trauma_hand_limit=_int(values["trauma_hand_limit"], "trauma_hand_limit", 0, 100),
         actions_per_turn=_int(values["actions_per_turn"], "actions_per_turn", 1, 10),
         solitary_actions=_int(values["solitary_actions"], "solitary_actions", 0, 10),
+        starting_cigarettes=_int(values["starting_cigarettes"], "starting_cigarettes", 0, 1000),
         max_beatings=_int(values["max_beatings"], "max_beatings", 1, 10),
         craft_once_per_turn=_flag(values["craft_once_per_turn"], "craft_once_per_turn"),
         team_mode=_flag(values["team_mode"], "team_mode"),

@@ -22,6 +22,7 @@ from ...vm.table import COLORS
 from ..port import AppPort
 from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
 from .base import Screen
+from .checklist import SetupDraft, draft_of, drop_draft, hand_ticks_to_game, keep_draft
 from .settings import screen_choice
 from .setup_start import StartingStateEditors
 
@@ -32,7 +33,9 @@ class SetupScreen(StartingStateEditors, Screen):
     def __init__(self, app: AppPort, query: dict[str, str]) -> None:
         super().__init__(app, query)
         mode = "random" if app.settings.neutral_destinations == "automatic" else "ask"
-        self.form = SetupForm.default(3, neutral_destination=mode, kept=app.settings.kept_rulings)
+        kept = draft_of(app) if query.get("keep") else None  # back from its checklist: the same form
+        self.draft = kept or SetupDraft(SetupForm.default(3, neutral_destination=mode, kept=app.settings.kept_rulings))
+        self.form = self.draft.form
         self.fields: list[ft.TextField] = []
         self.problem_box = ft.Container()
         self.first_box = ft.Container()
@@ -301,12 +304,20 @@ class SetupScreen(StartingStateEditors, Screen):
                 spacing=6,
                 tight=True,
             )
-        self.start_box.content = button(
+        start = button(
             tr("ui.start_game"),
             None if problems else self._start_game,
             icon=ft.Icons.PLAY_ARROW,
             identifier="setup-start-button",
         )
+        checklist = button(
+            tr("checklist.open"),
+            None if problems else self._open_checklist,
+            icon=ft.Icons.CHECKLIST,
+            style="outlined",
+            identifier="setup-checklist",
+        )
+        self.start_box.content = ft.Row([start, checklist], wrap=True, spacing=10, run_spacing=10)
         if update:
             try:
                 self.problem_box.update()
@@ -390,6 +401,11 @@ class SetupScreen(StartingStateEditors, Screen):
         self.form.team = bool(on)
         self._rerender()
 
+    def _open_checklist(self, e: Any = None) -> None:
+        """What to lay out for this setup; Back comes back to this very form."""
+        keep_draft(self.app, self.draft)
+        self.app.go("/setup/checklist")
+
     def _start_game(self, e: Any = None) -> None:
         if self.form.problems(self.tr):
             self._refresh_problems()
@@ -403,4 +419,6 @@ class SetupScreen(StartingStateEditors, Screen):
         except Exception as error:  # ConfigError (raced) or a storage problem: keep the form
             self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
             return
+        drop_draft(self.app)
+        self.app.run_later(hand_ticks_to_game, self.app, game_id, set(self.draft.ticked))
         self.app.go(f"/game/{game_id}")
