@@ -154,9 +154,10 @@ class Hashes:
 
 
 def build_table(
-    web_dir: Path, assets_dir: Path | None, *, hashes: Hashes, icons: set[str], no_cdn: bool
+    web_dir: Path, assets_dir: Path | None, *, hashes: Hashes, icons: set[str], no_cdn: bool, keep: Path | None = None
 ) -> ClientTable:
-    """The client's files and its version (see the module's docstring)."""
+    """The client's files and its version (see the module's docstring); `keep`: a folder where
+    the cut icon font is kept between starts (cutting it takes most of a second)."""
     files: dict[str, ClientFile] = {}
     found = served_by_flet(web_dir, assets_dir)
     for url, path in found.items():
@@ -167,20 +168,23 @@ def build_table(
     hashes.save()
     manifest_source = found.get(FONT_MANIFEST)
     if manifest_source is not None:
-        files.update(_fonts(manifest_source.read_bytes(), found, icons=icons, no_cdn=no_cdn))
+        files.update(_fonts(manifest_source.read_bytes(), files, icons=icons, no_cdn=no_cdn, keep=keep))
     digest = hashlib.sha256(LAYOUT.encode())
     for url in sorted(files):
         digest.update(f"\n{url} {files[url].sha}".encode())
     return ClientTable(files, digest.hexdigest()[:16])
 
 
-def _fonts(flet_manifest: bytes, found: dict[str, Path], *, icons: set[str], no_cdn: bool) -> dict[str, ClientFile]:
+def _fonts(
+    flet_manifest: bytes, files: dict[str, ClientFile], *, icons: set[str], no_cdn: bool, keep: Path | None
+) -> dict[str, ClientFile]:
     """The font manifest served, and the cut-down icon font it names (client_fonts.py)."""
     made: dict[str, ClientFile] = {}
     icon_font = None
     whole = client_fonts.icon_asset(flet_manifest)
-    if whole is not None and f"assets/{whole}" in found:
-        cut = client_fonts.subset_icons(found[f"assets/{whole}"].read_bytes(), icons)
+    source = files.get(f"assets/{whole}")
+    if whole is not None and source is not None:
+        cut = _cut_icons(source, icons, keep)
         if cut is not None:
             sha = hashlib.sha256(cut).hexdigest()
             stem, suffix = os.path.splitext(whole)
@@ -189,6 +193,27 @@ def _fonts(flet_manifest: bytes, found: dict[str, Path], *, icons: set[str], no_
     manifest = client_fonts.font_manifest(flet_manifest, no_cdn=no_cdn, icon_font=icon_font)
     made[FONT_MANIFEST] = _made(FONT_MANIFEST, manifest)
     return made
+
+
+def _cut_icons(font: ClientFile, icons: set[str], keep: Path | None) -> bytes | None:
+    """The icon font cut to `icons`: from `keep` when it was cut before from the same font for
+    the same icons, else cut now (and kept)."""
+    key = hashlib.sha256(f"{font.sha} {' '.join(sorted(icons))}".encode()).hexdigest()[:32]
+    kept = keep / f"icons-{key}.otf" if keep is not None else None
+    if kept is not None and kept.is_file():
+        return kept.read_bytes()
+    if font.source is None:
+        return None
+    cut = client_fonts.subset_icons(font.source.read_bytes(), icons)
+    if cut is not None and kept is not None:
+        try:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            spare = kept.with_name(f"{kept.name}.{os.getpid()}.part")
+            spare.write_bytes(cut)
+            os.replace(spare, kept)
+        except OSError as error:
+            log.warning("could not keep the cut icon font in %s: %s", keep, error)
+    return cut
 
 
 def _made(url: str, data: bytes) -> ClientFile:

@@ -74,7 +74,9 @@ OFFLINE_GUARD = b"""<script>
 </script>
 """
 _BASES = re.compile(rb'(flet\.(?:entrypointBaseUrl|assetBase|canvasKitBaseUrl)\s*=\s*")(/[^"]*")')
-_LINKS = re.compile(rb'\b(src|href)="([^"/:?#][^":?#]*)"')
+# What the page loads to start (its scripts and the loading picture); the icons its links name
+# (favicon, home screen) keep their plain addresses, revalidated.
+_LINKS = re.compile(rb'\b(src)="([^"/:?#][^":?#]*)"')
 
 
 def plain() -> bool:
@@ -82,8 +84,8 @@ def plain() -> bool:
 
 
 def versioned_page(html: bytes, table: ClientTable) -> bytes:
-    """Flet's page with every address of the client under `/_v/<version>/`, and the guard first
-    in its head."""
+    """Flet's page with every address the client starts from under `/_v/<version>/`, and the
+    guard first in its head."""
     prefix = f"{PREFIX}{table.version}".encode()
     html = _BASES.sub(lambda m: m[1] + prefix + m[2], html)
     html = _LINKS.sub(
@@ -149,7 +151,7 @@ class ClientLayer:
     async def _file(
         self, file: ClientFile | None, cache: str, asked: Mapping[str, str], scope: Scope, receive: Receive, send: Send
     ) -> None:
-        from starlette.responses import FileResponse, Response
+        from fastapi.responses import FileResponse, Response
 
         if file is None:
             await Response("Not found", status_code=404, media_type="text/plain")(scope, receive, send)
@@ -248,6 +250,7 @@ def prepare(assets_dir: str | None, store: Store | None, *, no_cdn: bool) -> Cli
         hashes=store.hashes() if store is not None else Hashes(None),
         icons=icons,
         no_cdn=no_cdn,
+        keep=store.root / "made" if store is not None else None,
     )
     if store is not None:
         try:
