@@ -28,13 +28,15 @@ from typing import Any
 from .browser import PHONE, AppServer, enable_semantics, launch_browser, require_chromium, wait_text
 
 # (name, Mbit/s down, Mbit/s up, ms added to each request)
-NETWORKS = (("venue wifi", 20, 5, 40), ("poor wifi", 5, 1, 100))
+# The last, no emulation at all, is this machine's floor: what the browser and the server take
+# with an unlimited network (on a loaded machine, most of the figures above it).
+NETWORKS = (("venue wifi", 20, 5, 40), ("poor wifi", 5, 1, 100), ("loopback", 0, 0, 0))
 RUNS = int(os.environ.get("COMPANION_BENCH_PHONE_RUNS", "3"))
 JOIN_TEXT = "Who are you?"
-TARGETS = {"venue wifi": "<= 2.0 s", "poor wifi": "<= 6 s"}
+TARGETS = {"venue wifi": "<= 2.0 s", "poor wifi": "<= 6 s", "loopback": "(this machine's floor)"}
 # Chrome and Firefox ask for brotli over HTTPS only (Chrome also from localhost): a phone on the
-# venue's wifi opening `http://<LAN address>` takes gzip. Both are measured, the browser told
-# which codings to take (DevTools' Network.setAcceptedEncodings); everything runs on loopback.
+# venue's wifi opening `http://<LAN address>` takes gzip. Both are measured, the browser's
+# Accept-Encoding set through DevTools (Network.setExtraHTTPHeaders); everything runs on loopback.
 LAN = "the app over plain HTTP (a --lan link: gzip)"
 HTTPS = "the app over HTTPS (behind the nginx example: brotli)"
 REFERENCE = "Flet's own serving (the uncompressed reference)"
@@ -123,15 +125,16 @@ async def _visit(context: Any, url: str, network: tuple[str, int, int, int], cod
     traffic.attach(cdp)
     await cdp.send("Network.enable")
     await cdp.send("Network.setExtraHTTPHeaders", {"headers": {"Accept-Encoding": ", ".join(codings)}})
-    await cdp.send(
-        "Network.emulateNetworkConditions",
-        {
-            "offline": False,
-            "latency": delay,
-            "downloadThroughput": down * 1_000_000 / 8,
-            "uploadThroughput": up * 1_000_000 / 8,
-        },
-    )
+    if down:
+        await cdp.send(
+            "Network.emulateNetworkConditions",
+            {
+                "offline": False,
+                "latency": delay,
+                "downloadThroughput": down * 1_000_000 / 8,
+                "uploadThroughput": up * 1_000_000 / 8,
+            },
+        )
     started = time.perf_counter()
     await page.goto(url, timeout=120_000)
     await enable_semantics(page)
@@ -171,7 +174,8 @@ def _row(network: tuple[str, int, int, int], label: str, which: str, samples: li
     received = statistics.median(v.received for v in samples)
     requests = statistics.median(v.requests for v in samples)
     cached = statistics.median(v.cached for v in samples)
-    what = f"{name} {down}/{up} Mbit/s {delay} ms, {label}, {which} visit: join screen drawn"
+    speed = f" {down}/{up} Mbit/s {delay} ms" if down else " (no emulation)"
+    what = f"{name}{speed}, {label}, {which} visit: join screen drawn"
     spread = f"{min(seconds):.2f}-{max(seconds):.2f}"
     size = f"{received / 1e6:.2f} MB" if received >= 1e5 else f"{received / 1e3:.1f} kB"
     measured = f"{middle:.2f} s (median of {len(samples)}: {spread}), {size} in {requests:.0f} requests"
@@ -179,6 +183,8 @@ def _row(network: tuple[str, int, int, int], label: str, which: str, samples: li
         measured += f" ({cached:.0f} more from the cache)"
     if label == REFERENCE:
         target = "(reference)"
+    elif not down:
+        target = TARGETS[name]
     elif which == "first":
         target = f"{TARGETS[name]}, <= 5 MB"
     else:

@@ -54,8 +54,9 @@ FLET_HEADERS = {
     "access-control-allow-origin": "*",
 }
 # Everything from this server, nothing from any other host. Inline scripts and styles are Flet's
-# page's; eval and wasm compilation are CanvasKit's and the wasm client's; blob: is Flutter's
-# renderer worker; websockets by scheme, as not every browser counts ws: as 'self'.
+# page's; wasm compilation is the client's and CanvasKit's (eval stays allowed for the JavaScript
+# glue of the renderer Safari gets, which this machine cannot try); blob: is Flutter's renderer
+# worker; websockets by scheme, as not every browser counts ws: as 'self'.
 CONTENT_POLICY = (
     "default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob:; "
     "style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: data: blob:; object-src 'none'; base-uri 'self'"
@@ -73,10 +74,11 @@ OFFLINE_GUARD = b"""<script>
 })();
 </script>
 """
+# Where Flet's page tells Flutter to load the client, its assets and CanvasKit from.
 _BASES = re.compile(rb'(flet\.(?:entrypointBaseUrl|assetBase|canvasKitBaseUrl)\s*=\s*")(/[^"]*")')
 # What the page loads to start (its scripts and the loading picture); the icons its links name
 # (favicon, home screen) keep their plain addresses, revalidated.
-_LINKS = re.compile(rb'\b(src)="([^"/:?#][^":?#]*)"')
+_SOURCES = re.compile(rb'\bsrc="([^"/:?#][^":?#]*)"')
 
 
 def plain() -> bool:
@@ -88,9 +90,12 @@ def versioned_page(html: bytes, table: ClientTable) -> bytes:
     guard first in its head."""
     prefix = f"{PREFIX}{table.version}".encode()
     html = _BASES.sub(lambda m: m[1] + prefix + m[2], html)
-    html = _LINKS.sub(
-        lambda m: m[1] + b'="' + prefix[1:] + b"/" + m[2] + b'"' if m[2].decode() in table.files else m[0], html
-    )
+
+    def versioned(found: re.Match[bytes]) -> bytes:
+        url = found[1]
+        return b'src="' + prefix[1:] + b"/" + url + b'"' if url.decode() in table.files else found[0]
+
+    html = _SOURCES.sub(versioned, html)
     return html.replace(b"<head>", b"<head>\n" + OFFLINE_GUARD, 1)
 
 
