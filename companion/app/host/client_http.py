@@ -149,7 +149,10 @@ class ClientLayer:
         elif path[1:] in table.files and "range" not in headers:
             await self._file(table.files[path[1:]], REVALIDATE, headers, scope, receive, send)
         elif method == "GET":
-            await self.app(scope, receive, PageRewrite(send, table, headers.get("if-none-match", "")).send)
+            # The page is read whole to be rewritten: never handed over as a file to send (pathsend).
+            extensions = {k: v for k, v in scope.get("extensions", {}).items() if k != "http.response.pathsend"}
+            rewrite = PageRewrite(send, table, headers.get("if-none-match", ""))
+            await self.app({**scope, "extensions": extensions}, receive, rewrite.send)
         else:
             await self.app(scope, receive, send)
 
