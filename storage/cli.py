@@ -1,4 +1,5 @@
-"""`dyo-companion games list|export|import|verify|delete`: the stored games from the command line.
+"""`dyo-companion games list|export|import|verify|delete|export-all|import-all`: the stored games
+from the command line.
 
 The arguments are declared in `companion/cli.py` (so `check` never pays for importing the
 database layer); this module runs them. Every failure is one line on standard error: exit 1
@@ -42,6 +43,8 @@ def run_games(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
                     print(problem, file=out)
                 print("consistent" if not problems else f"{len(problems)} problem(s)", file=out)
                 return 0 if not problems else EXIT_STORAGE
+            if args.games_command in ("export-all", "import-all"):
+                return _archive(store, args, out)
             if args.games_command == "delete":  # the whole id: a start of it could name the wrong game
                 store.delete_game(args.id)
                 print(f"deleted {args.id}", file=out)
@@ -53,6 +56,19 @@ def run_games(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         _one_line(error, err)
         return EXIT_STORAGE
     raise AssertionError(f"unknown games command {args.games_command!r}")
+
+
+def _archive(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """Every finished game to one file, or such a file back as new games (storage/archive.py)."""
+    from .archive import export_finished, import_archive
+
+    if args.games_command == "export-all":
+        return _write_out(json.dumps(export_finished(store), ensure_ascii=False, indent=2) + "\n", args.file, out)
+    done = import_archive(store, _read_file(args.file))
+    for game_id in done.games:
+        print(game_id, file=out)
+    print(f"{len(done.games)} game(s) imported, {done.skipped} already here", file=out)
+    return 0
 
 
 def _one_line(error: StorageError, err: TextIO) -> None:
@@ -107,7 +123,11 @@ def _info_json(g: GameInfo) -> dict[str, Any]:
 
 
 def _export(store: Store, game_id: str, path: str | None, out: TextIO) -> int:
-    text = json.dumps(store.export_game(game_id), ensure_ascii=False, indent=2) + "\n"
+    return _write_out(json.dumps(store.export_game(game_id), ensure_ascii=False, indent=2) + "\n", path, out)
+
+
+def _write_out(text: str, path: str | None, out: TextIO) -> int:
+    """`text` to standard output, or whole to a file."""
     if path is None or path == "-":
         out.write(text)
         return 0

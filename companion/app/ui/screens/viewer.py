@@ -120,6 +120,12 @@ class Console(Referee):
                 ft.Icons.RECEIPT_LONG, tr("ui.log"), lambda e: app.go(f"/game/{game}/log"), identifier="nav-log"
             ),
             icon_button(
+                ft.Icons.CHECKLIST,
+                tr("checklist.open"),
+                lambda e: app.go(f"/game/{game}/checklist"),
+                identifier="nav-checklist",
+            ),
+            icon_button(
                 ft.Icons.EDIT_NOTE,
                 tr("correct.open"),
                 lambda e: app.go(f"/game/{game}/correct"),
