@@ -34,12 +34,14 @@ from .offence import Offence
 from .options import (
     WEAPON_SEARCH_CARD,
     ActionOption,
+    MichelDraw,
     PickAsk,
     Preview,
     action_options,
     candidates,
     legal_actions,
     legal_reactions,
+    next_michel_draw,
     preview,
     weapon_types,
 )
@@ -47,7 +49,7 @@ from .rulebook import rule_ids, rule_sections
 from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset, refusal_house_rules
 from .setup import new_game
 from .shape import decode_json, is_clean_text, is_int
-from .state import GameState
+from .state import GameState, round_of
 from .tutorial import TutorialProgress, TutorialStep, is_tutorial, tutorial_config, tutorial_progress, tutorial_steps
 from .views import redact_events, view
 
@@ -73,6 +75,7 @@ __all__ = [
     "IllegalAction",
     "Inputs",
     "MalformedAction",
+    "MichelDraw",
     "Offence",
     "PickAsk",
     "RULING_MAX",
@@ -104,11 +107,13 @@ __all__ = [
     "load_catalog",
     "neutral_destinations",
     "new_game",
+    "next_michel_draw",
     "parse_action",
     "parse_config",
     "preview",
     "redact_events",
     "refusal_house_rules",
+    "round_of",
     "rule_ids",
     "rule_sections",
     "setup_checklist",

@@ -40,9 +40,7 @@ async def play_example_round(page, tag: str) -> None:
     await shot(page, f"{tag}-setup")
     # Yellow starts with two Knives: a game in progress.
     await click_id(page, "switch-in-progress")
-    await click_id(page, "start-open-add-2")
-    await click_id(page, "start-add-2-knife")
-    await click_id(page, "start-open-add-2")
+    await click_id(page, "start-add-2-knife")  # one tap per card: the chips stay open
     await click_id(page, "start-add-2-knife")
     await click_id(page, "setup-start-button")
     await wait_text(page, "Carmen's turn")

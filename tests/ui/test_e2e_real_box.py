@@ -59,8 +59,7 @@ async def set_up_the_tutorial(page) -> None:
         await fill_name(page, number, name)
     await wait_text(page, "3 of 3 cards: 0 named, 3 unentered")
     await click_id(page, "switch-in-progress")  # Knives come from the board: a hand the box dealt otherwise
-    for _ in range(2):
-        await click_id(page, "start-open-add-2")
+    for _ in range(2):  # one tap per card: the chips stay open
         await click_id(page, "start-add-2-knife")
     await wait_text(page, "3 of 3 cards: 2 named, 1 unentered")
     await click_id(page, "setup-start-button")

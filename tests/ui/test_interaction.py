@@ -36,6 +36,7 @@ class FakeScreen:
         self.confirming: list[Callable[[], Any]] = []
         self.dice = physical
         self.timers: list[tuple[float, Callable[[], Any]]] = []
+        self._steps: list[tuple[Callable[..., Any], tuple[Any, ...]]] | None = None
 
     def show(self) -> None:
         self.said.append(("show", None))
@@ -73,8 +74,19 @@ class FakeScreen:
         self.timers.append((seconds, fn))
 
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool:
-        """A step awaiting the store, run to its end (a real screen runs it on the session's loop)."""
-        asyncio.run(coro_fn(*args))
+        """A step awaiting the store, run to its end (a real screen runs it on the session's loop);
+        a step a step asks for (a turn ended, then a neutral moved in the same tap) runs after it."""
+        queue = self._steps
+        if queue is not None:
+            queue.append((coro_fn, args))
+            return True
+        self._steps = queue = [(coro_fn, args)]
+        try:
+            while queue:
+                fn, fn_args = queue.pop(0)
+                asyncio.run(fn(*fn_args))
+        finally:
+            self._steps = None
         return True
 
     def kinds(self) -> list[str]:

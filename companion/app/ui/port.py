@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import flet as ft
 
+from companion.rules import Event
 from storage import Device, Store
 
 from ..door.device_storage import DeviceStorage
@@ -45,6 +46,9 @@ class AppPort(Protocol):
     screen: ShownScreen | None  # the screen shown (a phone's seat swaps in the page of a freed seat)
     link_ok: bool  # this tab presented a game's valid join secret
     join_devices: dict[str, Device]  # the devices this tab entered as, by game (phone/device.py)
+    # What this tab just recorded on another screen of a game (a correction), by game: the version
+    # it made and its events, for the table screen it goes back to to tell as what just happened.
+    just_recorded: dict[str, tuple[int, list[Event]]]
 
     @property
     def page(self) -> ft.Page: ...

@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
-from companion.rules import RULING_MAX
+from companion.rules import RULING_MAX, Event
 from storage import Device
 
 from ..door.access import admit
@@ -66,6 +66,7 @@ class App:
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
         self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (door/access.py)
+        self.just_recorded: dict[str, tuple[int, list[Event]]] = {}  # see AppPort
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -361,13 +362,16 @@ class App:
         dialog = ft.AlertDialog(
             modal=False,
             rtl=tr.rtl,
+            # The dialog scrolls a long flag itself: a scrolling column inside it took every pixel
+            # of the window's height, a short flag in a tall box with a blank middle.
+            scrollable=True,
             icon=ft.Icon(ft.Icons.FRONT_HAND, color=DANGER, size=36),
             title=heading(title, 20, color=DANGER),
             content=ft.Semantics(
                 identifier="flag",
                 container=True,
                 label=tr("ui.flag_label", title=title),
-                content=ft.Column(rows, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO, width=520),
+                content=ft.Column(rows, tight=True, spacing=10, width=520),
             ),
             actions=actions,
         )

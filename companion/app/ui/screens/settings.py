@@ -12,7 +12,16 @@ from typing import Any
 
 import flet as ft
 
-from ...services.settings import CARD_MODES, DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SCREEN_MODES, SOUND_MODES, THEMES
+from ...services.settings import (
+    AFTER_TURN_MODES,
+    CARD_MODES,
+    DIE_MODES,
+    MICHEL_MODES,
+    NEUTRAL_MODES,
+    SCREEN_MODES,
+    SOUND_MODES,
+    THEMES,
+)
 from ...vm.text import Tr, available_languages
 from ..locale import choose_language
 from ..widgets.common import card, choice_chips, heading, muted, tap
@@ -37,6 +46,7 @@ class SettingsScreen(Screen):
             setting_choice(self, "michel_mode", MICHEL_MODES, "michel", "michel", "michel"),
             setting_choice(self, "card_mode", CARD_MODES, "cards", "cards", "cards"),
             setting_choice(self, "neutral_destinations", NEUTRAL_MODES, "neutrals", "neutrals_mode", "neutral-dest"),
+            setting_choice(self, "after_turn", AFTER_TURN_MODES, "after_turn", "after_turn", "after-turn"),
             setting_choice(self, "sound", SOUND_MODES, "sound", "sound", "sound"),
         ]
         if self.app.services.lan_url:

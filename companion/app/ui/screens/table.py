@@ -17,18 +17,19 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules import Event, action_options
+from companion.rules import Event, action_options, view
 
 from ...host import flet_costs
 from ...services.kept_rulings import kept_with
 from ...services.opening import Opening
 from ...services.session import Outcome
-from ...vm.actions import action_menu, end_turn_vm
+from ...vm.actions import action_menu
 from ...vm.dice import TableChance, card_ask, michel_ask
 from ...vm.interaction import TableControl
 from ...vm.pending import PendingVM
 from ...vm.rulings import Ruling
 from ...vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
+from ...vm.turn_end import turn_end_view
 from ...vm.tutorial import coach_view
 from .. import sound
 from ..port import AppPort
@@ -77,7 +78,15 @@ class TableScreen(Screen):
         self._coach_off = not policy.may_rewind  # the tutorial's guide is the referee's console's
         self.news = TableNews(self)
         policy.opened(self, opening.seating)
+        self._tell_what_this_tab_recorded()
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
+
+    def _tell_what_this_tab_recorded(self) -> None:
+        """Back from another screen of this game that recorded something (a correction): what it
+        did is what just happened, as long as the table is still where it left it."""
+        recorded = self.app.just_recorded.pop(self.game_id, None)
+        if recorded is not None and recorded[0] == self.session.version:
+            self.control.tell(self.lines_for(recorded[1]), recorded[1])
 
     # --- frame ---------------------------------------------------------------------------------
 
@@ -224,7 +233,8 @@ class TableScreen(Screen):
         panel was rewritten in place."""
         s, ctl, tr = self.session.state, self.control, self.tr
         if ctl.michel_for is not None:
-            return panels.michel_panel(ctl, michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr), tr), False
+            ask = michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr, ctl.michel_next)
+            return panels.michel_panel(ctl, ask, tr), False
         if ctl.card_for is not None and ctl.card_asked is not None:
             drawn = list(ctl.card_for.get("picks", ()))
             return panels.card_panel(ctl, card_ask(s, ctl.card_asked, drawn, tr), tr), False
@@ -258,10 +268,11 @@ class TableScreen(Screen):
         if self._menu.visible and seat is not None:
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options, physical_dice=physical)
+            stay = self.app.settings.neutrals_stay
             self._menu_col.controls = panels.action_menu_rows(
                 ctl,
                 menu,
-                end_turn_vm(s, seat, tr, options),
+                turn_end_view(s, seat, tr, options, physical_dice=physical, neutrals_stay=stay),
                 tr,
                 tr.name("place", s.players[seat].place),
                 self.memo,
@@ -302,7 +313,10 @@ class TableScreen(Screen):
         or one seat's while its hand is shown), and its scores; built once for each version seen
         (news draw the headline first and the rest of the table a moment later)."""
         state, eyes = self.policy.seen(self)
-        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr))
+        board = self.control.board  # a Michel card being drawn: the neutral already where it went
+        if board is not None:
+            state = board if eyes is None or state is self.session.state else view(board, eyes)
+        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr), id(board))
         if self._vm_key != key:
             table = build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
             self._vm_key, self._vm = key, (table, score_strip(table, self.tr))

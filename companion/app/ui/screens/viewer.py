@@ -93,7 +93,7 @@ class Console(Referee):
 
     def title_template(self, screen: LiveTable) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
-        return "ui.table_title", {"turn": s.turn, "player": s.players[s.active].name}
+        return "ui.table_title", {"round": s.round, "player": s.players[s.active].name}
 
     def back_route(self, screen: LiveTable) -> str | None:
         return "/"

@@ -420,12 +420,12 @@ class StatusBanner:
         """Show `table`'s headline (`deciding_now`: a decision, not a turn, is awaited); True when it changed."""
         deciding = table.deciding if table.deciding is not None else table.active
         fill, ink = paint(table.players[deciding].color)
-        key = (table.headline, table.turn, table.actions_left, deciding, deciding_now, table.target)
+        key = (table.headline, table.round, table.actions_left, deciding, deciding_now, table.target)
         if self._key == key:
             return False
         self._key = key
         shade = ft.Colors.with_opacity(0.25, ft.Colors.BLACK)
-        self.turn.set(tr("ui.turn_number", turn=table.turn), bgcolor=shade, color=ink)
+        self.turn.set(tr("ui.round_number", round=table.round), bgcolor=shade, color=ink)
         self.actions.set(tr("ui.actions_left", count=table.actions_left), bgcolor=shade, color=ink)
         self.actions.control.visible = not deciding_now
         self.target.set(tr("ui.target_chip", target=table.target), bgcolor=shade, color=ink)
