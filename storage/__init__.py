@@ -16,8 +16,11 @@ The rules engine never imports this package.
 
 from .devices import Device, Devices
 from .errors import (
+    BackupRefused,
     BadGameFile,
     CorruptDatabase,
+    DatabaseGone,
+    DatabaseMissing,
     DatabaseProblem,
     DiskFull,
     ForeignDatabase,
@@ -39,8 +42,11 @@ from .statistics import GameStats, PlayerStats, SeatStats, Statistics
 from .store import GameInfo, LogEntry, Seat, Store, Submission, Table
 
 __all__ = [
+    "BackupRefused",
     "BadGameFile",
     "CorruptDatabase",
+    "DatabaseGone",
+    "DatabaseMissing",
     "DatabaseProblem",
     "Device",
     "Devices",
