@@ -20,7 +20,8 @@ from typing import Any, TextIO
 from companion.gamefile import TooLarge, read_bounded
 from companion.rules import BadJson, decode_json
 
-from .backups import Copied, backup, restore
+from .backups import PG_RECIPE, Copied, backup, restore
+from .database import resolve_url
 from .errors import BackupRefused, BadGameFile, GameNotFound, StorageError
 from .store import GameInfo, Store
 
@@ -32,13 +33,9 @@ def run_games(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        if args.games_command == "restore":  # into a database that may be gone: it makes it anew
-            return _restore(Path(args.file), getattr(args, "db", None), args.replace, out)
+        if args.games_command in ("backup", "restore"):
+            return _backups(args, out)
         with Store(getattr(args, "db", None)) as store:
-            if args.games_command == "backup":
-                done = backup(store.db, Path(args.file))
-                print(f"backed up {_counted(done)} of {store.location} to {done.path}", file=out)
-                return 0
             if args.games_command == "list":
                 return _list(store, args.status, args.json, out)
             if args.games_command == "export":
@@ -63,6 +60,19 @@ def run_games(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         _one_line(error, err)
         return EXIT_STORAGE
     raise AssertionError(f"unknown games command {args.games_command!r}")
+
+
+def _backups(args: argparse.Namespace, out: TextIO) -> int:
+    """`games backup FILE` and `games restore FILE [--replace]` (SQLite; PostgreSQL: its own tools)."""
+    url = getattr(args, "db", None)
+    if resolve_url(url).get_backend_name() != "sqlite":
+        raise BackupRefused(f"the database is not a SQLite file: {PG_RECIPE}")
+    if args.games_command == "restore":  # into a database that may be gone: it makes it anew
+        return _restore(Path(args.file), url, args.replace, out)
+    with Store(url) as store:
+        done = backup(store.db, Path(args.file))
+        print(f"backed up {_counted(done)} of {store.location} to {done.path}", file=out)
+    return 0
 
 
 def _restore(path: Path, url: str | None, replace: bool, out: TextIO) -> int:

@@ -225,6 +225,15 @@ def save(conn: Connection, game_id: str, replayed: Replayed) -> None:
     replayed.saved = replayed.version
 
 
+def keep_resume_point(conn: Connection, game_id: str, replayed: Replayed, *, rewound: bool = False) -> None:
+    """In a write's transaction: save a resume point when one is due, or after an undo or a redo
+    of a long game (whose next opening would replay the whole log otherwise)."""
+    long_game = len(replayed.game.log) >= RESUME_EVERY and replayed.saved != replayed.version
+    if replayed.due() or (rewound and long_game):
+        with kept_apart(conn, game_id):
+            save(conn, game_id, replayed)
+
+
 @contextmanager
 def kept_apart(conn: Connection, game_id: str) -> Iterator[None]:
     """Run a save inside the caller's write transaction, in a savepoint of its own: a save that

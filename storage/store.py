@@ -77,7 +77,7 @@ from .models import (
 from .records import GameInfo, LogEntry, Seat, Submission, Table, answer_from_json
 from .replays import ReplayCache, table_of
 from .reports import read_statistics, verify_game
-from .resume import RESUME_EVERY, Replayed, kept_apart, save
+from .resume import Replayed, keep_resume_point, kept_apart, save
 from .rows import (
     BY_KEY,
     ENTRY,
@@ -310,7 +310,7 @@ class Store:
                         advance(conn, head, replayed.game)
                         replayed.version, replayed.redo = head.version, []
                         replayed.seqs.append(head.version)
-                        _keep_resume_point(conn, game_id, replayed)
+                        keep_resume_point(conn, game_id, replayed)
         except (IntegrityError, Conflict):
             raise self._lost_race(game_id, base_version) from None
         if duplicate is not None:
@@ -349,7 +349,7 @@ class Store:
                 replayed.version = head.version
                 replayed.redo.append(target)
                 replayed.seqs.pop()
-                _keep_resume_point(conn, game_id, replayed, rewound=True)
+                keep_resume_point(conn, game_id, replayed, rewound=True)
         except (IntegrityError, Conflict):
             raise self._lost_race(game_id, base_version) from None
         self._cache.remember(game_id, replayed)
@@ -385,7 +385,7 @@ class Store:
                 replayed.version = head.version
                 replayed.redo.pop()
                 replayed.seqs.append(target)
-                _keep_resume_point(conn, game_id, replayed, rewound=True)
+                keep_resume_point(conn, game_id, replayed, rewound=True)
         except (IntegrityError, Conflict):
             raise self._lost_race(game_id, base_version) from None
         self._cache.remember(game_id, replayed)
@@ -440,7 +440,7 @@ class Store:
                 settle(conn, head, game, now)
                 save_head(conn, head, 0, now)
             replayed = Replayed(len(entries), game, [], list(range(1, len(entries) + 1)))
-            _keep_resume_point(conn, game_id, replayed)
+            keep_resume_point(conn, game_id, replayed)
         self._mark_kept()
         self._cache.remember(game_id, replayed)
         return game_id
@@ -495,15 +495,6 @@ class Store:
         """Another writer appended the same entry number first: report the version it left."""
         with self.db.transaction() as conn:
             return StaleState(game_id, base_version, read_head(conn, game_id).version)
-
-
-def _keep_resume_point(conn: Connection, game_id: str, replayed: Replayed, *, rewound: bool = False) -> None:
-    """In a write's transaction: save a resume point when one is due, or after an undo or a redo
-    of a long game (whose next opening would replay the whole log otherwise)."""
-    long_game = len(replayed.game.log) >= RESUME_EVERY and replayed.saved != replayed.version
-    if replayed.due() or (rewound and long_game):
-        with kept_apart(conn, game_id):
-            save(conn, game_id, replayed)
 
 
 def _log_entry(e: Row[EventRow]) -> LogEntry:
