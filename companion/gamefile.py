@@ -1,7 +1,8 @@
 """How large a game file may be, and reading one without ever holding more than that.
 
-A game file (PROTOCOL.md: `{"config", "actions"}`) of a real game is a few hundred kilobytes:
-about 150 bytes an action as the app exports it, so a game of 1,000 actions is 150 kB. Decoding
+A game file (PROTOCOL.md: `{"config", "actions"}`) of a real game is well under a megabyte:
+about 85 bytes an action as the app exports it, so a game of 1,000 actions is 85 kB and the
+limit holds about 100,000 of them. Decoding
 JSON takes about ten times the file's size in memory, and replaying it takes time for every
 action, so a file of any size would let one upload (or a mistyped `/dev/zero`) take the server's
 memory. `MAX_BYTES` bounds every way in: `python -m companion check`, `dyo-companion games
