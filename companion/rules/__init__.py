@@ -17,7 +17,7 @@ from . import compiled  # noqa: F401  (first: a compiled build of the engine, if
 
 # isort: split
 from . import actions, events
-from .actions import ACTION_TYPES, Action, parse_action
+from .actions import ACTION_TYPES, RULING_MAX, Action, parse_action
 from .board import build_board
 from .catalog import Catalog, load_catalog
 from .config import GameConfig, parse_config
@@ -42,10 +42,11 @@ from .options import (
     weapon_types,
 )
 from .rulebook import rule_ids, rule_sections
-from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset
+from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset, refusal_house_rules
 from .setup import new_game
 from .shape import decode_json, is_clean_text, is_int
 from .state import GameState
+from .tutorial import TutorialProgress, TutorialStep, is_tutorial, tutorial_config, tutorial_progress, tutorial_steps
 from .views import redact_events, view
 
 __all__ = [
@@ -71,8 +72,11 @@ __all__ = [
     "MalformedAction",
     "Offence",
     "PickAsk",
+    "RULING_MAX",
     "Preview",
     "Ruleset",
+    "TutorialProgress",
+    "TutorialStep",
     "Violation",
     "action_cost",
     "action_inputs",
@@ -89,6 +93,7 @@ __all__ = [
     "events",
     "events_from_json",
     "invariant_problems",
+    "is_tutorial",
     "is_clean_text",
     "is_int",
     "legal_actions",
@@ -100,9 +105,13 @@ __all__ = [
     "parse_config",
     "preview",
     "redact_events",
+    "refusal_house_rules",
     "rule_ids",
     "rule_sections",
     "step",
+    "tutorial_config",
+    "tutorial_progress",
+    "tutorial_steps",
     "view",
     "weapon_types",
 ]

@@ -92,6 +92,8 @@ class Catalog:
     hand_limit_traumas: frozenset[str]  # PSY-3: those that hold a hand to the ruleset's `trauma_hand_limit`
     warden_illegal_actions: frozenset[str]
     presets: Mapping[str, Mapping[str, Any]]
+    # A refusal the table overrules -> the house rules under which it is legal (where one exists).
+    refusal_house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     # Derived vocabularies, used to validate incoming actions.
     search_cards: frozenset[str] = field(default=frozenset())
     board_cards: frozenset[str] = field(default=frozenset())
@@ -179,6 +181,9 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         hand_limit_traumas=frozenset(raw["hand_limit_traumas"]),
         warden_illegal_actions=frozenset(raw["warden_illegal_actions"]),
         presets=MappingProxyType(raw["presets"]),
+        refusal_house_rules=MappingProxyType(
+            {k: MappingProxyType(rules) for k, rules in raw["refusal_house_rules"].items() if not k.startswith("_")}
+        ),
         search_cards=search_cards,
         board_cards=board_cards,
         all_cards=search_cards | board_cards | {"unknown"},

@@ -7,7 +7,7 @@ never a code change, and it is saved with the game's configuration.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -197,3 +197,17 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None, cat
         search=MappingProxyType({p: _int(v, f"search.{p}", 0, 10) for p, v in search.items()}),
         punishment_choice=values["punishment_choice"],
     )
+
+
+def refusal_house_rules(keys: Iterable[str], catalog: Catalog | None = None) -> dict[str, Any] | None:
+    """The house rules under which every refusal in `keys` (violation keys) is legal, where the
+    ruleset has a setting for each (the catalog's `refusal_house_rules`); None when one has none.
+    A table that overrules such a refusal may keep its ruling for the next games."""
+    cat = catalog or load_catalog()
+    out: dict[str, Any] = {}
+    for key in dict.fromkeys(keys):
+        rules = cat.refusal_house_rules.get(key)
+        if rules is None:
+            return None
+        out.update(rules)
+    return out or None

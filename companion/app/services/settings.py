@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
+
+from .kept_rulings import valid_kept
 
 ENV = "COMPANION_SETTINGS"
 THEMES = ("system", "light", "dark")
@@ -37,6 +40,8 @@ class Settings:
     )
     sound: str = "on"  # the console's whistle and die roll (sound.py)
     screen: str = "shared"  # SCREEN_MODES: whether the referee's screen hides the hands
+    # Rulings the table kept as house rules for its next games: {"ruling": why, "house_rules": {...}}.
+    kept_rulings: list[dict[str, Any]] = field(default_factory=list)
 
     def valid(self) -> Settings:
         return Settings(
@@ -47,6 +52,7 @@ class Settings:
             card_mode=self.card_mode if self.card_mode in CARD_MODES else "app",
             sound=self.sound if self.sound in SOUND_MODES else "on",
             screen=self.screen if self.screen in SCREEN_MODES else "shared",
+            kept_rulings=valid_kept(self.kept_rulings),
         )
 
     @property

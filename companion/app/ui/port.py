@@ -20,6 +20,7 @@ from ..door.device_storage import DeviceStorage
 from ..services.settings import Settings
 from ..services.shared import Services
 from ..vm.actions import ReasonVM
+from ..vm.rulings import Ruling
 from ..vm.text import Tr
 from .locale import DeviceLanguage
 
@@ -90,7 +91,12 @@ class AppPort(Protocol):
     def toast(self, text: str) -> None: ...
 
     def flag(
-        self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None, lead: str | None = None
+        self,
+        title: str,
+        reasons: list[ReasonVM],
+        *,
+        on_force: Callable[[Ruling], Any] | None = None,
+        lead: str | None = None,
     ) -> None: ...
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], *, danger: bool = False) -> None: ...

@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
+from companion.rules import RULING_MAX
 from storage import Device
 
 from ..door.access import admit
@@ -26,6 +27,7 @@ from ..services.opening import Listing
 from ..services.settings import Settings
 from ..services.shared import Services
 from ..vm.actions import ReasonVM
+from ..vm.rulings import Ruling, house_rule_words, keepable
 from ..vm.text import FONT_FILES, Tr
 from . import sound
 from .locale import DeviceLanguage, apply_language, open_in_device_language
@@ -306,9 +308,15 @@ class App:
             pass
 
     def flag(
-        self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None, lead: str | None = None
+        self,
+        title: str,
+        reasons: list[ReasonVM],
+        *,
+        on_force: Callable[[Ruling], Any] | None = None,
+        lead: str | None = None,
     ) -> None:
-        """The referee's flag: what is not allowed, each rule id with its message and the rule's text."""
+        """The referee's flag: what is not allowed, each rule id with its message and the rule's text;
+        where the referee may record it anyway, the table's ruling (why, and whether to keep it)."""
         tr = self.tr
         rows: list[ft.Control] = []
         if lead:
@@ -348,12 +356,7 @@ class App:
             )
         actions: list[ft.Control] = []
         if on_force is not None and reasons and all(r.forceable for r in reasons):
-
-            def force(e: Any) -> None:
-                self.close_dialog()
-                on_force()
-
-            actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
+            rows.extend(self._overrule(reasons, on_force, actions))
         actions.append(button(tr("ui.ok"), self.close_dialog, identifier="flag-ok"))
         dialog = ft.AlertDialog(
             modal=False,
@@ -369,6 +372,36 @@ class App:
             actions=actions,
         )
         self.page.show_dialog(dialog)
+
+    def _overrule(
+        self, reasons: list[ReasonVM], on_force: Callable[[Ruling], Any], actions: list[ft.Control]
+    ) -> list[ft.Control]:
+        """The ruling's fields under the flag, and "Record anyway" (added to `actions`)."""
+        tr = self.tr
+        said = {"text": "", "keep": False}  # what the referee typed and ticked, as the client tells it
+        why = ft.TextField(
+            label=tr("ui.ruling_label"),
+            hint_text=tr("ui.ruling_hint"),
+            max_length=RULING_MAX,
+            dense=True,
+            rtl=tr.rtl,
+            on_change=lambda e: said.update(text=e.control.value or ""),
+        )
+        rows: list[ft.Control] = [ft.Semantics(identifier="flag-ruling", container=True, content=why)]
+        house = keepable(reasons)
+        if house:
+            keep = ft.Checkbox(
+                label=tr("ui.ruling_keep", house_rule=house_rule_words(house, tr)),
+                on_change=lambda e: said.update(keep=bool(e.control.value)),
+            )
+            rows.append(ft.Semantics(identifier="flag-ruling-keep", container=True, content=keep))
+
+        def force(e: Any) -> None:
+            self.close_dialog()
+            on_force(Ruling(str(said["text"]), bool(house) and bool(said["keep"])))
+
+        actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
+        return rows
 
     def _open_rule(self, rule: str) -> None:
         self.close_dialog()

@@ -375,7 +375,11 @@ _DESCRIBERS: dict[str, Describer] = {
     "dig": _simple("event.dig", tool="tool", points="points", tunnel="tunnel"),
     "end_turn": _simple("event.end_turn"),
     "exempt": _simple("event.exempt"),
-    "forced": lambda e, names, tr: ("event.forced", {"player": names(e.player), "rules": tr.join(e.rules)}),
+    "forced": lambda e, names, tr: (
+        ("event.forced_ruling", {"player": names(e.player), "rules": tr.join(e.rules), "ruling": e.ruling})
+        if e.ruling
+        else ("event.forced", {"player": names(e.player), "rules": tr.join(e.rules)})
+    ),
     "give_up": _simple("event.give_up"),
     "join_gang": _simple("event.join_gang", gang="gang", ability="ability"),
     "leave_gang": _simple("event.leave_gang", gang="gang", ability="ability"),
@@ -457,7 +461,8 @@ def action_detail(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
     if action.get("die"):
         parts.append(tr("ui.detail_die", dice=tr.join(str(d) for d in action["die"])))
     if action.get("force"):
-        parts.append(tr("ui.detail_forced"))
+        ruling = action.get("ruling")
+        parts.append(tr("ui.detail_forced_ruling", ruling=ruling) if ruling else tr("ui.detail_forced"))
     return tr.join(p for p in parts if p)
 
 

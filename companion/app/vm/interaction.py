@@ -14,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.rules import Event, GameState, PickAsk, action_options
+from companion.rules import Event, GameState, PickAsk, action_options, refusal_house_rules
 from companion.rules import events as ev
 
+from ..services.kept_rulings import clean_text
 from ..services.session import Outcome, TableSession
 from .actions import ActionVM, ChoiceVM, Composer, StepVM, confirm_view, reasons
 from .dice import TableChance, dry_run
 from .pending import AnswerVM
+from .rulings import Ruling
 from .text import Tr
 from .undo import redo_view, undo_view
 from .viewers import Viewer
@@ -34,7 +36,7 @@ class TablePort(Protocol):
 
     def show(self) -> None: ...  # redraw, the panel scrolled back to its top
     def refresh(self) -> None: ...  # redraw in place
-    def flag(self, title: str, found: list[Any], on_force: Callable[[], Any] | None = None) -> None: ...
+    def flag(self, title: str, found: list[Any], on_force: Callable[[Ruling], Any] | None = None) -> None: ...
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None: ...
     def toast(self, text: str) -> None: ...
     def open_rule(self, rule: str) -> None: ...
@@ -43,6 +45,7 @@ class TablePort(Protocol):
     def physical(self) -> TableChance: ...  # what the table takes from the real box itself
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
     def after(self, seconds: float, fn: Callable[[], Any]) -> None: ...  # call `fn` then, if still open
+    def keep_ruling(self, house_rules: dict[str, Any], ruling: str) -> None: ...  # for the next games
 
 
 class TableControl:
@@ -73,6 +76,7 @@ class TableControl:
         self.card_for: dict[str, Any] | None = None
         self.card_asked: PickAsk | None = None
         self.result_events: list[Event] = []  # what `result` tells, to tell again through other eyes
+        self.ruling = Ruling()  # what the table said as it overruled a refusal, for the forced action
         # A shared screen showing one hand: (the seat, the version it was asked on, which ask).
         self._revealed: tuple[int, int, int] | None = None
         self._reveals = 0
@@ -101,6 +105,7 @@ class TableControl:
         self.draft = {}
         self.die_for = None
         self.pick = []
+        self.ruling = Ruling()
 
     def tell(self, lines: list[str], events: Sequence[Event] = (), rolled_here: bool = False) -> None:
         """What just happened: its words, and the last die rolled (tumbling when rolled here)."""
@@ -152,9 +157,10 @@ class TableControl:
 
     # --- starting and composing actions -----------------------------------------------------
 
-    def start_action(self, kind: str, force: bool = False, quick: bool = False) -> None:
+    def start_action(self, kind: str, force: bool = False, quick: bool = False, ruling: Ruling | None = None) -> None:
         if self.busy:
             return
+        self.ruling = ruling or Ruling()
         seat = self.viewer.menu_seat(self.state)
         if seat is None:  # a tap on a menu the table has moved past
             self.port.refresh()
@@ -196,7 +202,7 @@ class TableControl:
     def explain_refused(self, a: ActionVM) -> None:
         """A disabled action was tapped: show the flag with each rule, and the override."""
         may = a.forceable and self.viewer.may_force
-        on_force = (lambda: self.start_action(a.type, force=True)) if may else None
+        on_force = (lambda ruling: self.start_action(a.type, force=True, ruling=ruling)) if may else None
         self.port.flag(self.tr("ui.not_allowed", action_label=a.label), a.reasons, on_force)
 
     def explain_choice(self, c: ChoiceVM) -> None:
@@ -204,7 +210,8 @@ class TableControl:
         on_force = None
         if composer is not None and self.viewer.may_force and c.reasons and all(r.forceable for r in c.reasons):
 
-            def force() -> None:
+            def force(ruling: Ruling) -> None:
+                self.ruling = ruling
                 composer.force = True
                 composer.pool = list(composer.all)
                 composer.answer(self._step_field(), c.value)
@@ -249,6 +256,7 @@ class TableControl:
             self.cancel_action()
 
     def cancel_action(self) -> None:
+        self.ruling = Ruling()
         self.composer = None
         self.draft = {}
         self.die_for = None
@@ -361,9 +369,13 @@ class TableControl:
     # --- writing ---------------------------------------------------------------------------------
 
     def submit(self, action: dict[str, Any]) -> None:
-        """Record `action` off the event loop (offloop.py); a tap meanwhile is dropped."""
+        """Record `action` off the event loop (offloop.py); a tap meanwhile is dropped. A forced
+        action carries the table's ruling, when it gave one."""
         if self.busy:
             return
+        text = clean_text(self.ruling.text)
+        if action.get("force") and text:
+            action = dict(action, ruling=text)
         self.busy = True
         if not self.port.later(self._record, action):
             self.busy = False
@@ -398,14 +410,23 @@ class TableControl:
             retry = None
             if self.viewer.may_force and found and all(r.forceable for r in found) and not action.get("force"):
 
-                def retry() -> None:
+                def retry(ruling: Ruling) -> None:
+                    self.ruling = ruling
                     self.submit(dict(action, force=True))
 
             self.port.flag(tr("ui.not_allowed", action_label=label), found, retry)
             return
+        self._keep_ruling(outcome)
         self.reset()
         self.tell(self.port.lines_for(outcome.events), outcome.events, rolled_here=True)
         self.port.recorded(outcome)
+
+    def _keep_ruling(self, outcome: Outcome) -> None:
+        """A forced action the table asked to play so next time: its house rules, to the settings."""
+        overruled = [v.key for v in outcome.violations]
+        house = refusal_house_rules(overruled) if self.ruling.keep and overruled else None
+        if house:
+            self.port.keep_ruling(house, clean_text(self.ruling.text))
 
     # --- undo / redo ---------------------------------------------------------------------------
 

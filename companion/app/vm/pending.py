@@ -14,7 +14,6 @@ from typing import Any
 
 from companion.rules import ANSWERS, GameState, legal_actions, preview
 
-from .actions import ReasonVM
 from .events import option_label
 from .table import seat_color
 from .text import Tr
@@ -274,7 +273,3 @@ def _weapon_label(state: GameState, p: Any, card: str, tr: Tr) -> str:
     if card != "unknown" and not p.hand.count(card) and p.hand.unknown:
         return tr("ui.card_from_unknown", card=label)
     return label
-
-
-def refusal(violations: list[Any], tr: Tr) -> list[ReasonVM]:
-    return [ReasonVM(v.rule, tr.violation(v), v.forceable) for v in violations]

@@ -8,6 +8,7 @@ joined phone's settings offer only the language.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import flet as ft
 
@@ -91,7 +92,8 @@ def setting_choice(screen: Screen, field: str, modes: tuple[str, ...], key: str,
     tr, app = screen.tr, screen.app
 
     def choose(value: str) -> None:
-        app.save_settings(replace(app.settings, **{field: value}))
+        chosen: dict[str, Any] = {field: value}  # one of the settings' text fields
+        app.save_settings(replace(app.settings, **chosen))
         screen.tr = app.tr
         app.render()
 

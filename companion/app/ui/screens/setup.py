@@ -16,6 +16,7 @@ import flet as ft
 
 from companion.rules import PRESETS, PUNISHMENT_CHOOSERS
 
+from ...vm.rulings import house_rule_words
 from ...vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places
 from ...vm.table import COLORS
 from ..port import AppPort
@@ -31,7 +32,7 @@ class SetupScreen(StartingStateEditors, Screen):
     def __init__(self, app: AppPort, query: dict[str, str]) -> None:
         super().__init__(app, query)
         mode = "random" if app.settings.neutral_destinations == "automatic" else "ask"
-        self.form = SetupForm.default(3, neutral_destination=mode)
+        self.form = SetupForm.default(3, neutral_destination=mode, kept=app.settings.kept_rulings)
         self.fields: list[ft.TextField] = []
         self.problem_box = ft.Container()
         self.first_box = ft.Container()
@@ -186,7 +187,22 @@ class SetupScreen(StartingStateEditors, Screen):
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 )
             )
+        rows.extend(self._kept_rulings())
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-rules")
+
+    def _kept_rulings(self) -> list[ft.Control]:
+        """The rulings the table kept from earlier games: each on, unless switched off here."""
+        tr = self.tr
+        if not self.form.kept:
+            return []
+        rows: list[ft.Control] = [muted(tr("ui.kept_rulings"), 13)]
+        for n, kept in enumerate(self.form.kept):
+            words = house_rule_words(kept["house_rules"], tr)
+            why = tr("ui.kept_ruling_why", ruling=kept["ruling"]) if kept["ruling"] else tr("ui.kept_ruling_no_why")
+            rows.append(
+                self._switch(words, why, n not in self.form.kept_off, functools.partial(self._set_kept, n), f"kept-{n}")
+            )
+        return rows
 
     def _modules(self) -> ft.Control:
         tr = self.tr
@@ -344,6 +360,10 @@ class SetupScreen(StartingStateEditors, Screen):
 
     def _set_house(self, name: str, value: int) -> None:
         self.form.house[name] = value
+        self._rerender()
+
+    def _set_kept(self, n: int, on: bool) -> None:
+        (self.form.kept_off.discard if on else self.form.kept_off.add)(n)
         self._rerender()
 
     def _set_neutrals(self, n: int) -> None:

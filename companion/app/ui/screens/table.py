@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import flet as ft
@@ -19,13 +20,16 @@ import flet as ft
 from companion.rules import Event, action_options
 
 from ...host import flet_costs
+from ...services.kept_rulings import kept_with
 from ...services.opening import Opening
 from ...services.session import Outcome
 from ...vm.actions import action_menu, end_turn_vm
 from ...vm.dice import TableChance, card_ask, michel_ask
 from ...vm.interaction import TableControl
 from ...vm.pending import PendingVM
+from ...vm.rulings import Ruling
 from ...vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
+from ...vm.tutorial import coach_view
 from .. import sound
 from ..port import AppPort
 from ..widgets import panels
@@ -70,6 +74,7 @@ class TableScreen(Screen):
         self.patch = Patch(app)
         self._extra_key: Any = None
         self._vm_key: Any = None
+        self._coach_off = not policy.may_rewind  # the tutorial's guide is the referee's console's
         self.news = TableNews(self)
         policy.opened(self, opening.seating)
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
@@ -161,6 +166,7 @@ class TableScreen(Screen):
         react = panels.reactions_panel(ctl, reactions, tr, ctl.bg_open, names_of(s))
         self._react_slot.content = react
         self._react_slot.visible = react is not None
+        self._fill_coach(physical)
         self._pad_box.height = getattr(self, "_pad", 0) or 0
         if policy.has_extra:
             self._extra_key, shown = policy.extra(self, self._extra_key)
@@ -171,6 +177,31 @@ class TableScreen(Screen):
             ctl.result_die_rolls = False
             self.app.run_later(head.roller.roll)
         return out
+
+    def _fill_coach(self, physical: bool) -> None:
+        """The tutorial round's guide (on the referee's console), above the rest, until the table
+        carries on without it."""
+        coach = None if self._coach_off else coach_view(self.session.table.game, self.tr, physical)
+        key = None if coach is None else (coach.title, coach.text, coach.die_hint, coach.phase)
+        if key == getattr(self._coach_slot, "data", None) and self._coach_slot.content is not None:
+            return  # the same step: its controls stay, nothing is sent
+        ctl = self.control
+        self._coach_slot.data = key
+        self._coach_slot.visible = coach is not None
+        self._coach_slot.content = (
+            None
+            if coach is None
+            else panels.coach_panel(
+                coach, self.tr, play=ctl.submit_checked, undo=ctl.undo, carry_on=self._carry_on, leave=self._leave
+            )
+        )
+
+    def _carry_on(self) -> None:
+        self._coach_off = True
+        self._show()
+
+    def _leave(self) -> None:
+        self.app.go("/")
 
     def _missing_body(self, missing: str) -> ft.Control:
         """No such game (deleted, or a stale address): say so, with the way Home."""
@@ -303,14 +334,15 @@ class TableScreen(Screen):
         self._menu = card(self._menu_col, identifier="actions", padding=10)
         self._piles = PilesRow(self.tr)
         self._react_slot = ft.Container(visible=False)
+        self._coach_slot = ft.Container(visible=False)  # the tutorial round's guide
         self._pending = panels.PendingPanel()
         self._pad_box = ft.Container(height=0)
         self._head = TableHead(self.tr, self.show_player, lambda e=None: self.control.clear_result())
-        self._side_parts = [self._head.control, self._menu, self._react_slot, self._pad_box]
+        self._side_parts = [self._coach_slot, self._head.control, self._menu, self._react_slot, self._pad_box]
         if self.policy.has_extra:
             self._extra = ft.Container()
             self._extra_key = None
-            self._side_parts.insert(1, self._extra)  # just under what answers a tap
+            self._side_parts.insert(2, self._extra)  # just under what answers a tap
         self._side = ft.Column(spacing=10)
         if narrow:
             self._single = ft.Column(
@@ -407,7 +439,7 @@ class TableScreen(Screen):
         if self.missing or not self.frame_on_page():
             self.app.render()
             return
-        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box]
+        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box, self._coach_slot]
         if self.policy.has_extra:
             parts.append(self._extra)
         before = Patch.before(parts)
@@ -442,8 +474,13 @@ class TableScreen(Screen):
     def show(self) -> None:
         self._show()
 
-    def flag(self, title: str, found: list[Any], on_force: Callable[[], Any] | None = None) -> None:
+    def flag(self, title: str, found: list[Any], on_force: Callable[[Ruling], Any] | None = None) -> None:
         self.app.flag(title, found, on_force=on_force)
+
+    def keep_ruling(self, house_rules: dict[str, Any], ruling: str) -> None:
+        settings = self.app.settings
+        self.app.save_settings(replace(settings, kept_rulings=kept_with(settings.kept_rulings, house_rules, ruling)))
+        self.app.toast(self.tr("ui.ruling_kept"))
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None:
         self.app.confirm(title, text, yes, on_yes, danger=danger)
