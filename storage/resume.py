@@ -21,7 +21,9 @@ redo of a long game, whose next opening would otherwise replay it all); an openi
 replay a long game saves one for the next (without waiting for a busy database).
 
 Read only if it was written by this very engine: the key holds the rules version and a digest of
-the engine's sources and data, and whether it runs compiled. Another engine, a record that does
+the engine's sources and data, and whether it runs compiled. The compiled engine's classes cannot
+be rebuilt without their constructors: with it there are no resume points (`usable`), and long
+games open by replaying, which it does several times faster. Another engine, a record that does
 not unpack, that does not add up (its pages, its seqs, the state's step), or entries after it
 that are not plain actions: the store replays the log, as it always could, and saves a new one.
 The records are Python's pickles of the engine's own classes, read back by an unpickler that
@@ -91,11 +93,26 @@ class Replayed:
 
     def due(self) -> bool:
         """Whether a resume point should be saved now."""
-        return self.version - self.saved >= RESUME_EVERY
+        return self.version - self.saved >= RESUME_EVERY and usable()
 
 
 class Unreadable(Exception):
     """A resume point or page that this engine cannot use: the log is replayed instead."""
+
+
+@cache
+def usable() -> bool:
+    """Whether this engine's state packs and unpacks as it was (the interpreted engine's does; the
+    compiled engine's classes cannot be rebuilt without running their constructors, so with it
+    long games open by replaying, which it does several times faster)."""
+    state = Game({"players": [{"name": "a"}, {"name": "b"}], "seed": 1}).state
+    try:
+        packed = _pickle(state, {id(getattr(state, name)): name for name in _SHARED})
+        back = _unpickle(packed, {name: getattr(state, name) for name in _SHARED})
+        return isinstance(back, GameState) and dump(back.snapshot()) == dump(state.snapshot())
+    except Exception as error:
+        _log.info("resume points are off with this engine (%s): long games open by replaying", error)
+        return False
 
 
 @cache
@@ -116,6 +133,8 @@ def engine_key() -> str:
 def resumed(conn: Connection, head: Head) -> Replayed | None:
     """The game at the head's version from its resume point and the entries since; None when
     there is none this engine can use (the caller replays the log)."""
+    if not usable():
+        return None
     point = conn.execute(POINT, {"game_id": head.id}).first()
     if point is None or point.engine != engine_key() or point.version > head.version:
         return None
@@ -166,7 +185,7 @@ def _actions(value: Any, size: int | None = None) -> TypeGuard[list[Action]]:
 def checked(conn: Connection, head: Head, rows: list[Any]) -> tuple[list[str], dict[int, str]]:
     """What `games verify` says of the resume point (rows: the whole log, in order), and its
     state as a snapshot to compare with the replay at its version (consistency.check_log)."""
-    point = conn.execute(POINT, {"game_id": head.id}).first()
+    point = conn.execute(POINT, {"game_id": head.id}).first() if usable() else None
     if point is None or point.engine != engine_key():
         return [], {}
     where = f"the resume point at version {point.version}"
@@ -229,7 +248,7 @@ def keep_resume_point(conn: Connection, game_id: str, replayed: Replayed, *, rew
     """In a write's transaction: save a resume point when one is due, or after an undo or a redo
     of a long game (whose next opening would replay the whole log otherwise)."""
     long_game = len(replayed.game.log) >= RESUME_EVERY and replayed.saved != replayed.version
-    if replayed.due() or (rewound and long_game):
+    if (replayed.due() or (rewound and long_game)) and usable():
         with kept_apart(conn, game_id):
             save(conn, game_id, replayed)
 

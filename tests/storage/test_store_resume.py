@@ -17,6 +17,18 @@ from companion.rules import Game
 from storage import Store, replays, resume
 
 
+@pytest.fixture(autouse=True)
+def resumable():
+    if not resume.usable():
+        pytest.skip("the compiled engine keeps no resume points (storage/resume.py, usable)")
+
+
+def test_the_interpreted_engine_keeps_resume_points():
+    from companion.rules import compiled
+
+    assert resume.usable() or compiled.is_compiled()
+
+
 @pytest.fixture
 def small_pages(monkeypatch):
     """A resume point every 10 entries, pages of 4 actions: a short game exercises it all."""
