@@ -1,7 +1,6 @@
 """Game files are bounded (companion/gamefile.py): the checker, `games import` and the app's import
 refuse a file over the limit with one clear line, after reading no more than the limit."""
 
-import asyncio
 import subprocess
 import sys
 import time
@@ -66,31 +65,3 @@ def test_games_import_refuses_a_file_over_the_limit(too_large, tmp_path):
     assert done.returncode == 2
     err = done.stderr.decode()
     assert err.count("\n") == 1 and "larger than 8 MB" in err and "nothing was imported" in err
-
-
-def test_the_apps_import_refuses_a_file_over_the_limit(tmp_path):
-    from tests.ui.conftest import make_store, show
-    from tests.ui.test_app_offline import new_app
-
-    store = make_store(tmp_path)
-    told: list[str] = []
-
-    async def run() -> None:
-        app = await new_app(store, tmp_path)
-        app.toast = told.append
-        await show(app, "/")
-        await app.screen.import_bytes(b" " * (MAX_BYTES + 1))
-
-    try:
-        asyncio.run(run())
-    finally:
-        store.close()
-    assert told == ["Could not import that file: The file is larger than 8 MB, the most a game file may be."]
-    assert store_has_no_games(tmp_path)
-
-
-def store_has_no_games(folder: Path) -> bool:
-    from storage import Store
-
-    with Store(str(folder / "games.sqlite3")) as store:
-        return store.list_games() == []
