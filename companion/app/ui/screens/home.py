@@ -9,6 +9,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.gamefile import MAX_BYTES as MAX_GAME_FILE_BYTES
 from companion.rules import decode_json, tutorial_config
 
 from ...services.opening import Listing
@@ -219,6 +220,10 @@ class HomeScreen(Screen):
 
     async def import_bytes(self, raw: bytes) -> None:
         tr = self.tr
+        if len(raw) > MAX_GAME_FILE_BYTES:  # refused before decoding (companion/gamefile.py)
+            problem = tr("ui.import_too_large", megabytes=MAX_GAME_FILE_BYTES // (1024 * 1024))
+            self.app.toast(tr("ui.import_failed", problem=problem))
+            return
         try:
             data = decode_json(raw)
             game_id = await self.app.services.tables.import_game(data)
