@@ -135,12 +135,12 @@ def test_an_undeclared_import_is_found(tmp_path: Path) -> None:
 
 
 def test_an_optional_package_may_only_be_imported_lazily(tmp_path: Path) -> None:
-    """psycopg2 (the `postgres` extra) inside a function passes; at the top of a module it does not."""
+    """psycopg (the `postgres` extra) inside a function passes; at the top of a module it does not."""
     lazy, eager = tmp_path / "lazy.py", tmp_path / "eager.py"
-    lazy.write_text("def f():\n    import psycopg2\n    return psycopg2\n", encoding="utf-8")
-    eager.write_text("import psycopg2\n", encoding="utf-8")
+    lazy.write_text("def f():\n    import psycopg\n    return psycopg\n", encoding="utf-8")
+    eager.write_text("import psycopg\n", encoding="utf-8")
     assert _undeclared([lazy], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL) == {}
-    assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == ["psycopg2 (psycopg2-binary)"]
+    assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == ["psycopg (psycopg)"]
 
 
 def test_every_runtime_dependency_stops_before_its_next_major() -> None:

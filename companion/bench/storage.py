@@ -70,7 +70,8 @@ def _append(url: str, where: str = SQLITE) -> tuple[str, str, str]:
             version = store.submit(game_id, action, base_version=version).version
             times.append(time.perf_counter() - start)
     return (
-        f"{_on(where)}append one action, committed ({where}; {len(times)} actions of a simulated game)",
+        f"{_on(where)}append one action, committed ({SQLITE + '; ' if where == SQLITE else ''}{len(times)} "
+        "actions of a simulated game)",
         f"p50 {percentile(times, 50) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms",
         "p50 < 5 ms",
     )
