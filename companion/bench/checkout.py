@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]  # the checkout, when this file is in
 PACKAGE = ROOT / "tests" / NAME
 
 
-def in_checkout(root: Path = ROOT) -> bool:
-    """Whether `root` is a checkout of this repository with the tests' drivers in it."""
-    return (root / "pyproject.toml").is_file() and (root / "tests" / NAME / "__init__.py").is_file()
+def in_checkout() -> bool:
+    """Whether this package runs from a checkout of the repository, with the tests' drivers in it."""
+    return (ROOT / "pyproject.toml").is_file() and (PACKAGE / "__init__.py").is_file()
 
 
 def find_drivers() -> bool:
