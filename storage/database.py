@@ -3,7 +3,9 @@
 Choosing the database: `Store(url)`, else the `COMPANION_DATABASE_URL` environment variable
 (any SQLAlchemy URL), else one SQLite file in the user's data directory as platformdirs names
 it (`~/.local/share/dyo-companion/games.sqlite3` on Linux). A plain file path is taken as a
-SQLite file.
+SQLite file. PostgreSQL is reached through psycopg 3 (the `postgres` extra), whichever way its
+URL is written: `postgresql://` and `postgresql+psycopg2://` (the driver before it) are read as
+`postgresql+psycopg://`, so one driver serves the store and the notifications between instances.
 
 Durability. An action is acknowledged only when `submit` returns, and `submit` returns only
 after COMMIT has returned. On SQLite the file is in WAL mode with `synchronous=FULL`: every
@@ -72,6 +74,9 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0
 IDLE_PING_S = 10.0  # a PostgreSQL connection unused this long is checked before a transaction
 NOTHING_WRITTEN = "nothing was written and your games are as they were"
+POSTGRES_DRIVER = "psycopg"  # SQLAlchemy's dialect for psycopg 3
+POSTGRES_SPELLINGS = ("postgresql", "postgresql+psycopg2")  # read as postgresql+psycopg
+INSTALL_POSTGRES = "pip install 'psycopg[binary]' (or the postgres extra: pip install 'dyo-companion[postgres]')"
 CHOOSE_ANOTHER = f"choose another database with --db or {ENV_URL}"
 
 
@@ -90,9 +95,15 @@ def resolve_url(url: str | None = None) -> URL:
         return make_url(text)
     except ArgumentError:
         raise DatabaseProblem(
-            f"{text!r} is not a database URL (expected e.g. sqlite:///games.sqlite3 or "
-            "postgresql+psycopg2://user@host/dbname)"
+            f"{text!r} is not a database URL (expected e.g. sqlite:///games.sqlite3 or postgresql://user@host/dbname)"
         ) from None
+
+
+def with_driver(url: URL) -> URL:
+    """The URL SQLAlchemy opens: PostgreSQL's through psycopg 3 however it was written, others as given."""
+    if url.drivername in POSTGRES_SPELLINGS:
+        return url.set(drivername=f"postgresql+{POSTGRES_DRIVER}")
+    return url
 
 
 class Database:
@@ -100,7 +111,8 @@ class Database:
 
     def __init__(self, url: str | None = None, *, missing_ok: bool = False) -> None:
         """`missing_ok`: open (and create) the file even where games were kept (a restore does)."""
-        self.url = resolve_url(url)
+        given = resolve_url(url)
+        self.url = with_driver(given)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         self.path: Path | None = None
         self._identity: tuple[int, int] | None = None
@@ -109,19 +121,18 @@ class Database:
             if database and database != ":memory:" and not database.startswith("file:"):
                 self.path = Path(database)
                 _check_sqlite_file(self.path, missing_ok)
-        self.label = str(self.path) if self.path else self.url.render_as_string(hide_password=True)
+        self.label = str(self.path) if self.path else given.render_as_string(hide_password=True)  # as written
         if self.path is not None:
             self._identity = self._created_file(self.path)
         try:
             self.engine = self._create_engine()
         except NoSuchModuleError:
             raise DatabaseProblem(
-                f"no SQLAlchemy driver for {self.label}: install it (for PostgreSQL: pip install psycopg2-binary)"
+                f"no SQLAlchemy driver for {self.label}: install it (for PostgreSQL: {INSTALL_POSTGRES})"
             ) from None
         except ImportError as error:
             raise DatabaseProblem(
-                f"the database driver for {self.label} is not installed ({error}); "
-                "for PostgreSQL: pip install psycopg2-binary"
+                f"the database driver for {self.label} is not installed ({error}); for PostgreSQL: {INSTALL_POSTGRES}"
             ) from None
 
     def _create_engine(self) -> Engine:
@@ -287,6 +298,7 @@ class Database:
             or "connection refused" in low
             or "authentication failed" in low
             or "could not translate host" in low
+            or "failed to resolve host" in low
             or "server closed the connection" in low
             or ("does not exist" in low and "database" in low)
         ):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .browser import PHONE, AppServer, enable_semantics, launch_browser, require_chromium, wait_text
+from drivers.browser import PHONE, AppServer, enable_semantics, launch_browser, require_chromium, wait_text
 
 # (name, Mbit/s down, Mbit/s up, ms added to each request)
 # The last, no emulation at all, is this machine's floor: what the browser and the server take

@@ -1,4 +1,5 @@
-"""`dyo-companion bench storage`: issue #4's figures, measured on a temporary SQLite file on disk.
+"""`dyo-companion bench storage`: issue #4's figures, measured on a temporary SQLite file on disk,
+and on PostgreSQL too when a server is named (postgres.py), with the news between two instances.
 
 The games are real: `companion.simulate`'s random table plays them through the engine. The
 1,000 finished games for the statistics figure start with Tunnel head starts (a table tracking
@@ -29,6 +30,8 @@ from storage.replays import replay
 from storage.rows import read_head
 from storage.store import Store
 
+from . import postgres
+
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Eli", "Farah", "Gio", "Hana"]
 
 
@@ -56,9 +59,17 @@ def _short_finished_games(count: int, rng: random.Random) -> list[tuple[dict[str
     return games
 
 
-def _append(folder: Path) -> tuple[str, str, str]:
+SQLITE = "SQLite WAL, synchronous=FULL, on disk"
+
+
+def _on(where: str) -> str:
+    """The prefix of a figure measured elsewhere than on the SQLite file."""
+    return "" if where == SQLITE else f"{where}: "
+
+
+def _append(url: str, where: str = SQLITE) -> tuple[str, str, str]:
     config, actions = _game_of_at_least(600)
-    with Store(str(folder / "append.sqlite3")) as store:
+    with Store(url) as store:
         game_id = store.create_game(config)
         version, times = 0, []
         for action in actions:
@@ -66,15 +77,14 @@ def _append(folder: Path) -> tuple[str, str, str]:
             version = store.submit(game_id, action, base_version=version).version
             times.append(time.perf_counter() - start)
     return (
-        f"append one action, committed (SQLite WAL, synchronous=FULL, on disk; {len(times)} actions of a "
-        f"simulated game)",
+        f"{_on(where)}append one action, committed ({SQLITE + '; ' if where == SQLITE else ''}{len(times)} "
+        "actions of a simulated game)",
         f"p50 {percentile(times, 50) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms",
         "p50 < 5 ms",
     )
 
 
-def _resume(folder: Path) -> tuple[str, str, str]:
-    url = str(folder / "resume.sqlite3")
+def _resume(url: str, where: str = SQLITE) -> tuple[str, str, str]:
     config, actions = _game_of_at_least(1000)
     with Store(url) as store:
         game_id = store.import_game({"config": config, "actions": actions})
@@ -86,15 +96,15 @@ def _resume(folder: Path) -> tuple[str, str, str]:
             times.append(time.perf_counter() - start)
         assert table.steps == 1000
     return (
-        "resume a 1,000-action game (fresh store: read the log, replay it; median of 7)",
+        f"{_on(where)}resume a 1,000-action game (fresh store: read the log, replay it; median of 7)",
         f"{statistics.median(times) * 1e3:.1f} ms",
         "< 200 ms",
     )
 
 
-def _statistics(folder: Path) -> tuple[str, str, str]:
+def _statistics(url: str, where: str = SQLITE) -> tuple[str, str, str]:
     games = _short_finished_games(100, random.Random(4))
-    with Store(str(folder / "statistics.sqlite3")) as store:
+    with Store(url) as store:
         for _ in range(10):  # 1,000 finished games: each simulated game stored ten times
             for config, actions in games:
                 store.import_game({"config": config, "actions": actions})
@@ -106,7 +116,8 @@ def _statistics(folder: Path) -> tuple[str, str, str]:
     entries = sum(len(actions) for _, actions in games) * 10
     assert len(result.games) == 1000
     return (
-        f"statistics over 1,000 finished games ({entries:,} log entries, {len(result.players)} players; median of 10)",
+        f"{_on(where)}statistics over 1,000 finished games ({entries:,} log entries, {len(result.players)} "
+        "players; median of 10)",
         f"{statistics.median(times) * 1e3:.1f} ms",
         "< 100 ms",
     )
@@ -146,9 +157,24 @@ def _long_game(folder: Path, count: int = 240_000) -> list[tuple[str, str, str]]
 
 def storage_suite() -> list[tuple[str, str, str]]:
     """Append latency, resume time, statistics time and a long game's opening, each on its own
-    temporary database."""
+    temporary database; then on PostgreSQL, each in a throwaway schema, with the news between two
+    instances."""
     folder = Path(tempfile.mkdtemp(prefix="dyo-bench-storage-"))
     try:
-        return [_append(folder), _resume(folder), _statistics(folder), *_long_game(folder)]
+        rows = [
+            _append(str(folder / "append.sqlite3")),
+            _resume(str(folder / "resume.sqlite3")),
+            _statistics(str(folder / "statistics.sqlite3")),
+            *_long_game(folder),
+        ]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    base = postgres.database_url()
+    if base is None:
+        why = f"not measured: set {postgres.URL_VARIABLES[0]} to a PostgreSQL server"
+        return [*rows, ("PostgreSQL: the same figures, and the news between two instances", why, "-")]
+    with postgres.throwaway_schemas(base) as fresh:
+        where = "PostgreSQL"
+        rows += [_append(fresh(), where), _resume(fresh(), where), _statistics(fresh(), where)]
+        rows += postgres.news_rows(fresh())
+    return rows

@@ -19,9 +19,10 @@ WEB = Path(flet_web.get_package_web_dir())
 
 @pytest.fixture
 def proxied(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
-    from companion.bench.browser import AppServer
     from companion.bench.proxy import Proxy, nginx_binary
     from storage import Store
+
+    from drivers.browser import AppServer
 
     if nginx_binary() is None:
         pytest.fail("the proxy test needs nginx: install Debian's package (apt-get install nginx; .ci/run does)")

@@ -18,8 +18,9 @@ import httpx
 import pytest
 
 from companion.app.door.access import Access
-from companion.bench.browser import AppServer
-from companion.bench.wire import WireClient
+
+from drivers.browser import AppServer
+from drivers.wire import WireClient
 
 MACHINE = "127.0.0.1"
 DEVICE = "127.0.0.2"
@@ -230,7 +231,7 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
     import websockets
     from flet_web.fastapi.flet_app import FletApp
 
-    from companion.bench.wire import REGISTER, frame
+    from drivers.wire import REGISTER, frame
 
     bad_openings = [
         None,
@@ -270,7 +271,8 @@ def test_a_patch_of_server_owned_properties_is_dropped() -> None:
     import msgpack
 
     from companion.app.door.peer import strip_server_owned
-    from companion.bench.wire import UPDATE_PROPS, frame
+
+    from drivers.wire import UPDATE_PROPS, frame
 
     cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 1, "props": {"client_ip": MACHINE, "_i": 9, "width": 400}}))
     assert msgpack.unpackb(cleaned[1:]) == [UPDATE_PROPS, {"id": 1, "props": {"width": 400}}]

@@ -14,7 +14,7 @@ import pytest
 from companion.app.host import precompress
 
 from .conftest import make_store
-from .harness import AppServer
+from drivers.browser import AppServer
 
 # The files a phone loads at start on Chromium's wasm path: their copies make the first load.
 PHONE_PATH_LARGE = ("main.dart.wasm", "canvaskit/skwasm.wasm")

@@ -39,7 +39,7 @@ from typing import Any
 from companion.app.ui.shell import App
 from companion.simulate import RandomTable
 
-from .harness import LAPTOP, PHONE, click_id, enable_semantics, evaluate, screen_text, shot
+from drivers.browser import LAPTOP, PHONE, click_id, enable_semantics, evaluate, screen_text, shot
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 DEVICES = ("laptop", "two-phones", "all-phones")

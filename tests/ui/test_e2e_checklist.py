@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, drive, launch_browser, open_page, pictured_on_failure, screen_text, wait_text
+from drivers.browser import (
+    LAPTOP,
+    click_id,
+    drive,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    screen_text,
+    wait_text,
+)
 
 
 def test_the_checklist_opens_from_setup_and_a_line_is_ticked(server) -> None:

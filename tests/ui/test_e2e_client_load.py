@@ -22,7 +22,7 @@ from companion.app.services.joining import JoinService
 from companion.app.vm.text import Tr
 
 from .client_support import client_server, compress
-from .harness import ARTIFACTS, PHONE, drive, enable_semantics, launch_browser, shot, wait_text
+from drivers.browser import ARTIFACTS, PHONE, drive, enable_semantics, launch_browser, shot, wait_text
 
 WEB = Path(flet_web.get_package_web_dir())
 FIRST_LOAD_LIMIT = 5_000_000

@@ -10,7 +10,17 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
+from drivers.browser import (
+    LAPTOP,
+    click_id,
+    drive,
+    ident,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    shot,
+    wait_text,
+)
 
 GAME = {
     "players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]}, {"name": "Nicholas"}],

@@ -14,7 +14,18 @@ import asyncio
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import ARTIFACTS, LAPTOP, click_id, drive, evaluate, ident, launch_browser, open_page, shot, wait_text
+from drivers.browser import (
+    ARTIFACTS,
+    LAPTOP,
+    click_id,
+    drive,
+    evaluate,
+    ident,
+    launch_browser,
+    open_page,
+    shot,
+    wait_text,
+)
 
 
 async def fill_name(page, number: int, name: str) -> None:

@@ -14,7 +14,7 @@ import time
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, wait_text
+from drivers.browser import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, wait_text
 
 APP_BAR = 64  # the app bar's height: a control under it is not in view
 

@@ -29,7 +29,8 @@ from companion.app.vm.text import Tr
 from companion.i18n import DEFAULT_LANGUAGE, catalog
 from companion.rules.rulebook import rule_sections
 
-from .harness import (
+from .test_e2e_gallery import finished_games
+from drivers.browser import (
     LAPTOP,
     PHONE,
     AppServer,
@@ -44,7 +45,6 @@ from .harness import (
     shot,
     wait_text,
 )
-from .test_e2e_gallery import finished_games
 
 NAMES = ("Carmen", "Nicholas")
 GAME = {

@@ -8,7 +8,7 @@ from playwright.async_api import async_playwright
 
 from companion.rules import Game
 
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     click_id,
     drive,

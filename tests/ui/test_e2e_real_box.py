@@ -15,11 +15,11 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from companion.bench.browser import SCREEN_TEXT_JS
-
-from .harness import (
+from .test_e2e_example_round import fill_name
+from drivers.browser import (
     LAPTOP,
     PHONE,
+    SCREEN_TEXT_JS,
     click_id,
     drive,
     ident,
@@ -30,7 +30,6 @@ from .harness import (
     shot,
     wait_text,
 )
-from .test_e2e_example_round import fill_name
 
 TUTORIAL = Path(__file__).resolve().parents[1] / "scenarios" / "tutorial.json"
 MAX_TAPS = 14

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 
 from .conftest import make_store
-from .harness import (
+from drivers.browser import (
     PHONE,
     click_id,
     drive,

@@ -7,7 +7,7 @@ import json
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, wait_text
+from drivers.browser import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, wait_text
 
 GAME = {
     "players": [

@@ -17,8 +17,8 @@ import time
 import pytest
 from playwright.async_api import async_playwright
 
-from .harness import AppServer, drive, launch_browser
 from .table_monkey import DEVICES, MODES, ServerErrors, Sessions, open_table, play
+from drivers.browser import AppServer, drive, launch_browser
 
 TAPS = int(os.environ.get("COMPANION_TABLE_TAPS", "8"))
 SEED = int(os.environ.get("COMPANION_TABLE_SEED", "20261206"))

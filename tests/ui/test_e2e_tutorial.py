@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import LAPTOP, click_id, drive, launch_browser, open_page, pictured_on_failure, wait_text
+from drivers.browser import LAPTOP, click_id, drive, launch_browser, open_page, pictured_on_failure, wait_text
 
 
 def test_the_tutorial_round_is_guided_from_home_to_its_end(server, store, settings_path) -> None:
