@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from companion.bench.browser import free_port
+from drivers.browser import free_port
 
 
 def children(pid: int) -> list[int]:

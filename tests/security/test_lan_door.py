@@ -19,8 +19,9 @@ import httpx
 import pytest
 
 from companion.app.door.access import Access
-from companion.bench.browser import AppServer
-from companion.bench.wire import WireClient
+
+from drivers.browser import AppServer
+from drivers.wire import WireClient
 
 MACHINE = "127.0.0.1"
 DEVICE = "127.0.0.2"
@@ -165,6 +166,10 @@ ODD_PATHS = [
     "/api/games/%00/export",
     "/api/games/x/export?host=%ff%fe",
     f"/api/games/{'a' * 5000}/export",
+    "/game/%00/setup.html?lang=%ff",
+    "/api/games/%00/bgstats.json?lang=%ff",
+    "/setup/checklist.html?config=%ff%fe",
+    f"/setup/checklist.html?config={'A' * 20000}",
     "/assets/../../pyproject.toml",
     "/fonts/..%2f..%2fREADME.md",
     "/upload",
@@ -227,7 +232,7 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
     import websockets
     from flet_web.fastapi.flet_app import FletApp
 
-    from companion.bench.wire import REGISTER, frame
+    from drivers.wire import REGISTER, frame
 
     bad_openings = [
         None,
@@ -267,7 +272,8 @@ def test_a_patch_of_server_owned_properties_is_dropped() -> None:
     import msgpack
 
     from companion.app.door.peer import strip_server_owned
-    from companion.bench.wire import UPDATE_PROPS, frame
+
+    from drivers.wire import UPDATE_PROPS, frame
 
     cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 1, "props": {"client_ip": MACHINE, "_i": 9, "width": 400}}))
     assert msgpack.unpackb(cleaned[1:]) == [UPDATE_PROPS, {"id": 1, "props": {"width": 400}}]
@@ -282,7 +288,8 @@ def test_a_closed_snackbar_is_dropped_quietly(caplog: pytest.LogCaptureFixture) 
     import msgpack
 
     from companion.app.door.peer import strip_server_owned
-    from companion.bench.wire import UPDATE_PROPS, frame
+
+    from drivers.wire import UPDATE_PROPS, frame
 
     caplog.set_level(logging.INFO, logger="companion.app.door.peer")
     cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 7, "props": {"_dismissed": True, "open": False}}))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .harness import AppServer
+from drivers.browser import AppServer
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -25,9 +25,9 @@ from companion.app.host import launch
 from companion.app.services.session import TableSession
 from companion.app.services.settings import Settings, SettingsFile
 from companion.app.ui.shell import App, Services
-from companion.bench import browser
 
 from .conftest import drawn, expanded_without_bounds, identified, make_store, monkey_step, settled, show
+from drivers import browser
 
 
 def pack(obj):

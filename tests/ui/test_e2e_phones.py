@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.async_api import async_playwright
 
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     PHONE,
     AppServer,

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from companion.bench.browser import SCREEN_TEXT_JS
-
-from .harness import (
+from .test_e2e_example_round import fill_name
+from drivers.browser import (
     LAPTOP,
     PHONE,
+    SCREEN_TEXT_JS,
     click_id,
     drive,
     ident,
@@ -30,7 +30,6 @@ from .harness import (
     shot,
     wait_text,
 )
-from .test_e2e_example_round import fill_name
 
 TUTORIAL = Path(__file__).resolve().parents[1] / "scenarios" / "tutorial.json"
 MAX_TAPS = 14
@@ -59,8 +58,7 @@ async def set_up_the_tutorial(page) -> None:
         await fill_name(page, number, name)
     await wait_text(page, "3 of 3 cards: 0 named, 3 unentered")
     await click_id(page, "switch-in-progress")  # Knives come from the board: a hand the box dealt otherwise
-    for _ in range(2):
-        await click_id(page, "start-open-add-2")
+    for _ in range(2):  # one tap per card: the chips stay open
         await click_id(page, "start-add-2-knife")
     await wait_text(page, "3 of 3 cards: 2 named, 1 unentered")
     await click_id(page, "setup-start-button")

@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
-from .harness import (
+from .test_e2e_gallery import finished_games
+from .touch import controls, too_small
+from drivers.browser import (
     PHONE,
     AppServer,
     click_id,
@@ -32,8 +34,6 @@ from .harness import (
     set_text_scale,
     wait_text,
 )
-from .test_e2e_gallery import finished_games
-from .touch import controls, too_small
 
 SCALES = (1.0, 2.0)
 WARDEN = {
@@ -152,7 +152,7 @@ def test_a_phones_settings_and_the_table_view(lan_server, store) -> None:
     async def run() -> None:
         async with async_playwright() as p:
             browser = await launch_browser(p)
-            page = await seat_phone(browser, link, 1, "Nicholas · turn 1")
+            page = await seat_phone(browser, link, 1, "Nicholas · round 1")
             async with pictured_on_failure(page, "touch-phone-settings"):
                 await click_id(page, "nav-settings")
                 await wait_text(page, "Sound on my turn", 30000)

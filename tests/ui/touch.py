@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from .harness import evaluate
+from drivers.browser import evaluate
 
 TOUCH = 48  # logical pixels: the smallest a thumb can hit (Material's touch target)
 CONTROLS_JS = """() => {

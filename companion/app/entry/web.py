@@ -15,6 +15,7 @@ from typing import Any
 import flet as ft
 from fastapi import FastAPI, Request
 
+from companion.i18n import languages
 from storage import Store
 
 from ..door.access import Access
@@ -23,8 +24,10 @@ from ..host import instances, launch
 from ..host.launch import WebApp
 from ..host.net import Network
 from ..host.server import web_app
+from ..services import bgstats, bgstats_format
 from ..services.settings import SettingsFile
 from ..services.shared import Services
+from ..ui import printable
 from ..ui.shell import SESSION_SECONDS, App
 
 
@@ -46,8 +49,10 @@ def make_asgi(
     session_timeout: int = SESSION_SECONDS,
 ) -> PeerGate:
     """The table app as one ASGI application behind the door (door/peer.py): the Flet UI at `/`,
-    `/api/health` (for scripts and the launcher's readiness check) and `/api/games/<id>/export`
-    (a game file download, for the host's browsers only: door/access.py)."""
+    `/api/health` (for scripts and the launcher's readiness check), `/api/games/<id>/export`
+    (a game file download), `/api/games/<id>/bgstats.json` (a finished game for BG Stats) and the
+    printable setup checklists (`/game/<id>/setup.html`, `/setup/checklist.html`), for the host's
+    browsers only (door/access.py)."""
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
     api = web_app(
         make_main(services),
@@ -60,7 +65,21 @@ def make_asgi(
 
 
 def _routes(api: FastAPI, services: Services) -> None:
-    from fastapi.responses import JSONResponse, Response
+    from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+    def page(html: str) -> Response:
+        headers = {"Content-Security-Policy": printable.PAGE_POLICY, "Cache-Control": "no-store"}
+        return HTMLResponse(html, headers=headers)
+
+    def refused(request: Request, host: str | None) -> bool:
+        """The host's rights, as for the screens (door/access.py), and a peer that keeps guessing
+        keys waits; a refusal says nothing of the game."""
+        peer = peer_of_scope(request.scope)
+        limiter = services.join.limiter
+        if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
+            limiter.failed(peer.address)
+            return True
+        return False
 
     @api.get("/api/health")
     def health() -> dict[str, Any]:
@@ -68,11 +87,8 @@ def _routes(api: FastAPI, services: Services) -> None:
 
     @api.get("/api/games/{game_id}/export")
     def export(game_id: str, request: Request, host: str | None = None) -> Response:
-        peer = peer_of_scope(request.scope)
-        limiter = services.join.limiter
-        if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
-            limiter.failed(peer.address)
-            return JSONResponse({"error": "not found"}, status_code=404)  # says nothing of the game
+        if refused(request, host):
+            return JSONResponse({"error": "not found"}, status_code=404)
         try:
             data = services.store.export_game(game_id)
         except Exception as error:  # unknown game or storage problem: a plain message
@@ -83,6 +99,44 @@ def _routes(api: FastAPI, services: Services) -> None:
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'},
         )
+
+    @api.get("/api/games/{game_id}/bgstats.json")
+    def bgstats_file(game_id: str, request: Request, lang: str = "en", host: str | None = None) -> Response:
+        """A finished game in BG Stats' JSON format, to import there (services/bgstats.py)."""
+        if refused(request, host):
+            return JSONResponse({"error": "not found"}, status_code=404)
+        try:
+            play = bgstats.read_play(services.store, game_id, lang if lang in languages() else "en")
+        except Exception as error:  # unknown, unfinished, or a storage problem: a plain message
+            return JSONResponse({"error": getattr(error, "message", None) or str(error)}, status_code=404)
+        data = bgstats.play_file(play)
+        problems = bgstats_format.file_problems(data)
+        if problems:  # never a file BG Stats would refuse
+            return JSONResponse({"error": problems[0]}, status_code=500)
+        disposition = f'attachment; filename="{bgstats.file_name(play)}"'
+        body = json.dumps(data, indent=1, ensure_ascii=False)
+        return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
+
+    @api.get("/game/{game_id}/setup.html")
+    def game_checklist(game_id: str, request: Request, lang: str = "en", host: str | None = None) -> Response:
+        """A game's setup checklist, to print (the same rights as the game's screens)."""
+        if refused(request, host):
+            return Response("not found", status_code=404, media_type="text/plain")
+        try:
+            config = services.store.load(game_id).config
+        except Exception as error:  # unknown game or storage problem: a plain message
+            return Response(getattr(error, "message", str(error)), status_code=404, media_type="text/plain")
+        return page(printable.checklist_html(config, lang))
+
+    @api.get("/setup/checklist.html")
+    def setup_checklist_page(request: Request, config: str = "", lang: str = "en", host: str | None = None) -> Response:
+        """The checklist of a setup not started yet: its configuration travels in the address."""
+        if refused(request, host):
+            return Response("not found", status_code=404, media_type="text/plain")
+        found = printable.config_from_address(config)
+        if found is None:
+            return Response("not a configuration", status_code=400, media_type="text/plain")
+        return page(printable.checklist_html(found, lang))
 
 
 class TableApp:

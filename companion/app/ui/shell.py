@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
+from companion.rules import RULING_MAX, Event
 from storage import Device
 
 from ..door.access import admit
@@ -26,6 +27,7 @@ from ..services.opening import Listing
 from ..services.settings import Settings
 from ..services.shared import Services
 from ..vm.actions import ReasonVM
+from ..vm.rulings import Ruling, house_rule_words, keepable
 from ..vm.text import FONT_FILES, Tr
 from . import sound
 from .locale import DeviceLanguage, apply_language, open_in_device_language
@@ -64,6 +66,7 @@ class App:
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
         self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (door/access.py)
+        self.just_recorded: dict[str, tuple[int, list[Event]]] = {}  # see AppPort
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -317,9 +320,15 @@ class App:
             pass
 
     def flag(
-        self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None, lead: str | None = None
+        self,
+        title: str,
+        reasons: list[ReasonVM],
+        *,
+        on_force: Callable[[Ruling], Any] | None = None,
+        lead: str | None = None,
     ) -> None:
-        """The referee's flag: what is not allowed, each rule id with its message and the rule's text."""
+        """The referee's flag: what is not allowed, each rule id with its message and the rule's text;
+        where the referee may record it anyway, the table's ruling (why, and whether to keep it)."""
         tr = self.tr
         rows: list[ft.Control] = []
         if lead:
@@ -359,27 +368,55 @@ class App:
             )
         actions: list[ft.Control] = []
         if on_force is not None and reasons and all(r.forceable for r in reasons):
-
-            def force(e: Any) -> None:
-                self.close_dialog()
-                on_force()
-
-            actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
+            rows.extend(self._overrule(reasons, on_force, actions))
         actions.append(button(tr("ui.ok"), self.close_dialog, identifier="flag-ok"))
         dialog = ft.AlertDialog(
             modal=False,
             rtl=tr.rtl,
+            # The dialog scrolls a long flag itself: a scrolling column inside it took every pixel
+            # of the window's height, a short flag in a tall box with a blank middle.
+            scrollable=True,
             icon=ft.Icon(ft.Icons.FRONT_HAND, color=DANGER, size=36),
             title=heading(title, 20, color=DANGER),
             content=ft.Semantics(
                 identifier="flag",
                 container=True,
                 label=tr("ui.flag_label", title=title),
-                content=ft.Column(rows, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO, width=520),
+                content=ft.Column(rows, tight=True, spacing=10, width=520),
             ),
             actions=actions,
         )
         self.page.show_dialog(dialog)
+
+    def _overrule(
+        self, reasons: list[ReasonVM], on_force: Callable[[Ruling], Any], actions: list[ft.Control]
+    ) -> list[ft.Control]:
+        """The ruling's fields under the flag, and "Record anyway" (added to `actions`)."""
+        tr = self.tr
+        said = {"text": "", "keep": False}  # what the referee typed and ticked, as the client tells it
+        why = ft.TextField(
+            label=tr("ui.ruling_label"),
+            hint_text=tr("ui.ruling_hint"),
+            max_length=RULING_MAX,
+            dense=True,
+            rtl=tr.rtl,
+            on_change=lambda e: said.update(text=e.control.value or ""),
+        )
+        rows: list[ft.Control] = [ft.Semantics(identifier="flag-ruling", container=True, content=why)]
+        house = keepable(reasons)
+        if house:
+            keep = ft.Checkbox(
+                label=tr("ui.ruling_keep", house_rule=house_rule_words(house, tr)),
+                on_change=lambda e: said.update(keep=bool(e.control.value)),
+            )
+            rows.append(ft.Semantics(identifier="flag-ruling-keep", container=True, content=keep))
+
+        def force(e: Any) -> None:
+            self.close_dialog()
+            on_force(Ruling(str(said["text"]), bool(house) and bool(said["keep"])))
+
+        actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
+        return rows
 
     def _open_rule(self, rule: str) -> None:
         self.close_dialog()

@@ -176,7 +176,7 @@ class SeatPolicy(DevicePolicy):
 
     def title_template(self, screen: LiveTable) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
-        return "join.seat_title", {"player": s.players[self.viewer].name, "turn": s.turn}
+        return "join.seat_title", {"player": s.players[self.viewer].name, "round": s.round}
 
     def back_route(self, screen: LiveTable) -> str | None:
         return None

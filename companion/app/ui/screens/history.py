@@ -17,7 +17,9 @@ from ...vm.history import STAT_COLUMNS, GameRowVM, HistoryVM, PlayerRowVM, Serie
 from ..port import AppPort
 from ..widgets.common import card, edge, game_card, heading, icon_button, muted, pill, width_class
 from ..widgets.paged import Paged
+from .archive import archive_row
 from .base import Screen
+from .bgstats import bgstats_button
 from .home import delete_button, export_game
 
 GAMES_PAGE = 20  # finished games listed at a time
@@ -74,6 +76,7 @@ class HistoryScreen(Screen):
             )
             rows.append(self._players(vm))
         rows.append(heading(tr("ui.finished_games"), 18))
+        rows.append(archive_row(self.app))
         finished = games_view(self.listing.finished, tr)
         if not finished:
             rows.append(muted(tr("ui.history_no_games")))
@@ -119,6 +122,7 @@ class HistoryScreen(Screen):
                     lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
                     identifier=f"history-export-{g.game_id}",
                 ),
+                bgstats_button(self.app, g.game_id, f"history-bgstats-{g.game_id}", g.title),
                 delete_button(self.app, g, f"history-delete-{g.game_id}"),
             ],
             identifier=f"history-game-{g.game_id}",

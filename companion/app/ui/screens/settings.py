@@ -8,10 +8,20 @@ joined phone's settings offer only the language.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import flet as ft
 
-from ...services.settings import CARD_MODES, DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SCREEN_MODES, SOUND_MODES, THEMES
+from ...services.settings import (
+    AFTER_TURN_MODES,
+    CARD_MODES,
+    DIE_MODES,
+    MICHEL_MODES,
+    NEUTRAL_MODES,
+    SCREEN_MODES,
+    SOUND_MODES,
+    THEMES,
+)
 from ...vm.text import Tr, available_languages
 from ..locale import choose_language
 from ..sound import choose_turn_sound, read_turn_sound, turn_sound
@@ -37,6 +47,7 @@ class SettingsScreen(Screen):
             setting_choice(self, "michel_mode", MICHEL_MODES, "michel", "michel", "michel"),
             setting_choice(self, "card_mode", CARD_MODES, "cards", "cards", "cards"),
             setting_choice(self, "neutral_destinations", NEUTRAL_MODES, "neutrals", "neutrals_mode", "neutral-dest"),
+            setting_choice(self, "after_turn", AFTER_TURN_MODES, "after_turn", "after_turn", "after-turn"),
             setting_choice(self, "sound", SOUND_MODES, "sound", "sound", "sound"),
         ]
         if self.app.services.lan_url:
@@ -114,7 +125,8 @@ def setting_choice(screen: Screen, field: str, modes: tuple[str, ...], key: str,
     tr, app = screen.tr, screen.app
 
     def choose(value: str) -> None:
-        app.save_settings(replace(app.settings, **{field: value}))
+        chosen: dict[str, Any] = {field: value}  # one of the settings' text fields
+        app.save_settings(replace(app.settings, **chosen))
         screen.tr = app.tr
         app.render()
 

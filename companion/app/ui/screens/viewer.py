@@ -112,7 +112,7 @@ class Console(Referee):
 
     def title_template(self, screen: LiveTable) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
-        return "ui.table_title", {"turn": s.turn, "player": s.players[s.active].name}
+        return "ui.table_title", {"round": s.round, "player": s.players[s.active].name}
 
     def back_route(self, screen: LiveTable) -> str | None:
         return "/"
@@ -137,6 +137,12 @@ class Console(Referee):
             ),
             icon_button(
                 ft.Icons.RECEIPT_LONG, tr("ui.log"), lambda e: app.go(f"/game/{game}/log"), identifier="nav-log"
+            ),
+            icon_button(
+                ft.Icons.CHECKLIST,
+                tr("checklist.open"),
+                lambda e: app.go(f"/game/{game}/checklist"),
+                identifier="nav-checklist",
             ),
             icon_button(
                 ft.Icons.EDIT_NOTE,

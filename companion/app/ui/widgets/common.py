@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 
 import flet as ft
 
+from ...vm.digits import typed_number
+
 Handler = Callable[..., Any]
 
 # Standee colours: (fill, text on it).
@@ -396,9 +398,10 @@ def stepper(
     label: str,
     prefix: str,
     fmt: Callable[[int], str] = str,
+    on_typing: Callable[[int], Any] | None = None,
 ) -> ft.Control:
-    """− value + with named buttons; the value is read out with its label (`fmt` writes numbers,
-    e.g. in Persian digits)."""
+    """− value + with named buttons, the value a field that takes a typed number in one step
+    (`number_field`); it is read out with its label (`fmt` writes numbers, e.g. in Persian digits)."""
     minus = icon_button(
         ft.Icons.REMOVE,
         f"{label}: −{fmt(1)}",
@@ -415,13 +418,7 @@ def stepper(
         enabled=value < high,
         size=20,
     )
-    shown = ft.Semantics(
-        label=f"{label}: {fmt(value)}",
-        identifier=f"{prefix}-value",
-        container=True,
-        content=ft.Text(fmt(value), size=18, weight=ft.FontWeight.BOLD, width=36, text_align=ft.TextAlign.CENTER),
-        exclude_semantics=True,
-    )
+    shown = number_field(value, on_change, low=low, high=high, label=label, prefix=prefix, fmt=fmt, on_typing=on_typing)
     return ft.Row([minus, shown, plus], spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
@@ -434,6 +431,62 @@ def switch(label: str, value: bool, on_change: Callable[[bool], Any], *, identif
         padding=ft.Padding.symmetric(horizontal=4, vertical=(TOUCH - 40) / 2),
     )
     return control if identifier is None else ft.Semantics(identifier=identifier, content=control)
+
+
+def number_field(
+    value: int,
+    on_change: Callable[[int], Any],
+    *,
+    low: int,
+    high: int,
+    label: str,
+    prefix: str,
+    fmt: Callable[[int], str] = str,
+    on_typing: Callable[[int], Any] | None = None,
+    width: float = 64,
+) -> ft.Control:
+    """A number typed in one step: Enter, or leaving the field, takes it (`on_change`) when it lies
+    within `low`..`high` (`typed_number`); a wrong one keeps the value and the field shows the
+    bounds. With `on_typing`, each keystroke that makes a valid number is handed to it without a
+    redraw and only Enter calls `on_change`: a Done tapped next reads what was typed (leaving the
+    field redraws nothing, which would swallow that tap)."""
+
+    def typing(e: Any) -> None:
+        typed = typed_number(str(e.control.value or ""), low, high)
+        if typed is not None and on_typing is not None:
+            on_typing(typed)
+        if field.error is not None and typed is not None:
+            field.error = None
+        else:
+            ft.context.disable_auto_update()  # nothing on screen changes while typing
+
+    taken: list[int] = []  # Enter then the blur that follows take a number once
+
+    def commit(e: Any, left: bool = False) -> None:
+        typed = typed_number(str(field.value or ""), low, high)
+        if typed is None:
+            field.error = f"{fmt(low)}–{fmt(high)}"
+        elif taken or (on_typing is not None and left):
+            ft.context.disable_auto_update()
+        elif typed != value:
+            taken.append(typed)
+            on_change(typed)
+        else:
+            field.value, field.error = fmt(value), None
+
+    field = ft.TextField(
+        value=fmt(value),
+        width=width,
+        dense=True,
+        text_align=ft.TextAlign.CENTER,
+        text_size=18,
+        keyboard_type=ft.KeyboardType.NUMBER,
+        content_padding=ft.Padding.symmetric(horizontal=4, vertical=12),
+        on_change=typing,
+        on_submit=commit,
+        on_blur=lambda e: commit(e, left=True),
+    )
+    return ft.Semantics(label=f"{label}: {fmt(value)}", identifier=f"{prefix}-value", container=True, content=field)
 
 
 def button(

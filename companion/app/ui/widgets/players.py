@@ -426,12 +426,12 @@ class StatusBanner:
         `said` for this screen's viewer, with its cue; True when it changed."""
         deciding = table.deciding if table.deciding is not None else table.active
         fill, ink = paint(table.players[deciding].color)
-        key = (table.headline, table.turn, table.actions_left, deciding, deciding_now, table.target, said)
+        key = (table.headline, table.round, table.actions_left, deciding, deciding_now, table.target, said)
         if self._key == key:
             return False
         self._key = key
         shade = ft.Colors.with_opacity(0.25, ft.Colors.BLACK)
-        self.turn.set(tr("ui.turn_number", turn=table.turn), bgcolor=shade, color=ink)
+        self.turn.set(tr("ui.round_number", round=table.round), bgcolor=shade, color=ink)
         self.actions.set(tr("ui.actions_left", count=table.actions_left), bgcolor=shade, color=ink)
         self.actions.control.visible = not deciding_now and table.winner is None  # a won game has no actions left
         self.target.set(tr("ui.target_chip", target=table.target), bgcolor=shade, color=ink)
