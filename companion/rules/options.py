@@ -198,9 +198,6 @@ class Preview:
     # The first card it would pick at random from a hand itself, past the table's `picks`: the
     # card to ask the table for (then preview again with it appended, until this is None).
     pick: PickAsk | None = None
-    # The seat the first of `michel_draws` is drawn for (the player the neutral extorts), when
-    # the run got that far (on a viewer's state it stops at the draw itself: None there).
-    michel_for: int | None = None
 
 
 def preview(s: GameState, a: A.Action) -> Preview:
@@ -225,9 +222,7 @@ def preview(s: GameState, a: A.Action) -> Preview:
         return Preview(False, None, None)
     offence = answer.offence.rule if answer.offence else None
     events = answer.events
-    untabled = [e for e in events if isinstance(e, MichelCard) and e.source != "table"]
-    first = untabled[0].player if untabled else None
-    return Preview(True, offence, answer.winner, len(untabled), _rolls(events), answer.asked, first)
+    return Preview(True, offence, answer.winner, _michel_draws(events), _rolls(events), answer.asked)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.rules import GameState, PickAsk
 
-from .dice import TableChance, dry_run
+from .dice import TableChance, next_draw
 from .pending import AnswerVM, pending_view
 from .reactions import reactions_view
 from .text import Tr
@@ -92,14 +92,14 @@ def table_step(
 
     `michel_for`, `michel_drawn`, `card_asked` and `die_for` are the console's open questions
     (vm/interaction.py: an action waiting for a Michel card or a random card, an answer waiting
-    for the die); a neutral's move waits for the die when the table rolls its own."""
+    for the die); whom a Michel card is drawn for is the engine's (`next_michel_draw`); a
+    neutral's move waits for the die when the table rolls its own."""
     if state.winner is not None:
         return None
     names = [p.name for p in state.players]
     if chance.michel and michel_for is not None:
-        dry = dry_run(state, dict(michel_for, michel_cards=list(michel_drawn)))
-        seat = dry.michel_for if dry is not None else None
-        return tr("ui.step_michel_for", player=names[seat]) if seat is not None else tr("ui.step_michel")
+        draw = next_draw(state, dict(michel_for, michel_cards=list(michel_drawn)))
+        return tr("ui.step_michel_for", player=names[draw.seat]) if draw is not None else tr("ui.step_michel")
     if chance.cards and card_asked is not None:
         return tr("ui.step_card", player=names[card_asked.seat])
     if chance.dice and die_for is not None:
