@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -279,6 +280,23 @@ def test_a_patch_of_server_owned_properties_is_dropped() -> None:
     untouched = frame(UPDATE_PROPS, {"id": 4, "props": {"value": "Carmen"}})
     assert strip_server_owned(untouched) is untouched
     assert strip_server_owned(b"\x00\xc1garbage") == b"\x00\xc1garbage"
+
+
+def test_a_closed_snackbar_is_dropped_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    """Flet's browser client patches `_dismissed` whenever a toast closes: normal play, so nothing
+    is printed at the default level; a patch of a server-owned field still warns."""
+    import msgpack
+
+    from companion.app.door.peer import strip_server_owned
+
+    from drivers.wire import UPDATE_PROPS, frame
+
+    caplog.set_level(logging.INFO, logger="companion.app.door.peer")
+    cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 7, "props": {"_dismissed": True, "open": False}}))
+    assert msgpack.unpackb(cleaned[1:]) == [UPDATE_PROPS, {"id": 7, "props": {"open": False}}]
+    assert caplog.records == []
+    strip_server_owned(frame(UPDATE_PROPS, {"id": 7, "props": {"_dismissed": True, "client_ip": MACHINE}}))
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
 
 
 def test_forwarded_chains_are_read_from_the_proxy_side() -> None:

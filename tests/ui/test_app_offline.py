@@ -46,12 +46,12 @@ class FakeConnection(Connection):
         self.sent.append(pack([message.action, message.body]))
 
 
-async def new_app(store, folder: Path, width: int = 390) -> App:
+async def new_app(store, folder: Path, width: int = 390, lan_url: str | None = None) -> App:
     session = Session(FakeConnection(asyncio.get_running_loop()))
     pack(session.get_page_patch())
     _context_page.set(session.page)
     session.page.width = width
-    app = App(session.page, Services(store, SettingsFile(folder / "settings.json")))
+    app = App(session.page, Services(store, SettingsFile(folder / "settings.json"), lan_url=lan_url))
     app.session_keepalive = session  # the page holds its session only weakly
     app.width = width
     app.start()
@@ -143,6 +143,25 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
         app._resized(ft.PageResizeEvent("resized", app.page, width=1280, height=800))
         table, texts = laid_out(app)
         assert table and all(texts.count(h) == 1 for h in headings), texts
+
+    asyncio.run(run())
+
+
+def test_a_finished_game_replays_from_the_history(tmp_path: Path) -> None:
+    """History's row of a finished game has its Replay, as Home and the win screen do; Back
+    returns to the History."""
+    store = make_store(tmp_path)
+    won = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]})
+    store.submit(won, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(won).version)
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 390)
+        await show(app, "/history")
+        [replay] = identified(app.page, f"history-replay-{won}")
+        assert replay.label == "Replay the game of Carmen, Nicholas step by step"
+        replay.content.on_click(None)
+        await app.shown()
+        assert type(app.screen).__name__ == "ReplayScreen" and app.screen.back_route() == "/history"
 
     asyncio.run(run())
 

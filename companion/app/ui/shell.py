@@ -33,7 +33,7 @@ from . import sound
 from .locale import DeviceLanguage, apply_language, open_in_device_language
 from .port import ShownScreen
 from .routes import Read, read_for, screen_for
-from .widgets.common import DANGER, button, heading, muted, pill, start_border, width_class
+from .widgets.common import DANGER, app_theme, button, heading, muted, pill, start_border, width_class
 
 log = logging.getLogger(__name__)
 
@@ -165,8 +165,9 @@ class App:
         self.tr = Tr(self.language)
         page.fonts = dict(FONT_FILES)
         font = self.tr.font
-        page.theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
-        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
+        self._touch = self.touch
+        page.theme = app_theme(font, self._touch)
+        page.dark_theme = app_theme(font, self._touch)
         apply_language(page, self.tr)
 
     def save_settings(self, settings: Settings) -> None:
@@ -282,7 +283,11 @@ class App:
         width = getattr(e, "width", None) or self.page.width or self.width
         old = self.width
         self.width = width
-        if self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
+        if self.touch != getattr(self, "_touch", None):  # a phone's width now, or no longer
+            self.apply_settings()
+            if self.screen is not None:
+                self.render()
+        elif self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
             self.render()
 
     def _key(self, e: ft.KeyboardEvent) -> None:
@@ -296,6 +301,12 @@ class App:
     @property
     def wide(self) -> bool:
         return width_class(self.width or 1024) == 2
+
+    @property
+    def touch(self) -> bool:
+        """Whether this screen is touched rather than clicked: a phone's width, or a phone's or a
+        tablet's system (its controls then take thumb-sized paddings: `app_theme`)."""
+        return self.narrow or getattr(self.page, "platform", None) in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 
     # --- shared dialogs ---------------------------------------------------------------------
 

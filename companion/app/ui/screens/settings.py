@@ -24,6 +24,7 @@ from ...services.settings import (
 )
 from ...vm.text import Tr, available_languages
 from ..locale import choose_language
+from ..sound import choose_turn_sound, read_turn_sound, turn_sound
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
 
@@ -36,8 +37,8 @@ class SettingsScreen(Screen):
     def content(self) -> ft.Control:
         tr = self.tr
         language = section(tr("ui.setting_language"), tr("ui.setting_language_hint"), self._languages())
-        if not getattr(self.app, "host", True):  # a joined phone: its language; the rest is the table's
-            return ft.Column([language], spacing=12)
+        if not getattr(self.app, "host", True):  # a joined phone: its language and its turn sound
+            return ft.Column([language, self._turn_sound()], spacing=12)
         rows = [
             language,
             screen_choice(self),
@@ -90,6 +91,28 @@ class SettingsScreen(Screen):
 
     def _set_language(self, value: str) -> None:
         choose_language(self.app, None if value == FOLLOW_DEVICE else value)
+
+    def _turn_sound(self) -> ft.Control:
+        """A phone's own choice: a short sound when it is called to play (off until chosen).
+        Its storage is read once; the choice shows when it has answered."""
+        tr, app = self.tr, self.app
+        chosen = turn_sound(app)
+        if not chosen.read:
+            app.run_later(self._read_turn_sound)
+
+        def choose(value: str) -> None:
+            choose_turn_sound(app, value == "on")
+            app.render()
+
+        chips = choice_chips(
+            [(m, tr(f"ui.sound_{m}")) for m in ("off", "on")], "on" if chosen.on else "off", choose, prefix="turn-sound"
+        )
+        return section(tr("ui.setting_turn_sound"), tr("ui.setting_turn_sound_hint"), chips)
+
+    async def _read_turn_sound(self) -> None:
+        on = await read_turn_sound(self.app)
+        if on and self.app.screen is self:
+            self.app.render()
 
 
 def section(title: str, hint: str, control: ft.Control) -> ft.Control:

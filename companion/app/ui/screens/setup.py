@@ -20,7 +20,20 @@ from ...vm.rulings import house_rule_words
 from ...vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places
 from ...vm.table import COLORS
 from ..port import AppPort
-from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
+from ..widgets.common import (
+    DANGER,
+    button,
+    card,
+    choice_chips,
+    heading,
+    icon_button,
+    muted,
+    paint,
+    pill,
+    stepper,
+    switch,
+    tap,
+)
 from .base import Screen
 from .checklist import SetupDraft, draft_of, drop_draft, hand_ticks_to_game, keep_draft
 from .settings import screen_choice
@@ -65,7 +78,6 @@ class SetupScreen(StartingStateEditors, Screen):
                     label=self.tr("ui.player_name_label", number=i + 1),
                     value=self.form.players[i].name,
                     hint_text=self.tr("ui.player_default_name", number=i + 1),
-                    dense=True,
                     on_change=lambda e, s=i: self._named(s, e.data if isinstance(e.data, str) else e.control.value),
                     expand=True,
                 )
@@ -252,8 +264,7 @@ class SetupScreen(StartingStateEditors, Screen):
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-modules")
 
     def _switch(self, label: str, hint: str, value: bool, on_change: Any, ident: str) -> ft.Control:
-        sw = ft.Switch(value=value, label=label, on_change=lambda e: on_change(e.control.value))
-        return ft.Column([ft.Semantics(identifier=ident, content=sw), muted(hint, 12)], spacing=0, tight=True)
+        return ft.Column([switch(label, value, on_change, identifier=ident), muted(hint, 12)], spacing=0, tight=True)
 
     def _refresh_problems(self, update: bool = True) -> None:
         tr = self.tr

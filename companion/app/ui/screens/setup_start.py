@@ -15,7 +15,7 @@ from companion.rules import load_catalog
 
 from ...vm.setup import HandTotalVM, SetupForm, hand_cards, hand_total, start_places
 from ...vm.text import Tr
-from ..widgets.common import button, card, choice_chips, heading, muted, pill, stepper
+from ..widgets.common import button, card, choice_chips, heading, muted, pill, stepper, switch
 
 
 class StartingStateEditors:
@@ -29,8 +29,7 @@ class StartingStateEditors:
         raise NotImplementedError
 
     def _switch(self, label: str, hint: str, value: bool, on_change: Any, ident: str) -> ft.Control:
-        sw = ft.Switch(value=value, label=label, on_change=lambda e: on_change(e.control.value))
-        return ft.Column([ft.Semantics(identifier=ident, content=sw), muted(hint, 12)], spacing=0, tight=True)
+        return ft.Column([switch(label, value, on_change, identifier=ident), muted(hint, 12)], spacing=0, tight=True)
 
     def _progress(self) -> ft.Control:
         tr = self.tr

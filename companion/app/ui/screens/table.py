@@ -165,7 +165,7 @@ class TableScreen(Screen):
         table, scores = self._table(highlight)
         reactions = policy.reactions_for(s, tr)
         head = self._head
-        head.set_table(table, scores, s.pending is not None)
+        head.set_table(table, scores, s.pending is not None, policy.said(self))
         head.set_tools(self._body_actions())
         head.fill(head.alert_slot, panels.offence_alert(ctl, reactions, tr))
         self._fill_result()
@@ -523,6 +523,7 @@ class TableScreen(Screen):
     def recorded(self, outcome: Outcome) -> None:
         """An action went in (the session told the other screens): sound it, and show the table (or the win)."""
         sound.after(self, outcome.events, outcome.offence)
+        self.policy.heard(self, news=False)
         if (outcome.winner is not None or self.session.state.winner is not None) and self.policy.won_route:
             self.app.go(f"/game/{self.game_id}/win")
             return
@@ -545,7 +546,7 @@ class TableScreen(Screen):
         just recorded) goes with it; a new one (a decision) comes with the rest."""
         state = self.session.state
         ctl = self.control
-        self._head.set_table(*self._table(), state.pending is not None)
+        self._head.set_table(*self._table(), state.pending is not None, self.policy.said(self))
         self._fill_result()
         if ctl.michel_for is None and ctl.card_for is None and ctl.composer is None and state.pending is None:
             self._head.fill(self._head.main_slot, None)

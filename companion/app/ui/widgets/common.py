@@ -34,6 +34,7 @@ DANGER = ft.Colors.RED_700
 DANGER_SOFT = ft.Colors.with_opacity(0.12, ft.Colors.RED_700)
 RADIUS = 10
 TOUCH = 48  # minimum touch target, in logical pixels
+BUTTON_PAD = 14  # a Material button's padding above and below its one line (20 px): 48 in all
 NARROW_BELOW = 720  # logical pixels: a phone, laid out in one column
 WIDE_FROM = 1100  # logical pixels: a laptop, with room for three columns
 
@@ -75,6 +76,18 @@ def tall(content: ft.Control, padding: float) -> ft.Control:
     )
 
 
+def floored(content: ft.Control, padding: Any) -> ft.Control:
+    """`content` on a floor that makes it, with `padding` around it, at least a touch target in
+    each direction. The floor takes the constraints the content had (`PASS_THROUGH`), so a
+    content larger than it is laid out exactly as without it."""
+    if isinstance(padding, ft.Padding):
+        across, down = padding.left + padding.right, padding.top + padding.bottom
+    else:
+        across = down = 2 * float(padding or 0)
+    floor = ft.Container(width=max(0.0, TOUCH - across), height=max(0.0, TOUCH - down))
+    return ft.Stack([floor, content], fit=ft.StackFit.PASS_THROUGH, alignment=ft.Alignment.CENTER)
+
+
 def tap(
     content: ft.Control,
     on_click: Handler | None,
@@ -95,10 +108,12 @@ def tap(
     """A tappable area with exactly one accessible name (`label`) and an id for tests.
 
     The inner texts are excluded from the semantics tree, so the label must say everything a
-    screen reader user needs (the reason an action is refused, a chip's state...).
+    screen reader user needs (the reason an action is refused, a chip's state...). The area is
+    at least a touch target wide and high (`TOUCH`), whatever its content: a smaller content
+    (a colour dot, a short line) sits in the middle of it.
     """
     box = ft.Container(
-        content=content,
+        content=floored(content, padding),
         on_click=on_click,
         ink=False,
         padding=padding,
@@ -146,7 +161,34 @@ def icon_button(
             icon_color=color,
             icon_size=size,
             disabled=not enabled,
+            size_constraints=ft.BoxConstraints(min_width=TOUCH, min_height=TOUCH),
         ),
+    )
+
+
+def app_theme(font: str | None, touch: bool) -> ft.Theme:
+    """Every screen's theme: the app's colours and font, and on a touch screen (`touch`: a
+    phone's width, or a phone's or tablet's system) thumb-sized controls.
+
+    Flutter lays a desktop browser's controls out compact (Material buttons 32 px high, the
+    density it takes for a mouse), also on a phone-sized window; there the standard density and
+    taller paddings make every Material button at least a touch target high, at any text size.
+    A laptop keeps the compact layout, so a turn's buttons fit on its screen.
+    """
+    if not touch:
+        return ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
+    wide = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=24, vertical=BUTTON_PAD))
+    narrow = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=BUTTON_PAD))
+    return ft.Theme(
+        color_scheme_seed=ft.Colors.DEEP_ORANGE,
+        use_material3=True,
+        font_family=font,
+        visual_density=ft.VisualDensity.STANDARD,
+        button_theme=ft.ButtonTheme(style=wide),
+        filled_button_theme=ft.FilledButtonTheme(style=wide),
+        outlined_button_theme=ft.OutlinedButtonTheme(style=wide),
+        text_button_theme=ft.TextButtonTheme(style=narrow),
+        icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(padding=ft.Padding.all((TOUCH - 24) / 2))),
     )
 
 
@@ -378,6 +420,17 @@ def stepper(
     )
     shown = number_field(value, on_change, low=low, high=high, label=label, prefix=prefix, fmt=fmt, on_typing=on_typing)
     return ft.Row([minus, shown, plus], spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def switch(label: str, value: bool, on_change: Callable[[bool], Any], *, identifier: str | None = None) -> ft.Control:
+    """A labelled switch, a touch target high (Flutter's own is 40 px on a desktop browser)."""
+    control = ft.Switch(
+        value=value,
+        label=label,
+        on_change=lambda e: on_change(bool(e.control.value)),
+        padding=ft.Padding.symmetric(horizontal=4, vertical=(TOUCH - 40) / 2),
+    )
+    return control if identifier is None else ft.Semantics(identifier=identifier, content=control)
 
 
 def number_field(
