@@ -52,6 +52,20 @@ async def show(app: Any, route: str) -> None:
     await app.shown()
 
 
+async def until_drawn(shows: Any, what: str, timeout: float = 60.0) -> None:
+    """Wait until the page shows what `shows()` looks for: a screen redrawn after a change made
+    off the loop (a deletion, news of a write). What the player sees, not the store behind it,
+    which is done a moment before the screen is read again and drawn. The timeout is only there
+    to fail a screen that never shows it."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not shows():
+        assert time.monotonic() < deadline, f"the screen did not show {what} within {timeout:.0f} s"
+        await asyncio.sleep(0.01)
+
+
 async def settled(screen: Any) -> None:
     """Wait until the screen's taps that went to the store (off the loop, offloop.py) are taken in."""
     import asyncio
