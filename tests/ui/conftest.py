@@ -52,17 +52,17 @@ async def show(app: Any, route: str) -> None:
     await app.shown()
 
 
-async def until_drawn(shows: Any, what: str, timeout: float = 60.0) -> None:
-    """Wait until the page shows what `shows()` looks for: a screen redrawn after a change made
-    off the loop (a deletion, news of a write). What the player sees, not the store behind it,
-    which is done a moment before the screen is read again and drawn. The timeout is only there
-    to fail a screen that never shows it."""
+async def until(check: Any, what: str, timeout: float = 60.0) -> None:
+    """Wait on the loop until `check()` holds: something done off the loop has arrived (a write,
+    its news at another screen, a screen read again and drawn). Check what the screen shows, not
+    the store behind it, which changes a moment before the screen is read again and drawn. The
+    timeout only fails what never arrives: a loaded machine gets there later, not elsewhere."""
     import asyncio
     import time
 
     deadline = time.monotonic() + timeout
-    while not shows():
-        assert time.monotonic() < deadline, f"the screen did not show {what} within {timeout:.0f} s"
+    while not check():
+        assert time.monotonic() < deadline, f"no {what} within {timeout:.0f} s"
         await asyncio.sleep(0.01)
 
 

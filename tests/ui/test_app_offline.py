@@ -35,7 +35,7 @@ from .conftest import (
     monkey_step,
     settled,
     show,
-    until_drawn,
+    until,
 )
 
 
@@ -202,7 +202,7 @@ def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
         [delete] = identified(app.page, f"history-delete-{first}")
         delete.content.on_click(None)
         # History read again and drawn: the store forgets the game a moment before that.
-        await until_drawn(lambda: not identified(app.page, f"history-delete-{first}"), "the list without the game")
+        await until(lambda: not identified(app.page, f"history-delete-{first}"), "list drawn without the game")
         assert len(store.list_games()) == played - 1
         assert str(played - 1) in [c.value for c in drawn(app.page) if isinstance(c, ft.Text)]
 
