@@ -12,6 +12,7 @@ import asyncio
 import datetime
 import ipaddress
 import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,6 +31,7 @@ GAME = {"players": [{"name": "Carmen"}, {"name": "Nicholas"}, {"name": "Yellow"}
 NEUTRAL = "join-neutral"
 CONSOLE = "Carmen"  # every host screen of this game names its players; the neutral page never does
 WRONG_KEY = "W" * 22
+WAIT = 30.0  # s: the most a test waits for the server to have done what it must (a loaded machine is slow)
 
 
 @pytest.fixture(scope="module")
@@ -211,16 +213,27 @@ def test_a_keyless_session_is_released_sooner_than_a_seated_one(door: Any) -> No
             assert await client.wait_for(CONSOLE, NEUTRAL)
             return client.session_id
 
+    def expiries() -> dict[str, datetime.datetime | None]:
+        sessions = {s.id: s for s in app_manager._FletAppManager__sessions.values()}  # type: ignore[attr-defined]
+        return {name: sessions[sid].expires_at for name, sid in (("stranger", stranger), ("host", host))}
+
     stranger = asyncio.run(leave(DEVICE))
     host = asyncio.run(leave(MACHINE))
-    asyncio.run(asyncio.sleep(0.5))
-    sessions = {s.id: s for s in app_manager._FletAppManager__sessions.values()}  # type: ignore[attr-defined]
-    now = datetime.datetime.now(datetime.UTC)
-    left = {
-        name: (sessions[sid].expires_at - now).total_seconds() for name, sid in (("stranger", stranger), ("host", host))
-    }
-    assert left["stranger"] <= KEYLESS_SESSION_SECONDS + 1, left
-    assert left["host"] > SESSION_SECONDS - 10, left
+    host_gone = datetime.datetime.now(datetime.UTC)
+    # The server hears each socket close, gives its session the usual grace, then shortens a
+    # stranger's: waited for, however long a loaded machine takes to get there.
+    soon = datetime.timedelta(seconds=KEYLESS_SESSION_SECONDS + 1)
+    deadline = time.monotonic() + WAIT
+    while True:
+        expires = expiries()
+        shortened = (
+            expires["stranger"] is not None and expires["stranger"] <= datetime.datetime.now(datetime.UTC) + soon
+        )
+        if shortened and expires["host"] is not None:
+            break
+        assert time.monotonic() < deadline, f"the stranger's session was not shortened: {expires}"
+        time.sleep(0.05)
+    assert (expires["host"] - host_gone).total_seconds() > SESSION_SECONDS - 10, expires
 
 
 def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> None:
@@ -259,12 +272,14 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
                     except websockets.ConnectionClosed:
                         pass
                 codes.append(ws.close_code)
-        await asyncio.sleep(0.5)
         return codes
 
     before = alive()
     codes = asyncio.run(run())
-    assert alive() <= before
+    deadline = time.monotonic() + WAIT
+    while alive() > before:  # the server lets go of each connection a moment after it closed
+        assert time.monotonic() < deadline, f"{alive() - before} connections still held"
+        time.sleep(0.1)
     assert all(code == 1008 for code, opening in zip(codes, bad_openings * 3, strict=True) if opening is not None)
 
 

@@ -68,7 +68,7 @@ def test_michel_moves_and_extorts_through_the_ui(server, store) -> None:
                     await wait_text(page, "where does it go?")
                     await click_id(page, f"place-{place}")
                 await wait_text(page, "Michel extorts Nicholas and reveals a Michel card")
-                await ident(page, "die-result").wait_for(state="attached", timeout=5000)
+                await ident(page, "die-result").wait_for(state="attached", timeout=15000)
                 text = await screen_text(page)
                 assert "Nicholas decides" in text  # only the extorted player's own choice
                 await shot(page, "michel-laptop-extortion")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 from playwright.async_api import async_playwright
@@ -160,12 +161,18 @@ def test_offence_warning_winning_dig_undo_and_the_phone_strip(server, store) -> 
                 strip = await carmen.get_attribute("aria-label") or await carmen.inner_text()
                 assert strip.startswith("Their turn. Carmen: Tunnel 1 of")  # she dug under the Warden
                 await click_id(phone, "score-1", expect_change=False)
-                await asyncio.sleep(0.8)
-                board = await ident(phone, "player-1").bounding_box()
-                assert board is not None and 0 <= board["y"] < PHONE["height"]
+                await scrolled_into_view(phone, "player-1")  # the page scrolls to Nicholas's board
             await browser.close()
 
     drive(run())
+
+
+async def scrolled_into_view(page, name: str, timeout: float = 15) -> None:
+    """Wait until the node's top is on the screen: a scroll takes as long as the machine lets it."""
+    deadline = time.monotonic() + timeout
+    while not ((box := await ident(page, name).bounding_box()) and 0 <= box["y"] < page.viewport_size["height"]):
+        assert time.monotonic() < deadline, f"{name} is not on screen: {box}"
+        await asyncio.sleep(0.1)
 
 
 async def label_of(page, name: str) -> str:
