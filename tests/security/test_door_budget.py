@@ -457,3 +457,21 @@ def test_an_address_that_spent_its_budget_is_known() -> None:
     assert budget.spent("10.0.0.2") and not budget.spent("10.0.0.3")
     clock.now += 2.0
     assert not budget.spent("10.0.0.2")
+
+
+def test_the_flet_internals_the_guard_reads_are_there() -> None:
+    """The guard and the door read a few of Flet 1.0.5's private names (the version pinned in
+    pyproject.toml): an upgrade that renames one fails here, not silently at the door."""
+    import inspect
+
+    from flet.messaging.session import Session
+    from flet_web.fastapi.flet_app import FletApp
+
+    app_source = inspect.getsource(FletApp)
+    for name in ("__on_message", "__session", "__websocket", "__client_ip"):
+        assert f"self.{name}" in app_source, name
+    assert callable(FletApp._FletApp__on_message)  # type: ignore[attr-defined]
+    assert "self.__closed = True" in inspect.getsource(Session.close)
+    assert "self.__find_live_control(self.__page, control_id)" in inspect.getsource(Session)
+    assert "def index(self)" in inspect.getsource(Session)
+    assert "self.__session.error(" in app_source and "SESSION_CRASHED" in inspect.getsource(Session.error)

@@ -227,8 +227,8 @@ def test_malformed_patches_and_answers_are_dropped(door: Any) -> None:
         assert mark.encode() not in sent
 
 
-def test_a_second_registration_on_one_socket_closes_it(door: Any) -> None:
-    async def run() -> int | None:
+def test_a_second_registration_or_a_malformed_one_closes_the_socket(door: Any) -> None:
+    async def second() -> int | None:
         client = await _stranger_sends(door, [])
         try:
             await client.register("/rules")
@@ -237,7 +237,32 @@ def test_a_second_registration_on_one_socket_closes_it(door: Any) -> None:
         finally:
             await client.close()
 
-    assert asyncio.run(run()) == 1008
+    async def malformed(route: Any) -> tuple[int | None, bytes]:
+        async with Client(door.ws, source=DEVICE) as client:
+            await client.register(route)
+            await asyncio.sleep(1.0)
+            return client._ws.close_code, client.received
+
+    assert asyncio.run(second()) == 1008
+    for route in (5, ["/rules"], {"route": "/"}, "//[", None):
+        code, sent = asyncio.run(malformed(route))
+        assert code == 1008 or (route == "//[" and code is None), route
+        assert b"Traceback" not in sent and b"site-packages" not in sent, route
+
+
+def test_an_oversized_message_closes_its_connection(door: Any) -> None:
+    """Over `frame_bytes` (64 KB), an event is refused with its connection (1009) before anything
+    decodes it; an answer to the server's own call may be larger (a game file read from the phone)."""
+    big = {"target": PAGE_ID, "name": "route_change", "data": {"route": "/" + "x" * 100_000}}
+
+    async def run() -> int | None:
+        client = await _stranger_sends(door, [(EVENT, big)])
+        try:
+            return client._ws.close_code
+        finally:
+            await client.close()
+
+    assert asyncio.run(run()) == 1009
 
 
 def test_a_handlers_error_reaches_the_client_as_one_line_and_the_log_whole(

@@ -85,7 +85,10 @@ class Access:
         door lets it in even when strangers' sessions are at their cap)."""
         if self.host_by_address(peer):
             return True
-        query = urlsplit(route).query if isinstance(route, str) else ""
+        try:
+            query = urlsplit(route).query if isinstance(route, str) else ""
+        except ValueError:  # not an address at all
+            return False
         return self.key_ok(dict(parse_qsl(query)).get("host"))
 
     def request_allowed(self, peer: Peer, key: str | None) -> bool:
