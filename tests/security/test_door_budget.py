@@ -344,9 +344,9 @@ class Account:
 
 
 def test_the_work_is_charged_step_by_step_and_the_waits_are_free() -> None:
-    def busy(seconds: float) -> None:
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+    def busy(seconds: float) -> None:  # of the processor's time, which is what is charged
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
             pass
 
     async def work() -> str:
@@ -365,7 +365,7 @@ def test_the_work_is_charged_step_by_step_and_the_waits_are_free() -> None:
 
     result, account = asyncio.run(run())
     assert result == "done"
-    assert 40 <= sum(account.charged) < 700, account.charged  # the second asleep cost nothing
+    assert 40 <= sum(account.charged) < 300, account.charged  # the second asleep cost nothing
     assert len(account.charged) >= 2
 
 

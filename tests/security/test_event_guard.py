@@ -136,7 +136,11 @@ async def _stranger_sends(door: Any, bodies: list[tuple[int, dict[str, Any]]]) -
     await client.__aenter__()
     await client.register("/rules")
     assert await client.wait_for("nav-back", timeout=20), "the rule book did not open"
-    await asyncio.sleep(0.5)
+    while True:  # the screen settled (its language read, drawn again): nothing for half a second
+        seen = len(client.frames)
+        await asyncio.sleep(0.5)
+        if len(client.frames) == seen:
+            break
     client.opening = [message for _, message in client.frames]
     client.frames.clear()
     client.received = b""
@@ -160,7 +164,7 @@ def test_malformed_events_get_no_traceback_and_the_session_goes_on(door: Any) ->
                     await client.send(EVENT, body)
                 route = {"route": f"/rules?q={'dig' if n % 2 else 'rest'}"}  # a search drawn: it answers
                 await client.send(EVENT, {"target": PAGE_ID, "name": "route_change", "data": route})
-                deadline = time.monotonic() + 10
+                deadline = time.monotonic() + 20
                 while len(client.frames) == before and time.monotonic() < deadline:
                     await asyncio.sleep(0.02)
                 await asyncio.sleep(0.1)
