@@ -1,8 +1,9 @@
 """A stranger's flood, as a process of its own (so that its own work does not share the test's
 interpreter with the server): from each address given, a bare Flet client opens the rule book
-and sends junk events as fast as it can (unknown control ids, wrong types, large data, a route
-change whose data is a number), opening a new connection whenever one is closed, until the
-deadline. It prints what it did as one JSON line.
+and, once every one of them has (it prints "flooding"), sends junk events as fast as it can
+(unknown control ids, wrong types, large data, a route change whose data is a number), opening a
+new connection whenever one is closed, until the deadline. Last it prints what it did as one
+JSON line.
 
     python junk.py WS_URL SECONDS ADDRESS [ADDRESS...]
 """
@@ -40,13 +41,22 @@ def junk(n: int) -> bytes:
     return frame(EVENT, {"target": 1, "name": "route_change", "data": n})
 
 
-async def flood(url: str, source: str, deadline: float, tally: dict[str, Any]) -> None:
+async def opened(url: str, source: str) -> Any:
+    """A connection on the rule book, its first screen received."""
     page = {"route": "/rules", "width": 1280, "height": 800, "platform": "linux"}
+    ws = await websockets.connect(url, local_addr=(source, 0), max_size=None, open_timeout=10)
+    await ws.send(frame(REGISTER, {"session_id": "", "page_name": "", "page": page}))
+    await asyncio.wait_for(ws.recv(), 20)
+    return ws
+
+
+async def flood(url: str, source: str, ws: Any, deadline: float, tally: dict[str, Any]) -> None:
     while time.monotonic() < deadline:
         try:
-            async with websockets.connect(url, local_addr=(source, 0), max_size=None, open_timeout=5) as ws:
+            if ws is None:
+                ws = await opened(url, source)
+            async with ws:
                 tally["connections"] += 1
-                await ws.send(frame(REGISTER, {"session_id": "", "page_name": "", "page": page}))
                 while time.monotonic() < deadline:
                     await ws.send(junk(tally["sent"]))
                     tally["sent"] += 1
@@ -58,12 +68,16 @@ async def flood(url: str, source: str, deadline: float, tally: dict[str, Any]) -
         except (websockets.InvalidStatus, OSError, TimeoutError):
             tally["refused"] += 1
             await asyncio.sleep(0.05)
+        ws = None
 
 
 async def main(url: str, seconds: float, sources: list[str]) -> dict[str, Any]:
+    sockets = await asyncio.gather(*(opened(url, s) for s in sources))
+    await asyncio.sleep(1.0)  # their screens drawn: what follows is the flood alone
+    print("flooding", flush=True)
     deadline = time.monotonic() + seconds
     tallies = {s: {"sent": 0, "connections": 0, "refused": 0, "closed": {}} for s in sources}
-    await asyncio.gather(*(flood(url, s, deadline, tallies[s]) for s in sources))
+    await asyncio.gather(*(flood(url, s, ws, deadline, tallies[s]) for s, ws in zip(sources, sockets, strict=True)))
     return tallies
 
 

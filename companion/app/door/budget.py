@@ -17,7 +17,6 @@ is not any one connection's doing.
 
 from __future__ import annotations
 
-import contextvars
 import time
 from collections.abc import Callable
 from enum import Enum
@@ -169,7 +168,3 @@ class Meter:
         address.level -= ms
         if strangers is not None:
             strangers.level -= ms
-
-
-# The meter of the connection being served (set by the door for each websocket; its tasks inherit it).
-CONNECTION: contextvars.ContextVar[Meter | None] = contextvars.ContextVar("dyo_meter", default=None)

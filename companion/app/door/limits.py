@@ -51,9 +51,9 @@ class DoorLimits:
     address: Rate = Rate(8000, 600)  # every session of one address together
     strangers: Rate = Rate(8000, 600)  # every session without a key together (dropped, never closed)
     message_ms: float = 1.0  # a message's flat cost, on top of the time its work takes
-    refused_ms: float = 10.0  # a malformed message's (a real browser sends a few in a session)
+    refused_ms: float = 25.0  # a malformed message's (a real browser sends a few in a session)
     frame_bytes: int = 64 * 1024  # the largest message but a method's answer (a file read: launch.WS_MAX_BYTES)
-    flood_messages: int = 200  # messages sent in a row while refused: the connection is closed
+    flood_messages: int = 100  # messages sent in a row while refused: the connection is closed
     lockout_seconds: float = 30.0  # and its address refused new connections for this long
 
     def scaled(self, factor: float) -> DoorLimits:

@@ -33,10 +33,10 @@ import flet as ft
 import msgpack
 from flet.messaging.protocol import MessageAction
 
-from ..host import flet_guard
+from ..host import flet_guard, wire_shapes
 from ..host.net import Network, within
 from . import crowd
-from .budget import CONNECTION, Budget, Meter, Verdict
+from .budget import Budget, Meter, Verdict
 from .limits import DoorLimits
 
 log = logging.getLogger(__name__)
@@ -215,13 +215,11 @@ class PeerGate:
             return
         arriving = self._arriving.setdefault(peer.address, set())
         arriving.add(meter)
-        arrival, metered = _ARRIVING.set(_Arrival(peer, path, meter)), CONNECTION.set(meter)
-        charged = flet_guard.ACCOUNT.set(meter)
+        arrival, charged = _ARRIVING.set(_Arrival(peer, path, meter)), flet_guard.ACCOUNT.set(meter)
         try:
             await self.app(scope, *self._screened(connect, opening, receive, send, meter))
         finally:
             flet_guard.ACCOUNT.reset(charged)
-            CONNECTION.reset(metered)
             _ARRIVING.reset(arrival)
             arriving.discard(meter)
             if not arriving:
@@ -361,7 +359,10 @@ def is_registration(frame: Any) -> bool:
 
 
 def _registration_body(frame: Any) -> Any:
-    """The body of a well-formed registration frame (None: not one)."""
+    """The body of a well-formed registration frame (None: not one): its page patch too is of the
+    shape Flet will apply (host/wire_shapes.py), once what `strip_server_owned` drops is gone."""
+    from flet.controls.page import Page
+
     message = _decoded(frame)
     if not (isinstance(message, list) and len(message) == 2 and message[0] == MessageAction.REGISTER_CLIENT.value):
         return None
@@ -373,7 +374,14 @@ def _registration_body(frame: Any) -> Any:
         and isinstance(body["page_name"], str)
         and isinstance(body["session_id"], str | None)
     )
-    return body if well_formed else None
+    if not well_formed:
+        return None
+    kept = {k: v for k, v in body["page"].items() if not _server_owned(k)}
+    return body if wire_shapes.patches(Page, kept) else None
+
+
+def _server_owned(key: object) -> bool:
+    return not isinstance(key, str) or key in _SERVER_OWNED or key.startswith("_")
 
 
 def strip_server_owned(frame: bytes) -> bytes:
@@ -389,7 +397,7 @@ def strip_server_owned(frame: bytes) -> bytes:
     patch = body.get(field) if field else None
     if not isinstance(patch, dict):
         return frame
-    owned = [key for key in patch if not isinstance(key, str) or key in _SERVER_OWNED or key.startswith("_")]
+    owned = [key for key in patch if _server_owned(key)]
     if not owned:
         return frame
     log.warning("dropped a client's patch of %s", ", ".join(map(str, owned))[:200])

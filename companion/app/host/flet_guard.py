@@ -100,6 +100,8 @@ def apply() -> None:
                 account.refused()
             if refusal.close:
                 await _close(app)
+                if app._FletApp__session is None:  # Flet stops its send loop only for a session
+                    app._FletApp__send_queue.put_nowait(None)
                 raise WebSocketDisconnect(POLICY_VIOLATION) from None
             return
         await timed(on_message(app, data))
