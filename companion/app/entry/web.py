@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -18,9 +19,11 @@ from fastapi import FastAPI, Request
 from companion.i18n import languages
 from storage import Store
 
+from ..door import crowd
 from ..door.access import Access
+from ..door.limits import DoorLimits
 from ..door.peer import PeerGate, bind_session, peer_of_scope
-from ..host import instances, launch
+from ..host import flet_guard, flet_traces, instances, launch
 from ..host.launch import WebApp
 from ..host.net import Network
 from ..host.server import web_app
@@ -29,6 +32,7 @@ from ..services.settings import SettingsFile
 from ..services.shared import Services
 from ..ui import printable
 from ..ui.shell import SESSION_SECONDS, App
+from ..vm.text import Tr
 
 
 def make_main(services: Services) -> Callable[[ft.Page], None]:
@@ -54,6 +58,8 @@ def make_asgi(
     printable setup checklists (`/game/<id>/setup.html`, `/setup/checklist.html`), for the host's
     browsers only (door/access.py)."""
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
+    flet_guard.apply()  # every client message checked, its work charged to its connection
+    flet_traces.apply(error_notice)  # and no error's text sent to a client
     api = web_app(
         make_main(services),
         routes=lambda api: _routes(api, services),
@@ -61,7 +67,15 @@ def make_asgi(
         session_timeout=session_timeout,
     )
     api.state.services = services
-    return PeerGate(api, services.access.proxies)
+    return PeerGate(api, services.access.proxies, services.access.limits, services.access.is_host)
+
+
+def error_notice(session: Any) -> str:
+    """What a client is told when its session raised (the trace is in the server's log): the
+    app's own words, in the session's language."""
+    app = crowd.app_of(session)
+    tr = app.tr if isinstance(app, App) else Tr("en")
+    return tr("ui.screen_failed")
 
 
 def _routes(api: FastAPI, services: Services) -> None:
@@ -140,13 +154,19 @@ def _routes(api: FastAPI, services: Services) -> None:
 
 
 class TableApp:
-    """The table app as `dyo-companion` serves it (host/launch.py)."""
+    """The table app as `dyo-companion` serves it (host/launch.py), within `limits`."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: DoorLimits | None = None) -> None:
         self.settings_file = SettingsFile()
+        self.limits = limits or DoorLimits()
 
     def web(self, store: Future[Store], lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp:
-        access = Access(lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store))
+        access = Access(
+            lan=lan_url is not None,
+            proxies=proxies,
+            shared_key=lambda: instances.shared_host_key(store),
+            limits=self.limits,
+        )
         return WebApp(make_asgi(store, self.settings_file, lan_url=lan_url, access=access), access.host_link)
 
     def desktop(self, store: Store) -> Callable[[ft.Page], None]:
@@ -154,5 +174,10 @@ class TableApp:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """`dyo-companion` without a subcommand."""
-    return launch.run_app(args, TableApp())
+    """`dyo-companion` without a subcommand (a bad limit in the environment: one line, exit 2)."""
+    try:
+        limits = DoorLimits.from_env()
+    except ValueError as error:
+        print(f"dyo-companion: {error}", file=sys.stderr)
+        return 2
+    return launch.run_app(args, TableApp(limits))
