@@ -245,7 +245,10 @@ def test_a_second_registration_or_a_malformed_one_closes_the_socket(door: Any) -
     async def malformed(route: Any) -> tuple[int | None, bytes]:
         async with Client(door.ws, source=DEVICE) as client:
             await client.register(route)
-            await asyncio.sleep(1.0)
+            deadline = time.monotonic() + 5
+            while client._ws.close_code is None and time.monotonic() < deadline and not client.frames:
+                await asyncio.sleep(0.02)  # closed, or answered (a string route: a session opens)
+            await asyncio.sleep(0.2)
             return client._ws.close_code, client.received
 
     def alive() -> int:  # Flet's connections still running (one waiting forever would stay)
