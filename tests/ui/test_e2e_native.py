@@ -124,6 +124,7 @@ def test_packaged_entry_keeps_its_game_in_the_data_folder(tmp_path: Path) -> Non
                 kept = sorted(p.name for p in data.iterdir()) if data.is_dir() else []
                 assert [n for n in kept if not n.endswith(("-journal", "-wal", "-shm"))] == [
                     "games.sqlite3",
+                    "games.sqlite3.kept",  # the marker that games were kept here (docs/storage.md)
                     "settings.json",
                 ], f"the data folder holds {kept}"
                 assert not our_files(home), f"the app wrote outside its data folder: {our_files(home)}"
