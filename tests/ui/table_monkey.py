@@ -320,14 +320,21 @@ async def open_page(browser: Any, page: Any, url: str, viewport: dict[str, int])
     if page is None:
         context = await browser.new_context(viewport=viewport, locale="en-US")
         page = await context.new_page()
-        page.console_lines = []
-        page.on("pageerror", lambda err: page.console_lines.append(f"pageerror: {err}"))
+        page.console_lines, page.traps = [], []
+        page.on("pageerror", lambda err: page_error(page, err))
         page.on("crash", lambda _: page.console_lines.append("crash: the page's renderer crashed"))
     else:
         await evaluate(page, "() => sessionStorage.clear()")
     await page.goto(url)
     await enable_semantics(page)
     return page
+
+
+def page_error(page: Any, error: Any) -> None:
+    """A trap of the renderer's WebAssembly (a CanvasKit crash the page's guard answers with a
+    reload) is kept apart: the check is then that the page came back by itself."""
+    kept = page.traps if getattr(error, "name", "") == "RuntimeError" else page.console_lines
+    kept.append(f"pageerror: {error}")
 
 
 async def wait_for_table(page: Any, timeout: float = 30) -> None:
@@ -395,6 +402,8 @@ async def device_problems(table: Table, device: Device) -> list[str]:
     state, mode, page = table.state, table.mode, device.page
     found = [f"{device.label}: {line}" for line in page.console_lines]
     page.console_lines.clear()
+    if page.traps:
+        found += await recovered(device)
     nodes = await device.nodes()
     server = shown_identifiers(device.app)
     for ident, count in Counter(n["id"] for n in nodes).items():
@@ -414,6 +423,20 @@ async def device_problems(table: Table, device: Device) -> list[str]:
     if mode.screen == "private" and any("Only this phone sees your hand" in n["text"] for n in nodes):
         found.append(f"{device.label} says only it sees the hand, but the laptop shows every hand")
     return found + chips_cut(device, nodes, table.players)
+
+
+async def recovered(device: Device) -> list[str]:
+    """After a trap of its renderer, the page must reload itself and show the table again."""
+    page, traps = device.page, list(device.page.traps)
+    page.traps.clear()
+    print(f"{device.label}: {'; '.join(traps)} (the page reloads itself)")
+    try:
+        await asyncio.sleep(1)  # the guard's reload starts
+        await enable_semantics(page)
+        await wait_for_table(page)  # in the same Flet session: `device.app` is still its app
+    except AssertionError as failed:
+        return [f"{device.label}: {'; '.join(traps)}, and the page did not come back ({failed})"]
+    return []
 
 
 def hand_may_show(table: Table, device: Device, seat: int) -> bool:

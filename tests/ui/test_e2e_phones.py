@@ -333,3 +333,45 @@ def test_a_phone_asleep_while_its_seat_is_taken_wakes_at_its_seat(lan_server, st
             await browser.close()
 
     drive(run())
+
+
+def test_a_phone_whose_renderer_traps_is_back_at_its_seat_by_itself(lan_server, store) -> None:
+    """CanvasKit's WebAssembly now and then traps ("memory access out of bounds", a known Flutter
+    web crash), and the screen it drew answers nothing after. The page reloads itself (the
+    page's guard, client_http.PAGE_GUARD) and is back at its seat in the same Flet session;
+    a second trap within a minute does not reload it again (no reload loop)."""
+    game_id = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3})
+    url = f"{lan_server.url}/join/{game_id}?key={store.devices.secret(game_id)}"
+    trap = "() => setTimeout(() => { throw new WebAssembly.RuntimeError('memory access out of bounds'); })"
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            phone = await open_device(browser, url)
+            try:
+                await click_id(phone, "join-seat-0", timeout=30000)
+                await wait_text(phone, "Carmen · round 1", 30000)
+                session = await phone.evaluate("() => sessionStorage.getItem('_flet_session_id')")
+                loads: list[str] = []
+                phone.on("load", lambda _: loads.append(phone.url))
+                await phone.evaluate(trap)
+                deadline = time.monotonic() + 30
+                while not loads:
+                    assert time.monotonic() < deadline, "the page did not reload after its renderer trapped"
+                    await asyncio.sleep(0.1)
+                await enable_semantics(phone)
+                await wait_text(phone, "Carmen · round 1", 30000)
+                assert urlsplit(phone.url).path == f"/play/{game_id}"
+                assert await phone.evaluate("() => sessionStorage.getItem('_flet_session_id')") == session
+                await click_id(phone, "action-end_turn", timeout=15000)
+                await wait_text(phone, "Nicholas", 15000)
+                await phone.evaluate(trap)
+                await asyncio.sleep(3)
+                assert len(loads) == 1, "a second trap within a minute reloaded the page again"
+                assert [d.seat for d in store.devices.devices(game_id)] == [0]
+            except Exception:
+                await shot(phone, "phones-trap-FAILED", settle=1, painted=False)
+                raise
+            await browser.close()
+
+    drive(run())

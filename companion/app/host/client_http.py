@@ -19,6 +19,8 @@ they are on disk, only differently:
 - **From this server only.** The page forbids loading anything from another host (a
   Content-Security-Policy), and stops, before it is asked for, the one script Flet's client
   fetches from a CDN at every start (the Rive runtime, for animations this app does not use).
+- **Never frozen by its renderer.** A trap of the renderer's WebAssembly reloads the page,
+  which keeps its Flet session (PAGE_GUARD).
 
 `COMPANION_PLAIN_CLIENT=1` turns the layer off: Flet's client served exactly as Flet serves it,
 the reference `dyo-companion bench phones` times against.
@@ -61,16 +63,30 @@ CONTENT_POLICY = (
     "default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob:; "
     "style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: data: blob:; object-src 'none'; base-uri 'self'"
 )
-# Runs before Flet's scripts: a <script> naming another host is never added to the page, so the
-# browser never asks for it (Flet's client adds one for the Rive runtime at every start and
-# waits for it in vain; offline that was a failed request and an error in the console).
-OFFLINE_GUARD = b"""<script>
+# Runs before Flet's scripts, and guards two things:
+# - a <script> naming another host is never added to the page, so the browser never asks for it
+#   (Flet's client adds one for the Rive runtime at every start and waits for it in vain; offline
+#   that was a failed request and an error in the console);
+# - a trap of the renderer's WebAssembly (CanvasKit's "memory access out of bounds", a known,
+#   rare Flutter web crash) leaves a frozen screen that answers no tap: the page reloads instead,
+#   at most once a minute, and Flet gives it back its session (its id is in sessionStorage), so
+#   a phone is back on its seat in seconds without its player doing anything.
+PAGE_GUARD = b"""<script>
 (() => {
   const foreign = (n) => n instanceof HTMLScriptElement && n.src !== "" && new URL(n.src).origin !== location.origin;
   const append = Element.prototype.append;
   Element.prototype.append = function (...nodes) { return append.apply(this, nodes.filter((n) => !foreign(n))); };
   const appendChild = Node.prototype.appendChild;
   Node.prototype.appendChild = function (node) { return foreign(node) ? node : appendChild.call(this, node); };
+  const recover = (error) => {
+    if (!(error instanceof WebAssembly.RuntimeError)) return;
+    const last = Number(sessionStorage.getItem("companion-recovered") || 0);
+    if (Date.now() - last < 60000) return;
+    sessionStorage.setItem("companion-recovered", String(Date.now()));
+    location.reload();
+  };
+  addEventListener("error", (event) => recover(event.error));
+  addEventListener("unhandledrejection", (event) => recover(event.reason));
 })();
 </script>
 """
@@ -96,7 +112,7 @@ def versioned_page(html: bytes, table: ClientTable) -> bytes:
         return b'src="' + prefix[1:] + b"/" + url + b'"' if url.decode() in table.files else found[0]
 
     html = _SOURCES.sub(versioned, html)
-    return html.replace(b"<head>", b"<head>\n" + OFFLINE_GUARD, 1)
+    return html.replace(b"<head>", b"<head>\n" + PAGE_GUARD, 1)
 
 
 def matches(if_none_match: str, etag: str) -> bool:
