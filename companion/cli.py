@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 
+from companion.app.host.start import configure_logging, start_once
 from companion.i18n import languages
 
 LOG_LEVEL_ENV = "COMPANION_LOG_LEVEL"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -133,12 +132,6 @@ def _compile_engine(remove_builds: bool) -> int:
     return 0
 
 
-def configure_logging(level: str) -> None:
-    """The one logging set-up of the process (library modules only get their loggers): records
-    at `level` and above go to standard error, one line each."""
-    logging.basicConfig(level=level, format=LOG_FORMAT, datefmt="%H:%M:%S")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -169,9 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         from storage.cli import run_games
 
         return run_games(args)
+    if argv is None and not args.desktop:  # the command itself, serving: decided before the app is imported
+        start_once(sys.argv[1:])
     from companion.app.entry.web import serve
-    from companion.app.host.launch import use_system_allocator
 
-    if argv is None and not args.desktop:  # the command itself, serving: see companion/app/host/memory.py
-        use_system_allocator(sys.argv[1:])
     return serve(args)

@@ -28,6 +28,7 @@ SUITES: dict[str, str] = {
     "sync": "companion.bench.sync:sync_suite",
     "storm": "companion.bench.storm:storm_suite",
     "tables": "companion.bench.tables:tables_suite",
+    "startup": "companion.bench.startup:startup_suite",
 }
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import flet as ft
 from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
 
 from storage import Store
 
@@ -60,14 +61,16 @@ def make_asgi(
 
 
 def _routes(api: FastAPI, services: Services) -> None:
-    from fastapi.responses import JSONResponse, Response
-
+    # Both read what they need from the request itself and answer a Response (named in this
+    # module, so FastAPI can read the annotation): a typed parameter or a response model would
+    # have FastAPI import its pydantic v1 layer at start, a few hundred ms before listening.
     @api.get("/api/health")
-    def health() -> dict[str, Any]:
-        return {"ok": True}
+    def health() -> JSONResponse:
+        return JSONResponse({"ok": True})
 
     @api.get("/api/games/{game_id}/export")
-    def export(game_id: str, request: Request, host: str | None = None) -> Response:
+    def export(request: Request) -> Response:
+        game_id, host = str(request.path_params["game_id"]), request.query_params.get("host")
         peer = peer_of_scope(request.scope)
         limiter = services.join.limiter
         if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
@@ -88,6 +91,8 @@ def _routes(api: FastAPI, services: Services) -> None:
 class TableApp:
     """The table app as `dyo-companion` serves it (host/launch.py)."""
 
+    factory = f"{__name__}:worker_app"  # what each worker of `--workers` imports and calls
+
     def __init__(self) -> None:
         self.settings_file = SettingsFile()
 
@@ -98,7 +103,20 @@ class TableApp:
     def desktop(self, store: Store) -> Callable[[ft.Page], None]:
         return make_main(Services(store=store, settings_file=self.settings_file, joinable=False))
 
+    def host_link(self, db: str | None) -> Callable[[str], str]:
+        store = Store(url=db)
+        try:
+            key = instances.shared_host_key(store)
+        finally:
+            store.close()
+        return Access(host_key=key).host_link
+
 
 def serve(args: argparse.Namespace) -> int:
     """`dyo-companion` without a subcommand."""
     return launch.run_app(args, TableApp())
+
+
+def worker_app() -> Any:
+    """One worker's app under `dyo-companion --workers N` (uvicorn's factory, `TableApp.factory`)."""
+    return launch.worker_app(TableApp())
