@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
-from companion.app.host.start import configure_logging, start_once
+from companion.app.host.start import LOG_DATE_FORMAT, LOG_FORMAT, start_once
 from companion.i18n import languages
 
 LOG_LEVEL_ENV = "COMPANION_LOG_LEVEL"
@@ -130,6 +131,13 @@ def _compile_engine(remove_builds: bool) -> int:
         return 1
     print(f"done: {folder}\nthe engine runs compiled in this environment until its sources change")
     return 0
+
+
+def configure_logging(level: str) -> None:
+    """The one logging set-up of the process (library modules only get their loggers): records
+    at `level` and above go to standard error, one line each (the workers of `--workers` get
+    the same from companion/app/host/instances.py)."""
+    logging.basicConfig(level=level, format=LOG_FORMAT, datefmt=LOG_DATE_FORMAT)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,12 @@
 
 The host serves whatever it is given; here it is given the shared services, a tab's `App` per
 Flet session, the door (`PeerGate`, `bind_session`, the host's `Access`) and the app's own routes.
+
+`dyo-companion` puts it together in two steps, so that it listens as soon as a bare Flet app
+would: what answers HTTP (Flet's web client, the routes, the door's gate) is made of light
+modules and built before listening; the services, the screens and what they stand on (the
+rules engine, storage) are imported and built once the server listens (`WebApp.start`), while
+the browser loads the client. A session or a route that comes sooner waits for them.
 """
 
 from __future__ import annotations
@@ -10,30 +16,34 @@ import argparse
 import json
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import flet as ft
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from storage import Store
-
-from ..door.access import Access
 from ..door.peer import PeerGate, bind_session, peer_of_scope
 from ..host import instances, launch
 from ..host.launch import WebApp
 from ..host.net import Network
-from ..host.server import web_app
+from ..host.server import SESSION_SECONDS, web_app
 from ..services.settings import SettingsFile
-from ..services.shared import Services
-from ..ui.shell import SESSION_SECONDS, App
+
+if TYPE_CHECKING:  # imported once the server listens (`TableApp.web`)
+    import flet as ft
+
+    from storage import Store
+
+    from ..door.access import Access
+    from ..services.shared import Services
 
 
-def make_main(services: Services) -> Callable[[ft.Page], None]:
+def make_main(services: Services | Future[Services]) -> Callable[[ft.Page], None]:
     """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable)."""
 
     def main(page: ft.Page) -> None:
-        App(page, services).start()
+        from ..ui.shell import App
+
+        App(page, services.result() if isinstance(services, Future) else services).start()
 
     return main
 
@@ -49,18 +59,25 @@ def make_asgi(
     """The table app as one ASGI application behind the door (door/peer.py): the Flet UI at `/`,
     `/api/health` (for scripts and the launcher's readiness check) and `/api/games/<id>/export`
     (a game file download, for the host's browsers only: door/access.py)."""
+    from ..services.shared import Services
+
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
-    api = web_app(
+    api = _api(services, session_timeout)
+    api.state.services = services
+    return PeerGate(api, services.access.proxies)
+
+
+def _api(services: Services | Future[Services], session_timeout: int) -> FastAPI:
+    api: FastAPI = web_app(
         make_main(services),
         routes=lambda api: _routes(api, services),
         before_main=bind_session,
         session_timeout=session_timeout,
     )
-    api.state.services = services
-    return PeerGate(api, services.access.proxies)
+    return api
 
 
-def _routes(api: FastAPI, services: Services) -> None:
+def _routes(api: FastAPI, built: Services | Future[Services]) -> None:
     # Both read what they need from the request itself and answer a Response (named in this
     # module, so FastAPI can read the annotation): a typed parameter or a response model would
     # have FastAPI import its pydantic v1 layer at start, a few hundred ms before listening.
@@ -71,6 +88,7 @@ def _routes(api: FastAPI, services: Services) -> None:
     @api.get("/api/games/{game_id}/export")
     def export(request: Request) -> Response:
         game_id, host = str(request.path_params["game_id"]), request.query_params.get("host")
+        services = built.result() if isinstance(built, Future) else built
         peer = peer_of_scope(request.scope)
         limiter = services.join.limiter
         if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
@@ -97,13 +115,38 @@ class TableApp:
         self.settings_file = SettingsFile()
 
     def web(self, store: Future[Store], lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp:
-        access = Access(lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store))
-        return WebApp(make_asgi(store, self.settings_file, lan_url=lan_url, access=access), access.host_link)
+        services: Future[Services] = Future()
+
+        def start() -> None:
+            try:
+                from ..door.access import Access
+                from ..services.shared import Services
+
+                access = Access(
+                    lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store)
+                )
+                services.set_result(
+                    Services(store=store, settings_file=self.settings_file, lan_url=lan_url, access=access)
+                )
+            except BaseException as error:  # a session waiting for them hears it too
+                services.set_exception(error)
+                raise
+
+        def host_link(base: str) -> str:
+            return services.result().access.host_link(base)
+
+        return WebApp(PeerGate(_api(services, SESSION_SECONDS), proxies), host_link, start)
 
     def desktop(self, store: Store) -> Callable[[ft.Page], None]:
+        from ..services.shared import Services
+
         return make_main(Services(store=store, settings_file=self.settings_file, joinable=False))
 
     def host_link(self, db: str | None) -> Callable[[str], str]:
+        from storage import Store
+
+        from ..door.access import Access
+
         store = Store(url=db)
         try:
             key = instances.shared_host_key(store)

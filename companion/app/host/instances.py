@@ -21,6 +21,7 @@ checks. Only PostgreSQL can be shared so.
 from __future__ import annotations
 
 import collections
+import copy
 import json
 import logging
 import os
@@ -29,19 +30,19 @@ import time
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from socket import socket
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
-from uvicorn.config import STARTUP_FAILURE, Config
+from uvicorn.config import LOGGING_CONFIG, STARTUP_FAILURE, Config
 from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
 from .net import Network, networks
+from .start import LOG_DATE_FORMAT, LOG_FORMAT
 
 if TYPE_CHECKING:  # storage is imported once the server listens (launch.py)
     from storage import Store
 
 HOST_SECRET = "host"
 OPTIONS_ENV = "COMPANION_WORKER_OPTIONS"  # the parsed options, as JSON, for the workers to read
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # How long the supervisor waits for a worker's answer to its ping (one that does not answer is
 # hung, and replaced), and for a new worker to serve when it replaces them all (SIGHUP): a worker
 # imports the whole app first, which takes seconds on a loaded machine (uvicorn's default: 5 s).
@@ -103,7 +104,6 @@ class WorkerOptions:
     db: str | None
     lan_url: str | None
     proxies: tuple[str, ...]  # as given; `networks` reads them
-    log_level: str
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -134,13 +134,21 @@ class WorkerOptions:
         for name in ("db", "lan_url"):
             if data[name] is not None and not isinstance(data[name], str):
                 raise WorkerOptionsError(f"${OPTIONS_ENV}: {name} must be text or null")
-        if data["log_level"] not in LOG_LEVELS:
-            raise WorkerOptionsError(f"${OPTIONS_ENV}: log_level must be one of {', '.join(LOG_LEVELS)}")
         try:
             networks(proxies)
         except ValueError as error:
             raise WorkerOptionsError(f"${OPTIONS_ENV}: proxies: {error}") from None
-        return cls(tuple(hosts), port, data["db"], data["lan_url"], tuple(proxies), data["log_level"])
+        return cls(tuple(hosts), port, data["db"], data["lan_url"], tuple(proxies))
+
+
+def worker_logging(level: str) -> dict[str, Any]:
+    """The logging set-up of each worker, as uvicorn applies it there: its own loggers' as ever,
+    and the command's (companion/cli.py) for every other, at the command's level."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["line"] = {"format": LOG_FORMAT, "datefmt": LOG_DATE_FORMAT}
+    config["handlers"]["line"] = {"class": "logging.StreamHandler", "formatter": "line", "stream": "ext://sys.stderr"}
+    config["root"] = {"level": level, "handlers": ["line"]}
+    return config
 
 
 def workers_refused(db_url: str | None) -> str | None:

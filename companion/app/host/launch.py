@@ -20,6 +20,7 @@ import asyncio
 import errno
 import http.client
 import importlib.util
+import logging
 import os
 import socket
 import sys
@@ -33,7 +34,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from . import instances, memory
 from .net import Network, is_loopback, networks
-from .start import configure_logging
 
 if TYPE_CHECKING:  # storage is imported once the server listens (see `run_app`)
     from storage import Store
@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # storage is imported once the server listens (see `run_app`)
 # The largest websocket frame a client may send: a game file imported from the browser travels in
 # one; everything else a client sends is a few hundred bytes (uvicorn's default is 16 MiB).
 WS_MAX_BYTES = 8 * 1024 * 1024
+log = logging.getLogger(__name__)
 # How every server of the command runs, alone or as one of `--workers`. Forwarded headers are
 # judged by the app itself (door/peer.py), never by uvicorn's defaults.
 SERVER_SETTINGS: dict[str, Any] = {
@@ -53,13 +54,20 @@ SERVER_SETTINGS: dict[str, Any] = {
 }
 
 
+def _ready() -> None:
+    """Nothing left to build once the server listens."""
+
+
 @dataclass(frozen=True)
 class WebApp:
-    """What the command serves: the ASGI application, and how it makes the link that gives this
-    machine's own browser the host's rights when it comes from a non-loopback address."""
+    """What the command serves: the ASGI application, how it makes the link that gives this
+    machine's own browser the host's rights when it comes from a non-loopback address, and what
+    is left to build once the server listens (called on a thread of its own, before the
+    database opens; a session or route that comes sooner waits for it)."""
 
     asgi: Any
     host_link: Callable[[str], str]
+    start: Callable[[], None] = _ready
 
 
 class Served(Protocol):
@@ -156,6 +164,18 @@ def _url_host(address: str) -> str:
     return f"[{address}]" if ":" in address else address
 
 
+def _finish(app: WebApp, opening: Future[Store], url: str | None) -> BaseException | None:
+    """Once the server listens: the rest of the app built, then the database opened; what went wrong."""
+    try:
+        app.start()
+    except BaseException as error:  # a broken install, most likely: the trace goes to the log
+        log.exception("the app could not be put together")
+        opening.set_exception(error)
+        return error
+    _open_into(opening, url)
+    return opening.exception()
+
+
 def _open_into(future: Future[Store], url: str | None) -> None:
     try:
         from storage import Store
@@ -244,10 +264,8 @@ def serve(app: WebApp, opening: Future[Store], plan: Plan) -> int:
             time.sleep(0.05)
         if not server.started:
             return
-        _open_into(opening, plan.db)
-        try:
-            opening.result()
-        except BaseException as error:  # a database that cannot be used: say why and stop
+        error = _finish(app, opening, plan.db)
+        if error is not None:  # a database that cannot be used: say why and stop
             print(_reason(error), file=sys.stderr, flush=True)
             failed.append(error)
             server.should_exit = True
@@ -296,7 +314,7 @@ def serve_workers(plan: Plan, count: int, served: Served, log_level: str) -> int
         return 2
     sockets = _listen(plan.hosts, plan.port)
     options = instances.WorkerOptions(
-        tuple(plan.hosts), plan.port, plan.db, plan.lan_url, tuple(str(net) for net in plan.proxies), log_level
+        tuple(plan.hosts), plan.port, plan.db, plan.lan_url, tuple(str(net) for net in plan.proxies)
     )
     os.environ[instances.OPTIONS_ENV] = options.to_json()  # each worker starts with this environment
     config = uvicorn.Config(
@@ -307,6 +325,7 @@ def serve_workers(plan: Plan, count: int, served: Served, log_level: str) -> int
         port=plan.port,
         timeout_worker_healthcheck=instances.HEALTHCHECK_SECONDS,
         **SERVER_SETTINGS,
+        log_config=instances.worker_logging(log_level),
     )
     supervisor = instances.Supervisor(config, sockets)
     failed: list[BaseException] = []
@@ -358,19 +377,16 @@ def worker_app(served: Served) -> Any:
     except instances.WorkerOptionsError as error:
         print(f"dyo-companion: {error}", file=sys.stderr, flush=True)
         raise SystemExit(STARTUP_FAILURE) from None
-    configure_logging(options.log_level)
     opening: Future[Store] = Future()
     app = served.web(opening, options.lan_url, networks(options.proxies))
 
-    def open_store() -> None:
-        _open_into(opening, options.db)
-        try:
-            opening.result()
-        except BaseException as error:
+    def finish() -> None:
+        error = _finish(app, opening, options.db)
+        if error is not None:
             print(_reason(error), file=sys.stderr, flush=True)
             os._exit(STARTUP_FAILURE)  # nothing of this worker is worth a clean stop: it never had a store
 
-    return after_listening(app.asgi, open_store)
+    return after_listening(app.asgi, finish)
 
 
 def after_listening(app: Any, then: Callable[[], None]) -> Any:

@@ -4,26 +4,19 @@ Importing the app (Flet, the web server, storage, the screens) is most of a laun
 allocator for Python objects (`PYTHONMALLOC=malloc`, memory.py says why) can only be chosen
 when the interpreter starts, so the command decides it here, from the environment alone, and
 runs itself again at once if it must: before anything heavy is imported, never after. The
-logging set-up lives here too: the command's workers (instances.py) are new interpreters that
-set it up again from the same place.
+format of the log lines is here too: the command sets up its own logging with it
+(companion/cli.py), and its workers', which are new interpreters (instances.py).
 
 Only the standard library's lightest modules are imported here.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LOG_DATE_FORMAT = "%H:%M:%S"
-
-
-def configure_logging(level: str) -> None:
-    """The one logging set-up of a process (library modules only get their loggers): records
-    at `level` and above go to standard error, one line each."""
-    logging.basicConfig(level=level, format=LOG_FORMAT, datefmt=LOG_DATE_FORMAT)
 
 
 def restart_needed() -> dict[str, str] | None:
