@@ -24,7 +24,6 @@ import pytest
 
 from companion.app.ui.phone.device import TOKEN_PREF
 from companion.bench.browser import free_port
-from companion.bench.startup import imports
 from companion.bench.wire import WireClient, frame
 
 NAMES = ("Carmen", "Nicholas", "Yellow")
@@ -243,11 +242,6 @@ def test_the_supervisor_stops_when_the_database_cannot_be_used(tmp_path: Path) -
         running.stop()
     assert code == 2, running.err
     assert "cannot reach the database server" in running.err and "is running at" not in running.out
-
-
-def test_the_command_imports_the_app_once(tmp_path: Path) -> None:
-    """It decides its allocator before importing the app: two interpreters, one import of Flet."""
-    assert imports(tmp_path) == (2, 1)
 
 
 class Phone(WireClient):

@@ -13,6 +13,7 @@ the browser loads the client. A session or a route that comes sooner waits for t
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -37,13 +38,23 @@ if TYPE_CHECKING:  # imported once the server listens (`TableApp.web`)
     from ..services.shared import Services
 
 
-def make_main(services: Services | Future[Services]) -> Callable[[ft.Page], None]:
-    """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable)."""
+def make_main(services: Services | Future[Services]) -> Callable[[ft.Page], Any]:
+    """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable); given
+    services still being built, a session waits for them without holding the server's loop."""
+    if isinstance(services, Future):
+        built = services
+
+        async def waiting(page: ft.Page) -> None:
+            from ..ui.shell import App
+
+            App(page, await asyncio.wrap_future(built)).start()
+
+        return waiting
 
     def main(page: ft.Page) -> None:
         from ..ui.shell import App
 
-        App(page, services.result() if isinstance(services, Future) else services).start()
+        App(page, services).start()
 
     return main
 
