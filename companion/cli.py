@@ -136,7 +136,7 @@ def _compile_engine(remove_builds: bool) -> int:
 def configure_logging(level: str) -> None:
     """The one logging set-up of the process (library modules only get their loggers): records
     at `level` and above go to standard error, one line each (the workers of `--workers` get
-    the same from companion/app/host/instances.py)."""
+    the same from companion/app/host/workers.py)."""
     logging.basicConfig(level=level, format=LOG_FORMAT, datefmt=LOG_DATE_FORMAT)
 
 

@@ -10,7 +10,7 @@ get the host's screens. `--forwarded-allow-ips` names the reverse proxies whose
 `X-Forwarded-For` is believed; a client reached through one needs the host link.
 `--desktop` opens the native Flet window instead, where the Flet desktop client
 (`pip install flet-desktop`) is installed. `--workers N` serves with N worker processes under
-uvicorn's supervisor (instances.py), which prints the address once a worker answers.
+uvicorn's supervisor (workers.py), which prints the address once a worker answers.
 """
 
 from __future__ import annotations
@@ -304,9 +304,11 @@ def say_running(plan: Plan, host_link: Callable[[str], str]) -> None:
 
 def serve_workers(plan: Plan, count: int, served: Served, log_level: str) -> int:
     """`--workers N`: uvicorn's supervisor of N workers accepting on the sockets bound here
-    (instances.py). Exits 0 when stopped (SIGTERM, Ctrl+C), 2 when the options or the database
+    (workers.py). Exits 0 when stopped (SIGTERM, Ctrl+C), 2 when the options or the database
     cannot be used, 1 when it gave up on its workers."""
     import uvicorn
+
+    from . import workers
 
     refused = instances.workers_refused(plan.db)
     if refused:
@@ -323,11 +325,11 @@ def serve_workers(plan: Plan, count: int, served: Served, log_level: str) -> int
         workers=count,
         host=plan.hosts[0],
         port=plan.port,
-        timeout_worker_healthcheck=instances.HEALTHCHECK_SECONDS,
+        timeout_worker_healthcheck=workers.HEALTHCHECK_SECONDS,
         **SERVER_SETTINGS,
-        log_config=instances.worker_logging(log_level),
+        log_config=workers.worker_logging(log_level),
     )
-    supervisor = instances.Supervisor(config, sockets)
+    supervisor = workers.Supervisor(config, sockets)
     failed: list[BaseException] = []
 
     def announce() -> None:

@@ -5,7 +5,7 @@ allocator for Python objects (`PYTHONMALLOC=malloc`, memory.py says why) can onl
 when the interpreter starts, so the command decides it here, from the environment alone, and
 runs itself again at once if it must: before anything heavy is imported, never after. The
 format of the log lines is here too: the command sets up its own logging with it
-(companion/cli.py), and its workers', which are new interpreters (instances.py).
+(companion/cli.py), and its workers', which are new interpreters (workers.py).
 
 Only the standard library's lightest modules are imported here.
 """
