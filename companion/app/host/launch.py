@@ -117,8 +117,9 @@ def run_app(args: argparse.Namespace, served: Served) -> int:
     workers = int(getattr(args, "workers", 1) or 1)
     if workers > 1:
         return serve_workers(plan, workers, served, str(getattr(args, "log_level", None) or "WARNING"))
-    # The database opens (storage imports, migrations) once the server listens, while the browser
-    # loads the Flutter client: the first table appears sooner.
+    # The rest of the app (`WebApp.start`: the screens, the engine, storage) is imported and the
+    # database opened once the server listens, while the browser loads the Flutter client: the
+    # server answers as soon as a bare Flet app would, and the first table appears no later.
     opening: Future[Store] = Future()
     return serve(served.web(opening, plan.lan_url, plan.proxies), opening, plan)
 
@@ -265,7 +266,7 @@ def serve(app: WebApp, opening: Future[Store], plan: Plan) -> int:
         if not server.started:
             return
         error = _finish(app, opening, plan.db)
-        if error is not None:  # a database that cannot be used: say why and stop
+        if error is not None:  # a database that cannot be used (or an app that cannot be built): say why, stop
             print(_reason(error), file=sys.stderr, flush=True)
             failed.append(error)
             server.should_exit = True
@@ -370,8 +371,9 @@ def _answers(host: str, port: int, path: str) -> bool:
 
 def worker_app(served: Served) -> Any:
     """The web app of one worker of `--workers`, built in the worker from the options the
-    supervisor set (`served.factory` calls this). Its database opens once it listens; one that
-    cannot be opened stops the worker with uvicorn's start-up failure, so the supervisor gives up."""
+    supervisor set (`served.factory` calls this). The rest of it is built and its database opened
+    once it listens; a database that cannot be opened stops the worker with uvicorn's start-up
+    failure, so the supervisor gives up."""
     from uvicorn.config import STARTUP_FAILURE
 
     try:
@@ -404,7 +406,7 @@ def after_listening(app: Any, then: Callable[[], None]) -> Any:
         async def sent(message: Any) -> None:
             await send(message)
             if message.get("type") == "lifespan.startup.complete":
-                start = threading.Thread(target=then, name="open-store", daemon=True).start
+                start = threading.Thread(target=then, name="after-listening", daemon=True).start
                 asyncio.get_running_loop().call_soon(start)
 
         await app(scope, receive, sent)

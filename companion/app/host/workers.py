@@ -65,6 +65,7 @@ class Supervisor(Multiprocess):
             process.kill()  # hung (no answer), or already gone
             process.join()
             reason = self._why_give_up(process)
+            self._served.discard(process.pid)  # its number may come back, for another process
             if reason is not None:
                 self.give_up(reason)
                 return
