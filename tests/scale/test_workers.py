@@ -246,24 +246,21 @@ def test_the_supervisor_stops_when_the_database_cannot_be_used(tmp_path: Path) -
 
 class Phone(WireClient):
     """A phone's bare client that can tap: it keeps the id of every control its screen was sent
-    with an identifier, and in which of its frames it came (a removed button keeps its old id)."""
+    with an identifier (the latest, as a control shown again may be sent again or kept)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.frames = 0
-        self.ids: dict[str, tuple[int, int]] = {}
-        self.mark = -1  # its frames when a tap was last sent from any phone
+        self.ids: dict[str, int] = {}
 
     async def take(self, data: bytes) -> None:
         await super().take(data)
-        self.frames += 1
         self._index(msgpack.unpackb(data[1:], strict_map_key=False))
 
     def _index(self, value: Any) -> None:
         if isinstance(value, dict):
             content = value.get("content")
             if value.get("identifier") and isinstance(content, dict) and "_i" in content:
-                self.ids[value["identifier"]] = (content["_i"], self.frames)
+                self.ids[value["identifier"]] = content["_i"]
             for item in value.values():
                 self._index(item)
         elif isinstance(value, list):
@@ -274,16 +271,8 @@ class Phone(WireClient):
     def dropped(self) -> bool:
         return self._reader is None or self._reader.done()
 
-    async def control(self, identifier: str, timeout: float = 30) -> int:
-        """The id of the control `identifier`, sent since the last tap (before it, it may be gone)."""
-        deadline = time.monotonic() + timeout
-        while self.ids.get(identifier, (0, -1))[1] <= self.mark:
-            assert time.monotonic() < deadline and not self.dropped, f"no {identifier} on this screen"
-            await asyncio.sleep(0.05)
-        return self.ids[identifier][0]
-
-    async def click(self, control: int) -> None:
-        await self._ws.send(frame(CONTROL_EVENT, {"target": control, "name": "click", "data": None}))
+    async def tap(self, identifier: str) -> None:
+        await self._ws.send(frame(CONTROL_EVENT, {"target": self.ids[identifier], "name": "click", "data": None}))
 
 
 async def seated(proxy: Any, game: str, seat: int, token: str, session: str = "") -> Phone:
@@ -298,16 +287,20 @@ async def seated(proxy: Any, game: str, seat: int, token: str, session: str = ""
 
 async def play(phones: list[Phone], turns: int, acknowledged: list[int], store: Any, game: str) -> None:
     """`turns` turns, each ended from the phone of the seat whose turn it is; a tap is acknowledged
-    when that phone shows the next player's turn (written in the store before it is told)."""
+    when that phone shows the next player's turn (written in the store before it is told). A tap
+    that comes before the phone's screen shows its turn (or on a button since replaced) does
+    nothing, so it taps again, at the button it was last sent, until it is acknowledged."""
     for _ in range(turns):
         seat = store.load(game).game.state.active
-        phone = phones[seat]
-        button = await phone.control("action-end_turn")
-        for each in phones:
-            each.mark = each.frames
+        phone, following = phones[seat], f"{NAMES[(seat + 1) % len(NAMES)]}'s turn"
         phone.received = b""
-        await phone.click(button)
-        assert await phone.wait_for(f"{NAMES[(seat + 1) % len(NAMES)]}'s turn", timeout=30), "not acknowledged"
+        deadline = time.monotonic() + 60
+        while True:
+            if "action-end_turn" in phone.ids:
+                await phone.tap("action-end_turn")
+            if await phone.wait_for(following, timeout=2):
+                break
+            assert time.monotonic() < deadline and not phone.dropped, f"seat {seat}: not acknowledged"
         acknowledged.append(seat)
 
 
