@@ -4,7 +4,8 @@ The file is `{"config": {...}, "actions": [...]}`. Output: one JSON object per l
 to each action in order, then `{"final": SUMMARY}`. Rejected actions are answers, not errors:
 the exit status is 0 for any well-formed file and 2, with a one-line message, for a malformed
 one (the whole file is validated before anything is printed). The engine's parsers check the
-shape of each part before reading it (`companion.rules.shape`: depth, sizes, numbers, text).
+shape of each part before reading it (`companion.rules.shape`: depth, sizes, numbers, text);
+before them, a file over `companion.gamefile.MAX_BYTES` is refused after reading that much.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from companion.gamefile import TooLarge, read_bounded
 from companion.i18n import render
 from companion.rules import Action, Answer, BadJson, ConfigError, Game, MalformedAction, new_game, parse_action
 from companion.rules.config import parse_config
@@ -45,7 +46,9 @@ class BadFile(Exception):
 def load_game_file(path: str, stdin: BinaryIO | None = None) -> tuple[Mapping[str, Any], list[Action]]:
     """The configuration and actions of a game file ("-": `stdin`, by default standard input)."""
     try:
-        raw = (stdin or sys.stdin.buffer).read() if path == "-" else Path(path).read_bytes()
+        raw = read_bounded(path, stdin or sys.stdin.buffer)
+    except TooLarge as error:
+        raise BadFile("check.too_large", path=path, megabytes=error.megabytes) from None
     except OSError as error:
         raise BadFile("check.cannot_read", path=path, error=error.strerror or str(error)) from None
     try:

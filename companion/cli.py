@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+from typing import Any
 
 from companion.app.host.start import LOG_DATE_FORMAT, LOG_FORMAT, start_once
 from companion.i18n import languages
@@ -86,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _games_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """`games list|export|import|verify|delete`, each taking --db (run by storage.cli, imported only then)."""
+    """`games list|export|import|verify|delete|backup|restore`, each taking --db (run by storage.cli,
+    imported only then)."""
 
     def db_option(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
         command.add_argument(
@@ -98,8 +100,14 @@ def _games_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         )
         return command
 
-    games = db_option(commands.add_parser("games", help="list, export, import and delete the stored games"))
-    group = games.add_subparsers(dest="games_command", required=True, metavar="{list,export,import,verify,delete}")
+    games = db_option(
+        commands.add_parser("games", help="list, export, import, delete, back up and restore the stored games")
+    )
+    group = games.add_subparsers(
+        dest="games_command",
+        required=True,
+        metavar="{list,export,import,verify,delete,backup,restore,export-all,import-all}",
+    )
     listing = db_option(group.add_parser("list", help="the games, latest first"))
     listing.add_argument("--status", choices=("active", "finished"), help="only unfinished or finished games")
     listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -114,6 +122,40 @@ def _games_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         group.add_parser("delete", help="remove a game with its log, for good (export it first to keep it)")
     )
     delete.add_argument("id", help="the whole game id, as `games list` prints it")
+    backup = db_option(
+        group.add_parser(
+            "backup",
+            help="write a copy of every game, whole, to FILE (safe while the app runs; SQLite: for "
+            "PostgreSQL use pg_dump, see docs/storage.md)",
+        )
+    )
+    backup.add_argument("file", help="the backup file to write (an older backup there is replaced)")
+    restore = db_option(
+        group.add_parser(
+            "restore",
+            help="bring a backup back whole (logs, undo entries, ids, phones at their seats) into a "
+            "database with no games; stop the app first",
+        )
+    )
+    restore.add_argument("file", help="a file written by `games backup`")
+    restore.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace the games the database holds (they are copied aside first, next to it)",
+    )
+    _archive_parsers(group, db_option)
+
+
+def _archive_parsers(group: Any, db_option: Any) -> None:
+    """`games export-all FILE` / `games import-all FILE`: every finished game in one portable file."""
+    export_all = db_option(
+        group.add_parser("export-all", help="write every finished game to one file (import-all reads it back)")
+    )
+    export_all.add_argument("file", nargs="?", help="output file (default: standard output)")
+    import_all = db_option(
+        group.add_parser("import-all", help="store every game of an export-all file as new games; prints their ids")
+    )
+    import_all.add_argument("file", help="an export-all file, or - for standard input")
 
 
 def _compile_engine(remove_builds: bool) -> int:

@@ -6,18 +6,23 @@
     table = store.load(game_id)
     sub = store.submit(game_id, action, base_version=table.version, key="phone-1/42")
 
-Modules: `models` (tables), `database` (where and how: URL, SQLite WAL, transactions, errors),
-`migrations` (schema versions), `log` (what undo/redo entries mean), `store` (the API), with
-`records` (what it hands back), `rows` (a game's rows in a transaction) and `replays` (the cache),
-`statistics` (history per player), `devices` (join links and the phones bound to seats),
+Modules: `models` (tables), `database` (where and how: URL, SQLite WAL, transactions, errors,
+the watched file), `files` (the lock and the marker beside a SQLite file), `migrations` (schema
+versions), `log` (what undo/redo entries mean), `store` (the API), with `records` (what it hands
+back), `rows` (a game's rows in a transaction), `replays` (the cache) and `resume` (resume
+points: long games open without replaying their whole log), `statistics` (history per player),
+`devices` (join links and the phones bound to seats), `backups` (`games backup` and `restore`),
 `cli` (`dyo-companion games ...`); its benchmark is `companion/bench/storage.py`.
 The rules engine never imports this package.
 """
 
 from .devices import Device, Devices
 from .errors import (
+    BackupRefused,
     BadGameFile,
     CorruptDatabase,
+    DatabaseGone,
+    DatabaseMissing,
     DatabaseProblem,
     DiskFull,
     ForeignDatabase,
@@ -39,8 +44,11 @@ from .statistics import GameStats, PlayerStats, SeatStats, Statistics
 from .store import GameInfo, LogEntry, Seat, Store, Submission, Table
 
 __all__ = [
+    "BackupRefused",
     "BadGameFile",
     "CorruptDatabase",
+    "DatabaseGone",
+    "DatabaseMissing",
     "DatabaseProblem",
     "Device",
     "Devices",

@@ -3,7 +3,9 @@
 Choosing the database: `Store(url)`, else the `COMPANION_DATABASE_URL` environment variable
 (any SQLAlchemy URL), else one SQLite file in the user's data directory as platformdirs names
 it (`~/.local/share/dyo-companion/games.sqlite3` on Linux). A plain file path is taken as a
-SQLite file.
+SQLite file. PostgreSQL is reached through psycopg 3 (the `postgres` extra), whichever way its
+URL is written: `postgresql://` and `postgresql+psycopg2://` (the driver before it) are read as
+`postgresql+psycopg://`, so one driver serves the store and the notifications between instances.
 
 Durability. An action is acknowledged only when `submit` returns, and `submit` returns only
 after COMMIT has returned. On SQLite the file is in WAL mode with `synchronous=FULL`: every
@@ -22,6 +24,16 @@ Readers never block writers (WAL; MVCC), and on PostgreSQL they read one snapsho
 
 Errors. Whatever the driver says is turned into a `StorageError` with a sentence the user
 can act on; nothing here ever deletes, truncates or rewrites a file it did not create.
+
+The file is watched. A SQLite file deleted, moved or replaced while the app runs would go on
+taking writes through the connections still open on it, and every one of them would be lost at
+the next start. So the file's identity (device and inode) is noted when it is opened, and every
+transaction compares the path's identity with it (one `stat`, about a microsecond): at the
+start, and for a write before and after COMMIT. A difference is `DatabaseGone`: nothing more is
+written or acknowledged. Connections are opened with `mode=rw`, so a missing file is never
+created again behind the app's back. A path with no database (or an empty file) where games were
+kept (files.py: the `.kept` marker) is refused at the start: `DatabaseMissing` says where it
+looked and what to do.
 """
 
 from __future__ import annotations
@@ -33,6 +45,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 import platformdirs
 from sqlalchemy import Connection, Engine, create_engine, event
@@ -41,7 +54,18 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, IntegrityError, NoSuchModuleError
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection, StaticPool
 
-from .errors import CorruptDatabase, DatabaseProblem, DiskFull, ForeignDatabase, ReadOnly, StorageError, Unreachable
+from .errors import (
+    CorruptDatabase,
+    DatabaseGone,
+    DatabaseMissing,
+    DatabaseProblem,
+    DiskFull,
+    ForeignDatabase,
+    ReadOnly,
+    StorageError,
+    Unreachable,
+)
+from .files import is_kept, kept_path
 
 ENV_URL = "COMPANION_DATABASE_URL"
 APP_DIR = "dyo-companion"
@@ -50,6 +74,9 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0
 IDLE_PING_S = 10.0  # a PostgreSQL connection unused this long is checked before a transaction
 NOTHING_WRITTEN = "nothing was written and your games are as they were"
+POSTGRES_DRIVER = "psycopg"  # SQLAlchemy's dialect for psycopg 3
+POSTGRES_SPELLINGS = ("postgresql", "postgresql+psycopg2")  # read as postgresql+psycopg
+INSTALL_POSTGRES = "pip install 'psycopg[binary]' (or the postgres extra: pip install 'dyo-companion[postgres]')"
 CHOOSE_ANOTHER = f"choose another database with --db or {ENV_URL}"
 
 
@@ -68,44 +95,59 @@ def resolve_url(url: str | None = None) -> URL:
         return make_url(text)
     except ArgumentError:
         raise DatabaseProblem(
-            f"{text!r} is not a database URL (expected e.g. sqlite:///games.sqlite3 or "
-            "postgresql+psycopg2://user@host/dbname)"
+            f"{text!r} is not a database URL (expected e.g. sqlite:///games.sqlite3 or postgresql://user@host/dbname)"
         ) from None
+
+
+def with_driver(url: URL) -> URL:
+    """The URL SQLAlchemy opens: PostgreSQL's through psycopg 3 however it was written, others as given."""
+    if url.drivername in POSTGRES_SPELLINGS:
+        return url.set(drivername=f"postgresql+{POSTGRES_DRIVER}")
+    return url
 
 
 class Database:
     """One database: its engine, its kind, and transactions with the locking described above."""
 
-    def __init__(self, url: str | None = None) -> None:
-        self.url = resolve_url(url)
+    def __init__(self, url: str | None = None, *, missing_ok: bool = False) -> None:
+        """`missing_ok`: open (and create) the file even where games were kept (a restore does)."""
+        given = resolve_url(url)
+        self.url = with_driver(given)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         self.path: Path | None = None
+        self._identity: tuple[int, int] | None = None
         if self.is_sqlite:
             database = self.url.database or ""
             if database and database != ":memory:" and not database.startswith("file:"):
                 self.path = Path(database)
-                _check_sqlite_file(self.path)
-        self.label = str(self.path) if self.path else self.url.render_as_string(hide_password=True)
+                _check_sqlite_file(self.path, missing_ok)
+        self.label = str(self.path) if self.path else given.render_as_string(hide_password=True)  # as written
+        if self.path is not None:
+            self._identity = self._created_file(self.path)
         try:
             self.engine = self._create_engine()
         except NoSuchModuleError:
             raise DatabaseProblem(
-                f"no SQLAlchemy driver for {self.label}: install it (for PostgreSQL: pip install psycopg2-binary)"
+                f"no SQLAlchemy driver for {self.label}: install it (for PostgreSQL: {INSTALL_POSTGRES})"
             ) from None
         except ImportError as error:
             raise DatabaseProblem(
-                f"the database driver for {self.label} is not installed ({error}); "
-                "for PostgreSQL: pip install psycopg2-binary"
+                f"the database driver for {self.label} is not installed ({error}); for PostgreSQL: {INSTALL_POSTGRES}"
             ) from None
 
     def _create_engine(self) -> Engine:
         if not self.is_sqlite:
             return _pinged_when_idle(create_engine(self.url))
-        engine = create_engine(
-            self.url,
-            poolclass=StaticPool if self.path is None else None,
-            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S},
-        )
+        if self.path is None:
+            engine = create_engine(
+                self.url, poolclass=StaticPool, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
+            )
+        else:  # the file exists (`_created_file`): a connection may open it, never create it anew
+            uri = f"file:{quote(str(self.path))}?mode=rw"
+            engine = create_engine(
+                self.url,
+                creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_S),
+            )
 
         @event.listens_for(engine, "connect")
         def on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
@@ -123,26 +165,33 @@ class Database:
         return engine
 
     @contextmanager
-    def transaction(self, *, write: bool = False) -> Iterator[Connection]:
+    def transaction(self, *, write: bool = False, wait: bool = True) -> Iterator[Connection]:
         """One transaction. A write commits when the block ends; a read always rolls back.
 
         `IntegrityError` passes through (the store turns a lost race into `StaleState`); every
-        other driver error becomes a `StorageError` naming the problem.
+        other driver error becomes a `StorageError` naming the problem. `wait=False`: a write
+        that would queue behind another fails at once instead (a cache the store may skip).
         """
+        self.check_file()
         try:
-            with self.engine.connect() as connection:
+            with self.engine.connect() as connection, self._patience(connection, wait):
                 if write and self.is_sqlite:
                     connection.execution_options(companion_write=True)
                 elif not write and not self.is_sqlite:
                     connection.execution_options(isolation_level="REPEATABLE READ")
                 transaction = connection.begin()
+                if not wait and not self.is_sqlite:
+                    connection.exec_driver_sql("SET LOCAL lock_timeout = '100ms'")
                 try:
                     yield connection
+                    if write:
+                        self.check_file()
                 except BaseException:
                     transaction.rollback()
                     raise
                 if write:
                     transaction.commit()
+                    self.check_file(committed=True)
                 else:
                     transaction.rollback()
         except (StorageError, IntegrityError):
@@ -151,6 +200,58 @@ class Database:
             raise self.explain(error, write) from error
         except OSError as error:
             raise self.explain(error, write) from error
+
+    @contextmanager
+    def _patience(self, connection: Connection, wait: bool) -> Iterator[None]:
+        """On SQLite without `wait`: no busy timeout for this connection while the block runs
+        (set on the driver's connection, outside any transaction)."""
+        if wait or not self.is_sqlite:
+            yield
+            return
+        raw = connection.connection.driver_connection
+        assert raw is not None
+        raw.execute("PRAGMA busy_timeout = 0")
+        try:
+            yield
+        finally:
+            raw.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+
+    def check_file(self, *, committed: bool = False) -> None:
+        """DatabaseGone unless the path still names the SQLite file this store opened (module doc).
+
+        `committed`: the check after a COMMIT, which then went into the file that was lost.
+        """
+        if self._identity is None or self.path is None:
+            return
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            what = "was deleted or moved away"
+        except OSError as error:
+            raise self.explain(error) from error
+        else:
+            if (found.st_dev, found.st_ino) == self._identity:
+                return
+            what = "was replaced by another file"
+        outcome = (
+            "the last change went into the lost file and is not kept"
+            if committed
+            else "nothing more was written (the last change was not saved)"
+        )
+        raise DatabaseGone(
+            f"the database {self.label} {what} while the app was running: {outcome}. Stop the app, put "
+            f"the file back (or bring a backup back with: dyo-companion games restore BACKUP --db "
+            f"{self.label}) and start the app again"
+        )
+
+    def _created_file(self, path: Path) -> tuple[int, int]:
+        """The file's identity, once it exists (an empty file is an empty database)."""
+        try:
+            os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o644))  # a read-only file opens too
+            found = path.stat()
+        except OSError as error:
+            raise self.explain(error) from None
+        return found.st_dev, found.st_ino
 
     def explain(self, error: BaseException, write: bool = True) -> StorageError:
         """A driver or OS error as a sentence the user can act on."""
@@ -197,6 +298,7 @@ class Database:
             or "connection refused" in low
             or "authentication failed" in low
             or "could not translate host" in low
+            or "failed to resolve host" in low
             or "server closed the connection" in low
             or ("does not exist" in low and "database" in low)
         ):
@@ -253,14 +355,22 @@ def _pinged_when_idle(engine: Engine) -> Engine:
     return engine
 
 
-def _check_sqlite_file(path: Path) -> None:
+def _check_sqlite_file(path: Path, missing_ok: bool = False) -> None:
     """Refuse, before SQLite touches it, a path that is not (and cannot become) our database file.
 
-    A missing file is fine (it is created, with its folder); an empty file is an empty
-    database; anything else must start with SQLite's magic header.
+    A missing file is fine (it is created, with its folder) unless games were kept there; an
+    empty file is an empty database (with the same exception); anything else must start with
+    SQLite's magic header.
     """
     if path.is_dir():
         raise ForeignDatabase(f"{path} is a folder, not a database file; {CHOOSE_ANOTHER}")
+    if not missing_ok and is_kept(path) and (not path.exists() or path.stat().st_size == 0):
+        raise DatabaseMissing(
+            f"no database at {path}, where games were kept ({kept_path(path)} says so): it was deleted "
+            f"or moved, and nothing was created. Put it back, or start with --db naming where it is now, "
+            f"or bring a backup back with: dyo-companion games restore BACKUP --db {path}. To start "
+            f"with no games there, delete {kept_path(path)}"
+        )
     if not path.exists():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

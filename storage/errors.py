@@ -102,6 +102,20 @@ class DiskFull(DatabaseProblem):
     pass
 
 
+class DatabaseGone(DatabaseProblem):
+    """The SQLite file this store opened was deleted, moved or replaced while the app ran: nothing
+    more is written (or acknowledged) until the app is restarted on the right file."""
+
+
+class DatabaseMissing(DatabaseProblem):
+    """No database where games were kept (its `.kept` marker lies there): nothing was created."""
+
+
+class BackupRefused(StorageError):
+    """A backup or restore that cannot be done as asked (a PostgreSQL database, a target that
+    holds games, a file that is no backup): nothing was changed."""
+
+
 class ReadOnly(DatabaseProblem):
     pass
 

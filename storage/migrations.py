@@ -15,6 +15,9 @@ version 1, so the path an old database takes is the path every database took.
   game that does not check out is left exactly as it was and recorded in `log_problems`.
 - 5: secrets of the server itself (`server_secrets`; today the host key), so every instance
   serving one PostgreSQL database accepts the same host link.
+- 6: resume points (`resume_points`, `resume_pages`): a long game opens from its state saved
+  after some entry instead of replaying its whole log (resume.py). A cache: nothing is back-filled,
+  each game gets one when it is next written or opened.
 
 Opening a database: an empty one is created at the current version; a current one is used as
 it is; an older one is first backed up (SQLite: a copy of the file next to it, made with
@@ -41,8 +44,19 @@ from .errors import ForeignDatabase, LogDiverged, NewerSchema
 from .log import Entry, fold, stored_config
 from .models import APP
 
-CURRENT_VERSION = 5
-OUR_TABLES = ("games", "seats", "events", "snapshots", "join_links", "devices", "log_problems", "server_secrets")
+CURRENT_VERSION = 6
+OUR_TABLES = (
+    "games",
+    "seats",
+    "events",
+    "snapshots",
+    "join_links",
+    "devices",
+    "log_problems",
+    "server_secrets",
+    "resume_points",
+    "resume_pages",
+)
 _LOCK_KEY = 0x0D1C_0A1D  # PostgreSQL advisory lock: one migrating process at a time
 _log = logging.getLogger(__name__)
 
@@ -184,6 +198,18 @@ def _v5(conn: Connection) -> None:
     )
 
 
+def _v6(conn: Connection) -> None:
+    for statement in (
+        """CREATE TABLE resume_points (
+            game_id VARCHAR(36) NOT NULL PRIMARY KEY REFERENCES games (id), version INTEGER NOT NULL,
+            engine VARCHAR(80) NOT NULL, state TEXT NOT NULL)""",
+        """CREATE TABLE resume_pages (
+            game_id VARCHAR(36) NOT NULL REFERENCES games (id), page INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+            actions TEXT NOT NULL, PRIMARY KEY (game_id, page))""",
+    ):
+        conn.execute(text(statement))
+
+
 def _resolve_logs(conn: Connection) -> None:
     """Version 4 keeps every outcome in the log: write them into the games that check out."""
     from .consistency import check_log, dump  # the engine is only needed to read old games
@@ -225,7 +251,7 @@ def _resolve_logs(conn: Connection) -> None:
             )
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5, 6: _v6}
 assert sorted(STEPS) == list(range(1, CURRENT_VERSION + 1))
 
 

@@ -98,6 +98,31 @@ class SnapshotRow(SQLModel, table=True):
     state: str = Field(sa_column=Column(Text, nullable=False))
 
 
+class ResumePointRow(SQLModel, table=True):
+    """A cache only: a game's replayed state after entry `version`, so a long game opens without
+    replaying its whole log (resume.py). `engine` names the engine that wrote it (the rules
+    version and a digest of the engine): another engine ignores it and writes its own."""
+
+    __tablename__ = "resume_points"
+
+    game_id: str = Field(primary_key=True, foreign_key="games.id", max_length=36)
+    version: int
+    engine: str = Field(max_length=80)
+    state: str = Field(sa_column=Column(Text, nullable=False))  # the state, the last actions, as resume.py packs them
+
+
+class ResumePageRow(SQLModel, table=True):
+    """A cache only: one page of a game's actions in effect (resume.py), valid while the action at
+    its end is still entry `last_seq`."""
+
+    __tablename__ = "resume_pages"
+
+    game_id: str = Field(primary_key=True, foreign_key="games.id", max_length=36)
+    page: int = Field(primary_key=True)
+    last_seq: int
+    actions: str = Field(sa_column=Column(Text, nullable=False))
+
+
 class LogProblemRow(SQLModel, table=True):
     """A game an upgrade found inconsistent and left exactly as it was (`games verify` shows it)."""
 

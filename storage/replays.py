@@ -4,8 +4,9 @@ A replay is the configuration run through the actions in effect (store.py says w
 the truth). The cache keeps the replayed game of recently used tables, keyed by version, so an
 append does not replay the log. When another process wrote, a cached game is moved on by the
 actions written since, read from the log exactly as a replay reads them (the same game, without
-running the log's beginning again); an undo or redo among them falls back to a replay. A writer
-takes its entry out of the cache while it changes it, and puts it back after.
+running the log's beginning again); an undo or redo among them falls back to a replay. A game
+not in the cache opens from its resume point where it has one (resume.py), else by a replay. A
+writer takes its entry out of the cache while it changes it, and puts it back after.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
 from sqlalchemy import Connection
 
@@ -23,18 +23,10 @@ from .consistency import dump
 from .errors import LogDiverged
 from .log import stored_config
 from .records import Table
+from .resume import Replayed, resumed
 from .rows import NEWER_ENTRIES, Head, fold_log
 
 CACHE_GAMES = 32
-
-
-@dataclass
-class Replayed:
-    """A cache entry: the game replayed at `version`, and what redo would put back (next last)."""
-
-    version: int
-    game: Game
-    redo: list[int] = field(default_factory=list)
 
 
 def replay(conn: Connection, head: Head) -> Replayed:
@@ -46,7 +38,7 @@ def replay(conn: Connection, head: Head) -> Replayed:
             f"game {head.id} no longer replays with this version of the rules engine: "
             f"{getattr(error, 'message', error)}"
         ) from None
-    return Replayed(head.version, game, folded.redo)
+    return Replayed(head.version, game, folded.redo, [e.seq for e in folded.in_effect])
 
 
 def caught_up(conn: Connection, head: Head, cached: Replayed) -> Replayed | None:
@@ -59,6 +51,7 @@ def caught_up(conn: Connection, head: Head, cached: Replayed) -> Replayed | None
     for e in newer:
         if not cached.game.submit(json.loads(e.action)).accepted:
             return None
+        cached.seqs.append(e.seq)
     cached.version, cached.redo = head.version, []
     return cached
 
@@ -98,7 +91,7 @@ class ReplayCache:
             caught = caught_up(conn, head, cached)
             if caught is not None:
                 return caught
-        return replay(conn, head)
+        return resumed(conn, head) or replay(conn, head)
 
     def remember(self, game_id: str, replayed: Replayed) -> None:
         with self._lock:

@@ -3,12 +3,15 @@ one game's whole log. Each reads in one read transaction and writes nothing."""
 
 from __future__ import annotations
 
+import json
+
 from sqlalchemy import select as select_many  # sqlmodel's select is typed for at most four columns
 from sqlmodel import col, select
 
 from .consistency import check_log
 from .database import Database
 from .models import EventRow, GameRow, LogProblemRow, SeatRow, SnapshotRow
+from .resume import checked as resume_checked
 from .rows import read_head
 from .statistics import GameStats, SeatStats, Statistics, summarise
 
@@ -63,8 +66,9 @@ def verify_game(db: Database, game_id: str) -> list[str]:
     """Problems found by replaying the whole log (an empty list: the stored game is consistent).
 
     The check of `consistency.check_log` (numbering, undo/redo bookkeeping, every recorded
-    answer and snapshot), plus what the log should keep and does not (an outcome left to the
-    seed) and what an upgrade reported and left as it was.
+    answer and snapshot, the resume point's state among them), the resume point's actions,
+    plus what the log should keep and does not (an outcome left to the seed) and what an
+    upgrade reported and left as it was.
     """
     with db.transaction() as conn:
         head = read_head(conn, game_id)
@@ -75,10 +79,16 @@ def verify_game(db: Database, game_id: str) -> list[str]:
         reported = conn.execute(
             select(LogProblemRow.schema_version, LogProblemRow.problem).where(LogProblemRow.game_id == game_id)
         ).all()
+        resume_problems, resume_snapshot = resume_checked(conn, head, list(rows))
     problems = [
         f"the upgrade to schema version {schema} left this game's log as it was: {problem}"
         for schema, problem in reported
     ]
+    problems += resume_problems
+    for version, state in resume_snapshot.items():
+        if version in snapshots and json.loads(snapshots[version]) != json.loads(state):
+            problems.append(f"the resume point at version {version} differs from the snapshot there")
+        snapshots.setdefault(version, state)  # check_log compares it with the replay there
     checked = check_log(head.version, head.config, rows, snapshots)
     problems += checked.problems
     if checked.config is not None:

@@ -32,6 +32,7 @@ and the whole-log check, read-only).
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import uuid
 from collections.abc import Iterator
@@ -49,13 +50,34 @@ from .consistency import dump as _dump
 from .consistency import outcome as _outcome
 from .database import Database
 from .devices import Devices
-from .errors import BadGameFile, InvalidArgument, KeyReused, LogDiverged, NothingToRedo, NothingToUndo, StaleState
+from .errors import (
+    BadGameFile,
+    InvalidArgument,
+    KeyReused,
+    LogDiverged,
+    NothingToRedo,
+    NothingToUndo,
+    StaleState,
+    StorageError,
+)
+from .files import is_kept, mark_kept
 from .log import stored_config
 from .migrations import Prepared, prepare
-from .models import DeviceRow, EventRow, GameRow, JoinLinkRow, LogProblemRow, SeatRow, SnapshotRow
+from .models import (
+    DeviceRow,
+    EventRow,
+    GameRow,
+    JoinLinkRow,
+    LogProblemRow,
+    ResumePageRow,
+    ResumePointRow,
+    SeatRow,
+    SnapshotRow,
+)
 from .records import GameInfo, LogEntry, Seat, Submission, Table, answer_from_json
-from .replays import ReplayCache, Replayed, table_of
+from .replays import ReplayCache, table_of
 from .reports import read_statistics, verify_game
+from .resume import Replayed, keep_resume_point, kept_apart, save
 from .rows import (
     BY_KEY,
     ENTRY,
@@ -80,6 +102,8 @@ MAX_BY = 80
 MAX_KEY = 200
 STATUSES = ("active", "finished")
 
+_log = logging.getLogger(__name__)
+
 # Said when a file that names no rules version does not replay: an app before the versions exported it.
 _OLDER_EXPORT = 'a file exported before the rules had versions replays with "rules_version": 1 in its config; '
 
@@ -87,10 +111,15 @@ _OLDER_EXPORT = 'a file exported before the rules had versions replays with "rul
 class Store:
     """Games in one database. Thread-safe; several processes may share one database."""
 
-    def __init__(self, url: str | None = None) -> None:
-        self.db = Database(url)
+    def __init__(self, url: str | None = None, *, missing_ok: bool = False) -> None:
+        """`missing_ok`: open (and create) a SQLite file even where games were kept and it is gone
+        (a restore does; database.py says why every other opening refuses)."""
+        self.db = Database(url, missing_ok=missing_ok)
         try:
             self.prepared: Prepared = prepare(self.db)
+            self._kept = self.db.path is None or is_kept(self.db.path)
+            if not self._kept and self._has_games():
+                self._mark_kept()
         except BaseException:
             self.db.dispose()
             raise
@@ -112,6 +141,16 @@ class Store:
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    def _has_games(self) -> bool:
+        with self.db.transaction() as conn:
+            return conn.execute(select(GameRow.id).limit(1)).first() is not None
+
+    def _mark_kept(self) -> None:
+        """This SQLite file holds games now: a start that finds it gone says so (files.py)."""
+        if not self._kept and self.db.path is not None:
+            mark_kept(self.db.path)
+            self._kept = True
+
     # --- creating and listing ------------------------------------------------------------------
 
     def create_game(self, config: dict[str, Any]) -> str:
@@ -126,6 +165,7 @@ class Store:
         game_id = uuid.uuid4().hex
         with self.db.transaction(write=True) as conn:
             insert_game(conn, game_id, game, utc_now())
+        self._mark_kept()
         self._cache.remember(game_id, Replayed(0, game))
         return game_id
 
@@ -191,6 +231,8 @@ class Store:
             if table is not None:
                 return table
             replayed = self._cache.take(conn, head)
+        if replayed.due():  # a long game replayed: the next opening reads a resume point instead
+            self._save_resume(game_id, replayed)
         self._cache.remember(game_id, replayed)
         return table_of(game_id, replayed)
 
@@ -267,6 +309,8 @@ class Store:
                         )
                         advance(conn, head, replayed.game)
                         replayed.version, replayed.redo = head.version, []
+                        replayed.seqs.append(head.version)
+                        keep_resume_point(conn, game_id, replayed)
         except (IntegrityError, Conflict):
             raise self._lost_race(game_id, base_version) from None
         if duplicate is not None:
@@ -304,6 +348,8 @@ class Store:
                 advance(conn, head, replayed.game)
                 replayed.version = head.version
                 replayed.redo.append(target)
+                replayed.seqs.pop()
+                keep_resume_point(conn, game_id, replayed, rewound=True)
         except (IntegrityError, Conflict):
             raise self._lost_race(game_id, base_version) from None
         self._cache.remember(game_id, replayed)
@@ -338,6 +384,8 @@ class Store:
                 advance(conn, head, replayed.game)
                 replayed.version = head.version
                 replayed.redo.pop()
+                replayed.seqs.append(target)
+                keep_resume_point(conn, game_id, replayed, rewound=True)
         except (IntegrityError, Conflict):
             raise self._lost_race(game_id, base_version) from None
         self._cache.remember(game_id, replayed)
@@ -391,14 +439,26 @@ class Store:
                 head.version = len(entries)
                 settle(conn, head, game, now)
                 save_head(conn, head, 0, now)
-        self._cache.remember(game_id, Replayed(len(entries), game))
+            replayed = Replayed(len(entries), game, [], list(range(1, len(entries) + 1)))
+            keep_resume_point(conn, game_id, replayed)
+        self._mark_kept()
+        self._cache.remember(game_id, replayed)
         return game_id
 
     def delete_game(self, game_id: str) -> None:
         """Remove a game for good: its log, its seats and the phones joined to it go with it, and
         a finished one leaves the statistics (GameNotFound when there is no such game)."""
         with self._writing(game_id) as (conn, _):  # a write to it under way finishes first
-            for row in (EventRow, SnapshotRow, LogProblemRow, JoinLinkRow, DeviceRow, SeatRow):
+            for row in (
+                EventRow,
+                SnapshotRow,
+                ResumePageRow,
+                ResumePointRow,
+                LogProblemRow,
+                JoinLinkRow,
+                DeviceRow,
+                SeatRow,
+            ):
                 conn.execute(delete(row).where(col(row.game_id) == game_id))
             conn.execute(delete(GameRow).where(col(GameRow.id) == game_id))
         self._cache.forget(game_id)
@@ -420,6 +480,16 @@ class Store:
         """A write transaction holding the game's row (BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere)."""
         with self.db.transaction(write=True) as conn:
             yield conn, read_head(conn, game_id, lock=True)
+
+    def _save_resume(self, game_id: str, replayed: Replayed) -> None:
+        """Save a resume point after a read, if the database is free at once (it is only a cache)."""
+        try:
+            with self.db.transaction(write=True, wait=False) as conn:
+                if read_head(conn, game_id, lock=True).version == replayed.version:
+                    with kept_apart(conn, game_id):
+                        save(conn, game_id, replayed)
+        except (StorageError, IntegrityError) as error:
+            _log.info("game %s: no resume point saved now (%s)", game_id, getattr(error, "message", error))
 
     def _lost_race(self, game_id: str, base_version: int) -> StaleState:
         """Another writer appended the same entry number first: report the version it left."""

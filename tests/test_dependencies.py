@@ -5,8 +5,9 @@ through sqlmodel) works until that package stops needing it; declaring what the 
 itself keeps that from breaking an install. The app and storage must find their imports in
 `[project] dependencies`, except a lazy import (inside a function) of a package of an extra
 the app itself offers (`postgres`, which only hosting asks for, and `compiled`); the tools never
-shipped (the `[tool.flet.app] exclude` list: benchmarks, the browser driver) may also use the
-`bench` extra, and the tests the `test` extra, which pulls every role's extra.
+shipped (the `[tool.flet.app] exclude` list: the benchmarks) and the tests' drivers they import
+from a checkout (tests/drivers) may also use the `bench` extra, and the tests the `test` extra,
+which pulls every role's extra.
 
 The extras are roles (browser, postgres, lint, bench, compiled) and `test` names them all by the
 project's own name (`dyo-companion[browser,...]`), followed here as pip follows them.
@@ -109,8 +110,12 @@ def test_the_app_declares_what_it_imports() -> None:
     assert _undeclared([p for p in _code() if _shipped(p)], RUNTIME, set(), lazily=OPTIONAL) == {}
 
 
+DRIVERS = ROOT / "tests" / "drivers"  # the benchmarks import them as `drivers` (companion/bench/checkout.py)
+
+
 def test_the_tools_never_shipped_declare_what_they_import() -> None:
-    assert _undeclared([p for p in _code() if not _shipped(p)], TOOLS, set()) == {}
+    tools = [p for p in _code() if not _shipped(p)] + sorted(DRIVERS.glob("*.py"))
+    assert _undeclared(tools, TOOLS, {DRIVERS.name}) == {}
 
 
 def test_the_tests_declare_what_they_import() -> None:
@@ -130,12 +135,12 @@ def test_an_undeclared_import_is_found(tmp_path: Path) -> None:
 
 
 def test_an_optional_package_may_only_be_imported_lazily(tmp_path: Path) -> None:
-    """psycopg2 (the `postgres` extra) inside a function passes; at the top of a module it does not."""
+    """psycopg (the `postgres` extra) inside a function passes; at the top of a module it does not."""
     lazy, eager = tmp_path / "lazy.py", tmp_path / "eager.py"
-    lazy.write_text("def f():\n    import psycopg2\n    return psycopg2\n", encoding="utf-8")
-    eager.write_text("import psycopg2\n", encoding="utf-8")
+    lazy.write_text("def f():\n    import psycopg\n    return psycopg\n", encoding="utf-8")
+    eager.write_text("import psycopg\n", encoding="utf-8")
     assert _undeclared([lazy], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL) == {}
-    assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == ["psycopg2 (psycopg2-binary)"]
+    assert list(_undeclared([eager], RUNTIME, set(), root=tmp_path, lazily=OPTIONAL)) == ["psycopg (psycopg)"]
 
 
 def test_every_runtime_dependency_stops_before_its_next_major() -> None:
@@ -149,3 +154,10 @@ def test_the_test_extra_pulls_every_role() -> None:
     assert {extra: sorted(_extra(extra) - _extra("test")) for extra in EXTRAS if extra != "test"} == {
         extra: [] for extra in EXTRAS if extra != "test"
     }
+
+
+def test_the_drivers_own_client_is_no_runtime_dependency() -> None:
+    """`websockets` serves only the bare client of tests/drivers/wire.py: the `bench` extra has it,
+    the app's dependencies do not."""
+    assert "websockets" not in RUNTIME and "websockets" in _extra("bench")
+    assert "websockets" in _imports(DRIVERS / "wire.py")

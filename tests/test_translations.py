@@ -226,11 +226,11 @@ class TestRendering:
     def test_a_text_rendered_again_is_the_same_and_equal_parameters_of_other_types_stay_apart(self):
         """Rendered texts are kept (a redraw asks for the same ones): the kept one must be the text
         those very parameters give, and 1, 1.0 and True (one key to a dict) give three texts."""
-        first = render("ui.turn_number", {"turn": 3}, "it")
-        assert render("ui.turn_number", {"turn": 3}, "it") == first
-        assert render("ui.turn_number", {"turn": 3}, "en") != first
-        shown = [render("ui.turn_number", {"turn": value}) for value in (1, 1.0, True)]
-        assert shown == ["Turn 1", "Turn 1.0", "Turn True"]
+        first = render("ui.round_number", {"round": 3}, "it")
+        assert render("ui.round_number", {"round": 3}, "it") == first
+        assert render("ui.round_number", {"round": 3}, "en") != first
+        shown = [render("ui.round_number", {"round": value}) for value in (1, 1.0, True)]
+        assert shown == ["Round 1", "Round 1.0", "Round True"]
         assert render("ui.hand_line", {"cards": ["a", "b"]}) == render("ui.hand_line", {"cards": ("a", "b")})
 
     def test_background_names_keep_their_quotes(self):

@@ -13,7 +13,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.rules import new_game, parse_action, step
+from companion.rules import (
+    Game,
+    is_tutorial,
+    new_game,
+    parse_action,
+    rule_ids,
+    step,
+    tutorial_config,
+    tutorial_progress,
+    tutorial_steps,
+)
 
 from support import said
 
@@ -262,3 +272,46 @@ class TestCheckerErrors:
         first, second, final = [json.loads(line) for line in done.stdout.splitlines()]
         assert first["accepted"] is False and first["violations"][0]["rule"] == "TURN-4"
         assert second["accepted"] is True and final["final"]["players"][0]["hand"]["unknown"] == 4
+
+
+class TestTheGuidedRound:
+    """The engine's tutorial data (companion/rules/tutorial.json) is this round, and the guide's
+    progress is read from the actions in effect."""
+
+    def test_the_guided_round_is_the_guides_round(self):
+        data = scenario()
+        assert tutorial_config() == data["config"]
+        assert [dict(s.action) for s in tutorial_steps()] == data["actions"]
+        assert all(s.rules and all(r in rule_ids() for r in s.rules) for s in tutorial_steps())
+
+    def test_progress_follows_the_log(self):
+        game = Game(tutorial_config())
+        assert is_tutorial(game.config) and not is_tutorial(new_game({"players": [{}, {}]}).config)
+        first = tutorial_progress(game.log)
+        assert (first.done, first.next.number, first.off_path) == (0, 1, False)
+        for raw in scenario()["actions"][:4]:
+            assert game.submit(raw).accepted
+        assert tutorial_progress(game.log).next.action["type"] == "end_turn"
+        for raw in scenario()["actions"][4:]:
+            assert game.submit(raw).accepted
+        over = tutorial_progress(game.log)
+        assert (over.done, over.next, over.off_path) == (11, None, False)
+
+    def test_a_step_off_the_path_and_back(self):
+        game = Game(tutorial_config())
+        assert game.submit({"type": "cautious_move", "player": 0, "to": "showers"}).accepted
+        assert tutorial_progress(game.log).off_path
+        game.undo()
+        assert tutorial_progress(game.log).next.number == 1
+
+    def test_an_action_follows_the_guide_however_it_was_entered(self):
+        """The engine's only destination left out, the app's roll of the guide's face: followed."""
+        assert tutorial_progress([{"type": "move", "player": 0, "die": [1]}]).done == 1
+        by_app = {"type": "move", "player": 0, "to": "cafeteria", "outcomes": [{"die": 1}]}
+        assert tutorial_progress([by_app]).done == 1
+        elsewhere = {"type": "move", "player": 0, "to": "recreational_area", "outcomes": [{"die": 2}]}
+        assert tutorial_progress([elsewhere]).off_path
+
+    def test_after_the_guides_end_the_table_plays_a_normal_game(self):
+        played = [*scenario()["actions"], {"type": "end_turn", "player": 2}]
+        assert tutorial_progress(played).played_on and not tutorial_progress(played).off_path

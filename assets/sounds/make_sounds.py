@@ -1,9 +1,10 @@
-"""Writes the app's two sounds (run it to rebuild them; they are committed as small WAV files).
+"""Writes the app's sounds (run it to rebuild them; they are committed as small WAV files).
 
-Both are synthesised here from plain arithmetic with the standard library: nothing recorded,
+All are synthesised here from plain arithmetic with the standard library: nothing recorded,
 nothing downloaded. `whistle.wav`: a referee's pea whistle, a high tone trilled by the pea
 (a fast wobble of pitch and loudness). `roll.wav`: a die tumbling, a few short clicks of
-noise, each quieter and closer together, like a cube settling on the table.
+noise, each quieter and closer together, like a cube settling on the table. `chime.wav`: a
+phone's "your turn", two soft bell strokes, the second a fourth higher.
 """
 
 from __future__ import annotations
@@ -58,6 +59,17 @@ def roll(length: float = 0.55, knocks: int = 7, seed: int = 6) -> list[float]:
     return out
 
 
+def chime(length: float = 0.6) -> list[float]:
+    out = [0.0] * int(RATE * length)
+    for start, pitch in ((0.0, 880.0), (0.16, 1174.7)):  # A5, then D6
+        for i in range(int(RATE * start), len(out)):
+            t = i / RATE - start
+            bell = math.sin(2 * math.pi * pitch * t) + 0.3 * math.sin(2 * math.pi * 2.76 * pitch * t)
+            out[i] += 0.4 * bell * math.exp(-t / 0.12) * min(1.0, t / 0.004)
+    return [s * envelope(i / RATE, length, attack=0.001) for i, s in enumerate(out)]
+
+
 if __name__ == "__main__":
     write("whistle.wav", whistle())
     write("roll.wav", roll())
+    write("chime.wav", chime())

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
+from . import checkout
+
 if TYPE_CHECKING:  # each suite imports what it measures when it runs
     from companion.rules import GameState
 
@@ -28,6 +30,7 @@ SUITES: dict[str, str] = {
     "sync": "companion.bench.sync:sync_suite",
     "storm": "companion.bench.storm:storm_suite",
     "tables": "companion.bench.tables:tables_suite",
+    "phones": "companion.bench.phones:phones_suite",
     "startup": "companion.bench.startup:startup_suite",
 }
 
@@ -243,15 +246,32 @@ def engine_suite() -> list[tuple[str, str, str]]:
     )
 
 
-def run(names: list[str]) -> int:
+def resolve(names: list[str]) -> dict[str, Callable[[], list[tuple[str, str, str]]]] | str:
+    """Each suite asked for (all when none is), imported before any runs; else why one cannot run."""
     unknown = [n for n in names if n not in SUITES]
     if unknown:
-        print(f"unknown benchmark suite {unknown[0]!r}; have: {', '.join(SUITES)}", file=sys.stderr)
-        return 2
-    print(f"Machine: {machine()}")
+        return f"unknown benchmark suite {unknown[0]!r}; have: {', '.join(SUITES)}"
+    checkout.find_drivers()
+    suites = {}
     for name in names or list(SUITES):
         module, function = SUITES[name].split(":")
-        rows = getattr(importlib.import_module(module), function)()
+        try:
+            suites[name] = getattr(importlib.import_module(module), function)
+        except ModuleNotFoundError as error:
+            if not checkout.needs_checkout(error):
+                raise
+            return checkout.message(name)
+    return suites
+
+
+def run(names: list[str]) -> int:
+    suites = resolve(names)
+    if isinstance(suites, str):
+        print(suites, file=sys.stderr)
+        return 2
+    print(f"Machine: {machine()}")
+    for name, suite in suites.items():
+        rows = suite()
         print(f"\n[{name}]")
         for what, measured, target in rows:
             print(f"  {what}: {measured}   (target {target})")

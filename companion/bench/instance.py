@@ -22,6 +22,8 @@ from flet.pubsub.pubsub_hub import PubSubHub
 
 from companion.app.host import flet_costs, flet_diff
 
+from drivers.browser import LAPTOP, PHONE
+
 _ENCODE = configure_encode_object_for_msgpack(BaseControl)
 
 
@@ -74,8 +76,6 @@ class Instance:
         from flet.messaging.session import Session
 
         from companion.app.ui.shell import App
-
-        from .browser import LAPTOP, PHONE
 
         connection = ScreenConnection(self.loop, self.hub, self.executor)
         session = Session(connection)

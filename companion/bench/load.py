@@ -22,7 +22,7 @@ from companion.app.services.news import game_topic
 from companion.app.ui.phone.device import TOKEN_PREF
 
 from .proxy import UPSTREAM
-from .wire import INVOKE, REGISTER, WireClient
+from drivers.wire import INVOKE, REGISTER, WireClient
 
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 EVERY_S = 10.0  # one action per table every 10 seconds

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from companion.app.host.server import assets_dir
 
-from .browser import free_port
+from drivers.browser import free_port
 
 NGINX = ("nginx", "/usr/sbin/nginx")
 # Each response (a websocket's handshake too) names the instance that took it: `bench tables`

@@ -23,7 +23,8 @@ from companion.app.ui.phone.device import TOKEN_PREF
 from companion.app.ui.shell import KEYLESS_SESSION_SECONDS, SESSION_SECONDS
 from companion.bench import rss_mb
 
-from .wire import WireClient
+from drivers.browser import free_port
+from drivers.wire import WireClient
 
 SESSIONS = 600
 STORM_SECONDS = 60
@@ -103,7 +104,7 @@ def _measure(folder: Path) -> dict[str, Any]:
     secret = store.devices.secret(game_id)
     tokens = [join.join(game_id, secret, "127.0.0.1", seat, "bench")[1] for seat in range(len(GAME["players"]))]
     store.close()
-    port = _free_port()
+    port = free_port()
     proc = _serve(folder, port)
     url = f"ws://127.0.0.1:{port}/ws"
     try:
@@ -132,12 +133,6 @@ def _measure(folder: Path) -> dict[str, Any]:
         "keyless_gone": keyless_gone,
         "all_gone": all_gone,
     }
-
-
-def _free_port() -> int:
-    from .browser import free_port
-
-    return free_port()
 
 
 def storm_suite() -> list[tuple[str, str, str]]:

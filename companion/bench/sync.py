@@ -28,6 +28,18 @@ from typing import Any
 
 from companion.bench import rss_mb
 
+from drivers.browser import (
+    LAPTOP,
+    PHONE,
+    AppServer,
+    box_in_view,
+    click_id,
+    enable_semantics,
+    launch_browser,
+    require_chromium,
+    wait_text,
+)
+
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 GAME = {"players": [{"name": n} for n in NAMES], "modules": {"warden": True}, "seed": 21}
 SOAK_ACTIONS = 2000
@@ -84,8 +96,6 @@ EXPECT_JS = """(e) => { window.__expect = e; window.__textAt = null; window.__fr
 async def _open(browser: Any, url: str, viewport: dict[str, int]) -> Any:
     """A device: a browser context of its own, timing what it receives and draws, with its
     accessibility tree on (to find what to tap; reloading the page turns it off)."""
-    from .browser import enable_semantics
-
     context = await browser.new_context(viewport=viewport)
     await context.add_init_script(DEVICE_JS)
     page = await context.new_page()
@@ -119,8 +129,6 @@ async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
     from playwright.async_api import async_playwright
 
     from storage import Store
-
-    from .browser import LAPTOP, PHONE, AppServer, box_in_view, click_id, launch_browser, wait_text
 
     store = Store(url=f"sqlite:///{folder / 'games.sqlite3'}")
     game_id = store.create_game(GAME)
@@ -273,8 +281,6 @@ def _spread(samples: list[float]) -> str:
 
 
 def sync_suite() -> list[tuple[str, str, str]]:
-    from .browser import require_chromium
-
     rows: list[tuple[str, str, str]] = []
     try:
         require_chromium()

@@ -17,7 +17,6 @@ import asyncio
 import os
 import tempfile
 import time
-import uuid
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 from companion.bench import percentile, rss_mb
 
 from .load import Load
+from .postgres import URL_VARIABLES, database_url, throwaway_schemas
 
 STEP_TABLES = 5
 MAX_TABLES = 120
@@ -159,36 +159,15 @@ def _run(coroutine: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
         return runner.run(coroutine)
 
 
-def _database() -> str | None:
-    for name in ("COMPANION_BENCH_POSTGRES_URL", "COMPANION_TEST_POSTGRES_URL", "COMPANION_DATABASE_URL"):
-        value = os.environ.get(name, "")
-        if value.startswith("postgresql"):
-            return value
-    return None
-
-
 def tables_suite() -> list[tuple[str, str, str]]:
     from .proxy import nginx_binary
 
-    base = _database()
+    base = database_url()
     if base is None or nginx_binary() is None:
-        why = "set COMPANION_BENCH_POSTGRES_URL to a PostgreSQL server" if base is None else "install nginx"
+        why = f"set {URL_VARIABLES[0]} to a PostgreSQL server" if base is None else "install nginx"
         return [("tables: tables held by two instances behind nginx", f"not measured: {why}", ">= 60")]
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    admin = create_engine(make_url(base), isolation_level="AUTOCOMMIT")
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE SCHEMA {schema}"))
-    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            steps = _run(_measure(url, Path(folder)))["steps"]
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
-        admin.dispose()
+    with throwaway_schemas(base) as fresh, tempfile.TemporaryDirectory() as folder:
+        steps = _run(_measure(fresh(), Path(folder)))["steps"]
     failed = next((n for n, s in enumerate(steps) if not _held(s)), len(steps))
     best = steps[failed - 1] if failed else None
     rows = [

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from companion.bench import rss_mb
 
-from .browser import (
+from drivers.browser import (
     LAPTOP,
     PHONE,
     box_in_view,

@@ -27,6 +27,7 @@ DEFAULT_LANGUAGE = "en"
 NAME_SPACES: dict[str, str | tuple[str, ...]] = {
     "place": "place",
     "to": "place",
+    "covered": "place",
     "from": "place",
     "card": "card",
     "tool": "card",

@@ -9,7 +9,8 @@ state, `legal_actions` lists what the deciding player can do now (through `check
 `legal_reactions` what any seat may do out of turn; `view` and `redact_events` give what one
 seat, or the public table, may know of the state and its events.
 `action_options` also carries what each type still needs (its price, a move's die table), and
-`action_inputs` the free inputs of one candidate. An app imports these names only, never a
+`action_inputs` the free inputs of one candidate, and `setup_checklist` what a table lays out
+before the first turn. An app imports these names only, never a
 submodule: `events` (the event vocabulary) is part of this API by name.
 """
 
@@ -17,9 +18,10 @@ from . import compiled  # noqa: F401  (first: a compiled build of the engine, if
 
 # isort: split
 from . import actions, events
-from .actions import ACTION_TYPES, Action, parse_action
+from .actions import ACTION_TYPES, RULING_MAX, Action, parse_action
 from .board import build_board
 from .catalog import Catalog, load_catalog
+from .checklist import ChecklistLine, setup_checklist
 from .config import GameConfig, parse_config
 from .engine import ANSWERS, Answer, IllegalAction, apply, check, step
 from .errors import BadJson, ConfigError, MalformedAction, Violation
@@ -32,20 +34,23 @@ from .offence import Offence
 from .options import (
     WEAPON_SEARCH_CARD,
     ActionOption,
+    MichelDraw,
     PickAsk,
     Preview,
     action_options,
     candidates,
     legal_actions,
     legal_reactions,
+    next_michel_draw,
     preview,
     weapon_types,
 )
 from .rulebook import rule_ids, rule_sections
-from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset
+from .ruleset import PRESETS, PUNISHMENT_CHOOSERS, Ruleset, build_ruleset, refusal_house_rules
 from .setup import new_game
 from .shape import decode_json, is_clean_text, is_int
-from .state import GameState
+from .state import GameState, round_of
+from .tutorial import TutorialProgress, TutorialStep, is_tutorial, tutorial_config, tutorial_progress, tutorial_steps
 from .views import redact_events, view
 
 __all__ = [
@@ -61,6 +66,7 @@ __all__ = [
     "Answer",
     "BadJson",
     "Catalog",
+    "ChecklistLine",
     "ConfigError",
     "Event",
     "Game",
@@ -69,10 +75,14 @@ __all__ = [
     "IllegalAction",
     "Inputs",
     "MalformedAction",
+    "MichelDraw",
     "Offence",
     "PickAsk",
+    "RULING_MAX",
     "Preview",
     "Ruleset",
+    "TutorialProgress",
+    "TutorialStep",
     "Violation",
     "action_cost",
     "action_inputs",
@@ -89,6 +99,7 @@ __all__ = [
     "events",
     "events_from_json",
     "invariant_problems",
+    "is_tutorial",
     "is_clean_text",
     "is_int",
     "legal_actions",
@@ -96,13 +107,20 @@ __all__ = [
     "load_catalog",
     "neutral_destinations",
     "new_game",
+    "next_michel_draw",
     "parse_action",
     "parse_config",
     "preview",
     "redact_events",
+    "refusal_house_rules",
+    "round_of",
     "rule_ids",
     "rule_sections",
+    "setup_checklist",
     "step",
+    "tutorial_config",
+    "tutorial_progress",
+    "tutorial_steps",
     "view",
     "weapon_types",
 ]

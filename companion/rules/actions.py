@@ -16,7 +16,7 @@ from typing import Any, ClassVar, TypeVar, dataclass_transform
 from .catalog import Catalog, load_catalog
 from .chance import parse_outcomes
 from .errors import MalformedAction
-from .shape import is_int, misshapen
+from .shape import is_clean_text, is_int, misshapen
 
 ACTION_TYPES: dict[str, type[Action]] = {}
 
@@ -32,6 +32,7 @@ class Action:
     picks: tuple[str, ...] = ()  # cards the table drew at random from hands (else the app picks)
     outcomes: tuple[Mapping[str, Any], ...] = ()  # what the app decided by chance (see chance.py)
     force: bool = False  # apply even if illegal; the violations are kept as overridden
+    ruling: str = ""  # why the table forced it ("we play that a Blade counts here"); only with force
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
@@ -331,6 +332,7 @@ FIELD_KINDS = {
     "picks": "cards",  # a card id of the catalog, or "unknown" (a card nobody entered)
     "outcomes": "outcomes",
     "force": "bool",
+    "ruling": "ruling",
     "cards": "cards",
     "card": "card",
     "weapons": "cards",
@@ -359,6 +361,7 @@ FIELD_KINDS = {
 EFFECTS = ("freepass", "punishment", "move")
 CHOICES = ("beating", "discard_half", "lose_cigarettes")
 MAX_LIST = 100
+RULING_MAX = 200  # characters of a table's ruling: a sentence, not a rulebook
 MAX_OUTCOMES = 1000  # one action can lead to many extortions, each drawing Michel cards
 
 
@@ -387,6 +390,16 @@ def _short(value: Any) -> str:
 def _list(value: Any, field: str) -> list[Any]:
     if not isinstance(value, list) or len(value) > MAX_LIST:
         raise MalformedAction("malformed.not_list", field=field)
+    return value
+
+
+def _parse_text(kind: str, field: str, value: Any) -> str:
+    if kind == "ruling":  # a sentence the table wrote: trimmed, printable, short
+        if not is_clean_text(value, RULING_MAX) or not value.strip():
+            raise MalformedAction("malformed.bad_ruling", field=field, limit=RULING_MAX)
+        return value.strip()
+    if not isinstance(value, str) or len(value) > 500:
+        raise MalformedAction("malformed.not_text", field=field)
     return value
 
 
@@ -427,10 +440,8 @@ def _parse_field(kind: str, field: str, value: Any, cat: Catalog, optional: bool
         if not _is_option_part(value):
             raise MalformedAction("malformed.bad_option")
         return value
-    if kind == "text" or kind == "name":
-        if not isinstance(value, str) or len(value) > 500:
-            raise MalformedAction("malformed.not_text", field=field)
-        return value
+    if kind in ("ruling", "text", "name"):
+        return _parse_text(kind, field, value)
     vocab = {
         "card": cat.all_cards,
         "place": cat.places,
@@ -473,4 +484,6 @@ def parse_action(data: Any, catalog: Catalog | None = None) -> Action:
         field_kind = cls.KINDS.get(name) or FIELD_KINDS[name]
         optional = not required and f.default is None
         values[name] = _parse_field(field_kind, name, data[name], cat, optional)
+    if values.get("ruling") and not values.get("force"):
+        raise MalformedAction("malformed.ruling_without_force")
     return cls(**values)

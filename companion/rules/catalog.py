@@ -77,6 +77,7 @@ class Catalog:
     dig_in_places: tuple[str, ...]
     die_faces: Mapping[int, tuple[str, ...]]
     office_beside: Mapping[str, str]
+    warden_start: Mapping[str, str]  # the role of the Place the Warden starts in (WARD-1, TEAM-7)
     recipes: Mapping[str, Recipe]
     substitutes: Mapping[str, Mapping[str, frozenset[str]]]
     gangs: Mapping[str, Gang]
@@ -92,6 +93,10 @@ class Catalog:
     hand_limit_traumas: frozenset[str]  # PSY-3: those that hold a hand to the ruleset's `trauma_hand_limit`
     warden_illegal_actions: frozenset[str]
     presets: Mapping[str, Mapping[str, Any]]
+    setup: Mapping[str, Any]  # what the table lays out that no rule above says (setup_checklist)
+    box: Mapping[str, Any]  # the game's and its expansions' names and BoardGameGeek ids
+    # A refusal the table overrules -> the house rules under which it is legal (where one exists).
+    refusal_house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     # Derived vocabularies, used to validate incoming actions.
     search_cards: frozenset[str] = field(default=frozenset())
     board_cards: frozenset[str] = field(default=frozenset())
@@ -152,6 +157,7 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         dig_in_places=tuple(raw["dig_in_places"]),
         die_faces=MappingProxyType({int(k): tuple(v) for k, v in raw["die_faces"].items()}),
         office_beside=MappingProxyType(raw["office_beside"]),
+        warden_start=MappingProxyType(raw["warden_start"]),
         recipes=MappingProxyType(
             {
                 rid: Recipe(rid, tuple(r["materials"]), r["product"], r["count"], r.get("ability"))
@@ -179,6 +185,11 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         hand_limit_traumas=frozenset(raw["hand_limit_traumas"]),
         warden_illegal_actions=frozenset(raw["warden_illegal_actions"]),
         presets=MappingProxyType(raw["presets"]),
+        setup=MappingProxyType(_public(raw["setup"])),
+        box=MappingProxyType(_public(raw["box"])),
+        refusal_house_rules=MappingProxyType(
+            {k: MappingProxyType(rules) for k, rules in raw["refusal_house_rules"].items() if not k.startswith("_")}
+        ),
         search_cards=search_cards,
         board_cards=board_cards,
         all_cards=search_cards | board_cards | {"unknown"},

@@ -113,6 +113,7 @@ class Unseen(Exception):
         self.pile = pile
         self.events = list(events)
         self.asked = asked
+        self.drawn_for: tuple[str, int] | None = None  # a Michel card: (the neutral, the seat it extorts)
 
 
 class Ctx:

@@ -275,7 +275,7 @@ def _starts_new_action(s: GameState, a: Action) -> bool:
 def _apply(s: GameState, a: Action, violations: list[Violation]) -> Ctx:
     ctx = Ctx(s, a)
     if violations:
-        ctx.emit(ev.Forced(player=a.player, rules=tuple(v.rule for v in violations)))
+        ctx.emit(ev.Forced(player=a.player, rules=tuple(v.rule for v in violations), ruling=a.ruling or None))
     new_action = _starts_new_action(s, a)
     place = s.players[a.player].place if 0 <= a.player < len(s.players) else None
     if new_action:

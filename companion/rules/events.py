@@ -229,6 +229,7 @@ class Extort(Event):
 class Forced(Event):
     player: Seat
     rules: tuple[str, ...]
+    ruling: str | None = omitted()  # the table's reason, when it gave one
 
 
 @event("give")

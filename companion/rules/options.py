@@ -18,6 +18,7 @@ from .core import PickAsk, Unseen, judging
 from .engine import FirstViolations, check, step
 from .errors import Violation
 from .events import Event, MichelCard, Roll
+from .hand import UNKNOWN
 from .inputs import WEAPON_SEARCH_CARD, action_cost, die_destinations, weapon_types
 from .listing import Listed, group_of, listed, listed_reactions
 from .state import GameState
@@ -25,12 +26,14 @@ from .state import GameState
 __all__ = [
     "WEAPON_SEARCH_CARD",
     "ActionOption",
+    "MichelDraw",
     "PickAsk",
     "Preview",
     "action_options",
     "candidates",
     "legal_actions",
     "legal_reactions",
+    "next_michel_draw",
     "preview",
     "weapon_types",
 ]
@@ -220,6 +223,33 @@ def preview(s: GameState, a: A.Action) -> Preview:
     offence = answer.offence.rule if answer.offence else None
     events = answer.events
     return Preview(True, offence, answer.winner, _michel_draws(events), _rolls(events), answer.asked)
+
+
+@dataclass(frozen=True)
+class MichelDraw:
+    """The next Michel card recording an action would draw from the deck (past those the table
+    listed with it): the neutral that draws it, the seat it extorts, and the game as it stands at
+    that moment (the neutral arrived, the players it found there)."""
+
+    neutral: str
+    seat: int
+    state: GameState
+
+
+def next_michel_draw(s: GameState, a: A.Action) -> MichelDraw | None:
+    """A dry run of `a` up to the first Michel card it would take from the deck itself, which a
+    table drawing the real cards is asked for (None: it takes none). The deck is turned face
+    down on a copy, so the run stops there, as a viewer's state does (`preview`)."""
+    trial = s.copy()
+    trial.michel_deck = [UNKNOWN] * len(trial.michel_deck)
+    trial.michel_discard = [UNKNOWN] * len(trial.michel_discard)
+    try:
+        step(trial, a)
+    except Unseen as stop:
+        if stop.pile == "michel" and stop.drawn_for is not None:
+            neutral, seat = stop.drawn_for
+            return MichelDraw(neutral, seat, trial)
+    return None
 
 
 def _michel_draws(events: list[Event]) -> int:

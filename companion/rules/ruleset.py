@@ -7,7 +7,7 @@ never a code change, and it is saved with the game's configuration.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -37,6 +37,7 @@ class Ruleset:
     trauma_hand_limit: int
     actions_per_turn: int
     solitary_actions: int
+    starting_cigarettes: int
     max_beatings: int
     craft_once_per_turn: bool
     team_mode: bool
@@ -66,6 +67,7 @@ class Ruleset:
             "trauma_hand_limit": self.trauma_hand_limit,
             "actions_per_turn": self.actions_per_turn,
             "solitary_actions": self.solitary_actions,
+            "starting_cigarettes": self.starting_cigarettes,
             "max_beatings": self.max_beatings,
             "craft_once_per_turn": self.craft_once_per_turn,
             "team_mode": self.team_mode,
@@ -183,6 +185,7 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None, cat
         trauma_hand_limit=_int(values["trauma_hand_limit"], "trauma_hand_limit", 0, 100),
         actions_per_turn=_int(values["actions_per_turn"], "actions_per_turn", 1, 10),
         solitary_actions=_int(values["solitary_actions"], "solitary_actions", 0, 10),
+        starting_cigarettes=_int(values["starting_cigarettes"], "starting_cigarettes", 0, 1000),
         max_beatings=_int(values["max_beatings"], "max_beatings", 1, 10),
         craft_once_per_turn=_flag(values["craft_once_per_turn"], "craft_once_per_turn"),
         team_mode=_flag(values["team_mode"], "team_mode"),
@@ -197,3 +200,17 @@ def build_ruleset(preset: str, house_rules: Mapping[str, Any] | None = None, cat
         search=MappingProxyType({p: _int(v, f"search.{p}", 0, 10) for p, v in search.items()}),
         punishment_choice=values["punishment_choice"],
     )
+
+
+def refusal_house_rules(keys: Iterable[str], catalog: Catalog | None = None) -> dict[str, Any] | None:
+    """The house rules under which every refusal in `keys` (violation keys) is legal, where the
+    ruleset has a setting for each (the catalog's `refusal_house_rules`); None when one has none.
+    A table that overrules such a refusal may keep its ruling for the next games."""
+    cat = catalog or load_catalog()
+    out: dict[str, Any] = {}
+    for key in dict.fromkeys(keys):
+        rules = cat.refusal_house_rules.get(key)
+        if rules is None:
+            return None
+        out.update(rules)
+    return out or None

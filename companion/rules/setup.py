@@ -112,7 +112,7 @@ def _player(
         hand=hand,
         team=team,
         color=color,
-        cigarettes=_count(entry.get("cigarettes", 0), "cigarettes", seat),
+        cigarettes=_count(entry.get("cigarettes", cfg.ruleset.starting_cigarettes), "cigarettes", seat),
         beatings=_beatings(entry.get("beatings", 0), seat, cfg.ruleset.max_beatings),
         tunnel=tunnel,
         dug=list(dug),
@@ -246,7 +246,7 @@ def _place_standees(state: GameState, cfg: GameConfig) -> None:
             raise ConfigError("DI-1", "config.place_not_in_game", place=str(start), seat="-")
         state.neutrals[name] = start
     if cfg.warden:
-        home = board.first("showers") if cfg.team else board.first("cell_block")
+        home = board.first(state.catalog.warden_start["team" if cfg.team else "standard"])
         warden = cfg.start.get("warden", home)
         if not is_id(warden, board.places):
             raise ConfigError("DI-1", "config.place_not_in_game", place=str(warden), seat="-")

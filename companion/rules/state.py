@@ -292,6 +292,11 @@ class GameState:
     def player(self, seat: int) -> Player:
         return self.players[seat]
 
+    @property
+    def round(self) -> int:
+        """The round the current turn belongs to (`round_of`)."""
+        return round_of(self.turn, len(self.players))
+
     def target(self) -> int:
         return self.ruleset.target(len(self.players), self.team_mode)
 
@@ -415,6 +420,13 @@ class GameState:
             }
         )
         return out
+
+
+def round_of(turn: int, players: int) -> int:
+    """The round of the `turn`-th turn of a game of `players`: play goes clockwise from the first
+    player and every turn passes to the next seat (SET-2, `next_turn`), so each round is one turn
+    of every player, the first player's opening it."""
+    return (max(1, turn) - 1) // max(1, players) + 1
 
 
 def _copy_rng(rng: Rng) -> Rng:

@@ -239,7 +239,7 @@ PUBLIC_EVENT_FIELDS: dict[str, frozenset[str]] = {
     "end_turn": F({"player"}),
     "exempt": F({"player"}),
     "extort": F({"player", "target", "tool", "weapons"}),
-    "forced": F({"player", "rules"}),
+    "forced": F({"player", "rules", "ruling"}),
     "give": F({"player", "to", "card", "why"}),
     "give_up": F({"player"}),
     "heal": F({"player", "count", "total", "why"}),

@@ -274,3 +274,64 @@ class TestRulesVersions:
         assert (
             error.value.message == f"rules_version must be a whole number from 1 to {RULES_VERSION} (the latest rules)."
         )
+
+
+class TestRulings:
+    """A forced action may carry the table's ruling: kept in its `forced` event, refused when it is
+    not a short printable sentence or comes without `force`."""
+
+    def test_the_ruling_travels_with_the_forced_event(self):
+        state = start(hands={0: ["links", "pike"]})
+        answer = play(state, type="craft", player=0, recipe="pickaxe", force=True, ruling="  we craft in the cell  ")
+        assert said(answer)[0] == {
+            "type": "forced",
+            "player": 0,
+            "rules": ["CRAFT-1"],
+            "ruling": "we craft in the cell",
+        }
+
+    def test_a_forced_event_without_a_ruling_reads_as_before(self):
+        from companion.rules import event_from_json
+
+        old = event_from_json({"type": "forced", "player": 0, "rules": ["CRAFT-1"]})
+        assert old.to_json() == {"type": "forced", "player": 0, "rules": ["CRAFT-1"]}
+
+    @pytest.mark.parametrize(
+        "ruling",
+        ["", "   ", "x" * 201, "tab\there", "bell\x07", 42, ["a"], None],
+        ids=["empty", "blank", "too-long", "tab", "control", "number", "list", "null"],
+    )
+    def test_a_ruling_that_is_not_a_short_sentence_is_refused(self, ruling):
+        from companion.rules import MalformedAction, parse_action
+
+        with pytest.raises(MalformedAction):
+            parse_action({"type": "end_turn", "player": 0, "force": True, "ruling": ruling})
+
+    def test_a_ruling_needs_force(self):
+        from companion.rules import MalformedAction, parse_action
+
+        with pytest.raises(MalformedAction, match="force"):
+            parse_action({"type": "end_turn", "player": 0, "ruling": "why not"})
+
+    def test_a_refusal_a_setting_governs_maps_to_that_house_rule(self):
+        from companion.rules import build_ruleset, refusal_house_rules
+
+        assert refusal_house_rules(["v.craft_once"]) == {"craft_once_per_turn": False}
+        assert refusal_house_rules(["v.craft_once", "v.no_craft_here"]) is None  # CRAFT-1 has no setting
+        assert refusal_house_rules([]) is None
+        for key in ("v.craft_once", "v.neutral_move_required"):  # every mapping is a valid house rule
+            build_ruleset("official", refusal_house_rules([key]))
+
+    def test_the_house_rule_kept_makes_the_refused_action_legal(self):
+        state = start(hands={0: ["links", "pike", "links", "pike"]}, ruleset="online-simplified")
+        state.players[0].place = "cafeteria"
+        assert play(state, type="craft", player=0, recipe="pickaxe").accepted
+        again = play(state, type="craft", player=0, recipe="pickaxe")
+        assert not again.accepted and [v.key for v in again.violations] == ["v.craft_once"]
+        from companion.rules import refusal_house_rules
+
+        house = refusal_house_rules([v.key for v in again.violations])
+        later = start(hands={0: ["links", "pike", "links", "pike"]}, ruleset="online-simplified", house_rules=house)
+        later.players[0].place = "cafeteria"
+        assert play(later, type="craft", player=0, recipe="pickaxe").accepted
+        assert play(later, type="craft", player=0, recipe="pickaxe").accepted

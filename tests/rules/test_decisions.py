@@ -221,3 +221,16 @@ class TestCorruptionMoveWaitsForMichel:
         state = self._into_michels_place(["no_knife"])
         follows(state, type="corruption", player=1, effect="move", to="infirmary")
         assert state.warden == "infirmary"
+
+
+class TestPlayersStartWithoutCigarettes:
+    """No source gives a starting number of cigarettes (the Italian example round starts with none):
+    the preset number `starting_cigarettes` is 0, and a house rule changes it like the starting hand."""
+
+    def test_official_and_simplified_start_with_none(self):
+        for ruleset in ("official", "online-simplified"):
+            assert [p.cigarettes for p in start(3, ruleset=ruleset).players] == [0, 0, 0]
+
+    def test_a_house_rule_gives_some_and_a_seat_entered_keeps_its_own(self):
+        state = start(3, house_rules={"starting_cigarettes": 3}, player_fields={1: {"cigarettes": 0}})
+        assert [p.cigarettes for p in state.players] == [3, 0, 3]

@@ -253,3 +253,18 @@ class TestHand1:
         follows(state, type="sell", player=0, cards=["ring", "unknown"], cigarettes=3)
         assert known(state, 0) == {} and state.players[0].hand.unknown == 1
         assert state.discard == ["ring", "unknown"] and state.players[0].cigarettes == 3
+
+
+def test_a_round_is_one_turn_of_every_player_from_the_first():
+    """The table counts rounds: the engine's `round` moves on when play comes back to the first
+    player (here the second seat), whoever ended each turn; views carry it too."""
+    from companion.rules import round_of, view
+
+    state = start(3, first_player=1)
+    rounds = []
+    for _ in range(7):
+        rounds.append((state.turn, state.round, state.active))
+        follows(state, type="end_turn", player=state.active)
+    assert rounds == [(1, 1, 1), (2, 1, 2), (3, 1, 0), (4, 2, 1), (5, 2, 2), (6, 2, 0), (7, 3, 1)]
+    assert view(state, 0).round == 3
+    assert [round_of(turn, 2) for turn in range(1, 6)] == [1, 1, 2, 2, 3]

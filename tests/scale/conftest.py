@@ -24,13 +24,13 @@ def pg_url() -> Iterator[str]:
     if not base:
         pytest.fail(
             f"the scale tests need PostgreSQL: install it (apt-get install postgresql) and set {PG_ENV} "
-            "to a server's URL, e.g. postgresql+psycopg2://postgres@127.0.0.1:54329/postgres (.ci/run "
+            "to a server's URL, e.g. postgresql://postgres@127.0.0.1:54329/postgres (./tests/run "
             "starts one)"
         )
     try:
-        import psycopg2  # noqa: F401
+        import psycopg  # noqa: F401
     except ImportError:
-        pytest.fail("the scale tests need the psycopg2 driver: pip install -e '.[test]'")
+        pytest.fail("the scale tests need the psycopg driver: pip install -e '.[test]'")
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 

@@ -16,9 +16,10 @@ from typing import Any
 
 from playwright.async_api import async_playwright
 
-from companion.bench.browser import click_id, enable_semantics, launch_browser, wait_text
 from companion.bench.instance import Instance
 from companion.i18n import name
+
+from drivers.browser import click_id, enable_semantics, launch_browser, wait_text
 
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 HANDS = [["spoon", "bandana"], ["golden_chain"], ["silver_watch"], ["camouflage"], ["cafeteria_key"], ["boots"]]

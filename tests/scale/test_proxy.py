@@ -16,7 +16,8 @@ import httpx
 import pytest
 
 from companion.app.ui.phone.device import TOKEN_PREF
-from companion.bench.wire import WireClient
+
+from drivers.wire import WireClient
 
 GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "seed": 4}
 

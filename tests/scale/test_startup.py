@@ -14,9 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from companion.bench.browser import free_port
 from companion.bench.startup import imports
-from companion.bench.wire import WireClient
+
+from drivers.browser import free_port
+from drivers.wire import WireClient
 
 HEAVY = ("storage", "sqlalchemy", "companion.rules", "companion.app.services.shared", "companion.app.ui.shell")
 

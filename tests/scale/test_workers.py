@@ -2,7 +2,7 @@
 
 Workers are counted as the supervisor's children that multiprocessing spawned (`spawn_main` on
 their command line): the supervisor also has a child of multiprocessing's own (its resource
-tracker), which is no worker. Phones are bare websocket clients (companion/bench/wire.py) that
+tracker), which is no worker. Phones are bare websocket clients (tests/drivers/wire.py) that
 tap as a browser does: a click event on the control their screen was sent.
 """
 
@@ -23,8 +23,9 @@ import msgpack
 import pytest
 
 from companion.app.ui.phone.device import TOKEN_PREF
-from companion.bench.browser import free_port
-from companion.bench.wire import WireClient, frame
+
+from drivers.browser import free_port
+from drivers.wire import WireClient, frame
 
 NAMES = ("Carmen", "Nicholas", "Yellow")
 GAME = {"players": [{"name": n} for n in NAMES], "seed": 4}

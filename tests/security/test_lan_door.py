@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,8 +20,9 @@ import httpx
 import pytest
 
 from companion.app.door.access import Access
-from companion.bench.browser import AppServer
-from companion.bench.wire import WireClient
+
+from drivers.browser import AppServer
+from drivers.wire import WireClient
 
 MACHINE = "127.0.0.1"
 DEVICE = "127.0.0.2"
@@ -28,6 +31,7 @@ GAME = {"players": [{"name": "Carmen"}, {"name": "Nicholas"}, {"name": "Yellow"}
 NEUTRAL = "join-neutral"
 CONSOLE = "Carmen"  # every host screen of this game names its players; the neutral page never does
 WRONG_KEY = "W" * 22
+WAIT = 30.0  # s: the most a test waits for the server to have done what it must (a loaded machine is slow)
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +168,10 @@ ODD_PATHS = [
     "/api/games/%00/export",
     "/api/games/x/export?host=%ff%fe",
     f"/api/games/{'a' * 5000}/export",
+    "/game/%00/setup.html?lang=%ff",
+    "/api/games/%00/bgstats.json?lang=%ff",
+    "/setup/checklist.html?config=%ff%fe",
+    f"/setup/checklist.html?config={'A' * 20000}",
     "/assets/../../pyproject.toml",
     "/fonts/..%2f..%2fREADME.md",
     "/upload",
@@ -205,16 +213,27 @@ def test_a_keyless_session_is_released_sooner_than_a_seated_one(door: Any) -> No
             assert await client.wait_for(CONSOLE, NEUTRAL)
             return client.session_id
 
+    def expiries() -> dict[str, datetime.datetime | None]:
+        sessions = {s.id: s for s in app_manager._FletAppManager__sessions.values()}  # type: ignore[attr-defined]
+        return {name: sessions[sid].expires_at for name, sid in (("stranger", stranger), ("host", host))}
+
     stranger = asyncio.run(leave(DEVICE))
     host = asyncio.run(leave(MACHINE))
-    asyncio.run(asyncio.sleep(0.5))
-    sessions = {s.id: s for s in app_manager._FletAppManager__sessions.values()}  # type: ignore[attr-defined]
-    now = datetime.datetime.now(datetime.UTC)
-    left = {
-        name: (sessions[sid].expires_at - now).total_seconds() for name, sid in (("stranger", stranger), ("host", host))
-    }
-    assert left["stranger"] <= KEYLESS_SESSION_SECONDS + 1, left
-    assert left["host"] > SESSION_SECONDS - 10, left
+    host_gone = datetime.datetime.now(datetime.UTC)
+    # The server hears each socket close, gives its session the usual grace, then shortens a
+    # stranger's: waited for, however long a loaded machine takes to get there.
+    soon = datetime.timedelta(seconds=KEYLESS_SESSION_SECONDS + 1)
+    deadline = time.monotonic() + WAIT
+    while True:
+        expires = expiries()
+        shortened = (
+            expires["stranger"] is not None and expires["stranger"] <= datetime.datetime.now(datetime.UTC) + soon
+        )
+        if shortened and expires["host"] is not None:
+            break
+        assert time.monotonic() < deadline, f"the stranger's session was not shortened: {expires}"
+        time.sleep(0.05)
+    assert (expires["host"] - host_gone).total_seconds() > SESSION_SECONDS - 10, expires
 
 
 def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> None:
@@ -226,7 +245,7 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
     import websockets
     from flet_web.fastapi.flet_app import FletApp
 
-    from companion.bench.wire import REGISTER, frame
+    from drivers.wire import REGISTER, frame
 
     bad_openings = [
         None,
@@ -253,12 +272,14 @@ def test_sockets_that_do_not_register_first_leave_nothing_behind(door: Any) -> N
                     except websockets.ConnectionClosed:
                         pass
                 codes.append(ws.close_code)
-        await asyncio.sleep(0.5)
         return codes
 
     before = alive()
     codes = asyncio.run(run())
-    assert alive() <= before
+    deadline = time.monotonic() + WAIT
+    while alive() > before:  # the server lets go of each connection a moment after it closed
+        assert time.monotonic() < deadline, f"{alive() - before} connections still held"
+        time.sleep(0.1)
     assert all(code == 1008 for code, opening in zip(codes, bad_openings * 3, strict=True) if opening is not None)
 
 
@@ -266,13 +287,31 @@ def test_a_patch_of_server_owned_properties_is_dropped() -> None:
     import msgpack
 
     from companion.app.door.peer import strip_server_owned
-    from companion.bench.wire import UPDATE_PROPS, frame
+
+    from drivers.wire import UPDATE_PROPS, frame
 
     cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 1, "props": {"client_ip": MACHINE, "_i": 9, "width": 400}}))
     assert msgpack.unpackb(cleaned[1:]) == [UPDATE_PROPS, {"id": 1, "props": {"width": 400}}]
     untouched = frame(UPDATE_PROPS, {"id": 4, "props": {"value": "Carmen"}})
     assert strip_server_owned(untouched) is untouched
     assert strip_server_owned(b"\x00\xc1garbage") == b"\x00\xc1garbage"
+
+
+def test_a_closed_snackbar_is_dropped_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    """Flet's browser client patches `_dismissed` whenever a toast closes: normal play, so nothing
+    is printed at the default level; a patch of a server-owned field still warns."""
+    import msgpack
+
+    from companion.app.door.peer import strip_server_owned
+
+    from drivers.wire import UPDATE_PROPS, frame
+
+    caplog.set_level(logging.INFO, logger="companion.app.door.peer")
+    cleaned = strip_server_owned(frame(UPDATE_PROPS, {"id": 7, "props": {"_dismissed": True, "open": False}}))
+    assert msgpack.unpackb(cleaned[1:]) == [UPDATE_PROPS, {"id": 7, "props": {"open": False}}]
+    assert caplog.records == []
+    strip_server_owned(frame(UPDATE_PROPS, {"id": 7, "props": {"_dismissed": True, "client_ip": MACHINE}}))
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
 
 
 def test_forwarded_chains_are_read_from_the_proxy_side() -> None:

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.bench.browser import free_port
+from drivers.browser import free_port
 
 LISTEN = "0A"  # the TCP state of a listening socket in /proc/net/tcp
 

@@ -15,8 +15,8 @@ if sys.path[0] != ROOT:
 
 PG_ENV = "COMPANION_TEST_POSTGRES_URL"
 PG_SKIP = (
-    f"{PG_ENV} is not set: set it to a PostgreSQL URL (e.g. postgresql+psycopg2://postgres@127.0.0.1:54329/"
-    "postgres, as .ci/run does) to run the storage tests against PostgreSQL too"
+    f"{PG_ENV} is not set: set it to a PostgreSQL URL (e.g. postgresql://postgres@127.0.0.1:54329/"
+    "postgres, as ./tests/run does) to run the storage tests against PostgreSQL too"
 )
 
 
@@ -25,10 +25,10 @@ class PostgresSchemas:
 
     def __init__(self, base: str) -> None:
         try:
-            import psycopg2  # noqa: F401
+            import psycopg  # noqa: F401
         except ImportError:
             pytest.fail(
-                "the PostgreSQL tests need the psycopg2 driver: pip install psycopg2-binary "
+                "the PostgreSQL tests need the psycopg driver: pip install 'psycopg[binary]' "
                 "(or pip install -e '.[test]')"
             )
         from sqlalchemy import create_engine

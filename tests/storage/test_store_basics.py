@@ -211,7 +211,8 @@ def test_a_deleted_game_is_gone_with_its_log_seats_and_devices(store, db_url):
 
     from storage.devices import token_hash
 
-    OPTIONAL = {"snapshots", "log_problems"}  # rows only a long, finished or damaged game has
+    # rows only a long, finished or damaged game has
+    OPTIONAL = {"snapshots", "log_problems", "resume_points", "resume_pages"}
     cfg = config()
     kept, deleted = store.create_game(cfg), store.create_game(cfg)
     for game_id in (kept, deleted):

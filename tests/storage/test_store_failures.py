@@ -23,7 +23,7 @@ from storage import (
     Store,
     Unreachable,
 )
-from storage.database import default_path
+from storage.database import Database, default_path
 
 
 def _digest(path: Path) -> str:
@@ -189,7 +189,8 @@ def test_a_read_only_folder_is_reported_and_the_data_kept(tmp_path):
     folder.mkdir()
     path = folder / "games.sqlite3"
     _store_with_games(path, games=2)
-    assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite3"]  # WAL files are gone after a clean close
+    # WAL files are gone after a clean close; the marker stays (files.py)
+    assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite3", "games.sqlite3.kept"]
     before = _digest(path)
     with read_only_folder(folder):
         with pytest.raises(ReadOnly, match=f"its folder {folder} is read-only"), Store(str(path)) as store:
@@ -211,6 +212,36 @@ def test_an_unreachable_server_is_named():
     ) as refused:
         Store("postgresql+psycopg2://nobody:secret@127.0.0.1:9/games")
     assert "secret" not in refused.value.message and "\n" not in refused.value.message
+
+
+@pytest.mark.parametrize(
+    "written", ["postgresql://me@db/games", "postgresql+psycopg2://me@db/games", "postgresql+psycopg://me@db/games"]
+)
+def test_a_postgresql_url_however_written_opens_with_psycopg_3(written):
+    """One driver for the store and the notifications between instances; the older spellings still
+    work, and messages name the database as the user wrote it."""
+    db = Database(written)  # the engine connects on first use: no server needed here
+    try:
+        assert (db.engine.dialect.name, db.engine.dialect.driver) == ("postgresql", "psycopg")
+        assert db.url.drivername == "postgresql+psycopg" and not db.is_sqlite
+        assert db.label == written
+    finally:
+        db.dispose()
+
+
+def test_a_missing_postgresql_driver_says_what_to_install(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def without_psycopg(name, *args, **kwargs):
+        if name.split(".")[0] == "psycopg":
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_psycopg)
+    with pytest.raises(DatabaseProblem, match=r"postgresql://me@db/games .*pip install 'psycopg\[binary\]'"):
+        Database("postgresql://me@db/games")
 
 
 def test_bad_urls_and_missing_drivers_are_named():

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .harness import AppServer
+from drivers.browser import AppServer
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -50,6 +50,20 @@ async def show(app: Any, route: str) -> None:
     """Show `route` and wait until its screen is drawn (a game's screen reads it off the loop first)."""
     app.show(route)
     await app.shown()
+
+
+async def until(check: Any, what: str, timeout: float = 60.0) -> None:
+    """Wait on the loop until `check()` holds: something done off the loop has arrived (a write,
+    its news at another screen, a screen read again and drawn). Check what the screen shows, not
+    the store behind it, which changes a moment before the screen is read again and drawn. The
+    timeout only fails what never arrives: a loaded machine gets there later, not elsewhere."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"no {what} within {timeout:.0f} s"
+        await asyncio.sleep(0.01)
 
 
 async def settled(screen: Any) -> None:

@@ -39,7 +39,7 @@ from typing import Any
 from companion.app.ui.shell import App
 from companion.simulate import RandomTable
 
-from .harness import LAPTOP, PHONE, click_id, enable_semantics, evaluate, screen_text, shot
+from drivers.browser import LAPTOP, PHONE, click_id, enable_semantics, evaluate, screen_text, shot
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 DEVICES = ("laptop", "two-phones", "all-phones")
@@ -211,14 +211,14 @@ NODES_JS = """() => Array.from(document.querySelectorAll('[flt-semantics-identif
 # "show my hand" and the screen's own setting are not play.
 PLAY = [  # the first pattern a control's identifier matches gives its weight
     (re.compile(r"(compose-back|.*-cancel|confirm-no|result-close|menu-refused)"), 1),
-    (re.compile(r"(answer|pad|michel|drawn|die|pick|choice|done|add|many|number|place)-.+"), 10),
+    (re.compile(r"(answer|pad|michel|drawn|die|pick|choice|done|add|many|number|place|end|quick)-.+"), 10),
     (re.compile(r"(punish|report|warden-to)-.+"), 10),
     (re.compile(r"action-(?!.*-details$).+"), 6),
     (re.compile(r"(confirm-yes|flag-ok|react-.+|freepass-.+|skip-.+|entered-.+|clear-.+)"), 3),
 ]
 NOT_PLAY = re.compile(r"(michel-ask|drawn-ask|.*-value)")
 DECIDING = re.compile(
-    r"(answer|pad|michel|drawn|die|pick|choice|done|add|many|number|place|action|confirm|flag|compose)-.+"
+    r"(answer|pad|michel|drawn|die|pick|choice|done|add|many|number|place|action|confirm|flag|compose|end|quick)-.+"
 )
 OTHERS_DECISION = re.compile(r"(answer|pad|pick|michel|drawn|die)-.+")
 

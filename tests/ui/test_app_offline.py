@@ -25,9 +25,18 @@ from companion.app.host import launch
 from companion.app.services.session import TableSession
 from companion.app.services.settings import Settings, SettingsFile
 from companion.app.ui.shell import App, Services
-from companion.bench import browser
 
-from .conftest import drawn, expanded_without_bounds, identified, make_store, monkey_step, settled, show
+from .conftest import (
+    drawn,
+    expanded_without_bounds,
+    identified,
+    make_store,
+    monkey_step,
+    settled,
+    show,
+    until,
+)
+from drivers import browser
 
 
 def pack(obj):
@@ -46,12 +55,12 @@ class FakeConnection(Connection):
         self.sent.append(pack([message.action, message.body]))
 
 
-async def new_app(store, folder: Path, width: int = 390) -> App:
+async def new_app(store, folder: Path, width: int = 390, lan_url: str | None = None) -> App:
     session = Session(FakeConnection(asyncio.get_running_loop()))
     pack(session.get_page_patch())
     _context_page.set(session.page)
     session.page.width = width
-    app = App(session.page, Services(store, SettingsFile(folder / "settings.json")))
+    app = App(session.page, Services(store, SettingsFile(folder / "settings.json"), lan_url=lan_url))
     app.session_keepalive = session  # the page holds its session only weakly
     app.width = width
     app.start()
@@ -147,6 +156,25 @@ def test_history_fits_the_players_statistics_to_a_phone(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_finished_game_replays_from_the_history(tmp_path: Path) -> None:
+    """History's row of a finished game has its Replay, as Home and the win screen do; Back
+    returns to the History."""
+    store = make_store(tmp_path)
+    won = store.create_game({"players": [{"name": "Carmen", "tunnel": 11, "hand": ["spoon"]}, {"name": "Nicholas"}]})
+    store.submit(won, {"type": "dig", "player": 0, "tool": "spoon"}, base_version=store.load(won).version)
+
+    async def run() -> None:
+        app = await new_app(store, tmp_path, 390)
+        await show(app, "/history")
+        [replay] = identified(app.page, f"history-replay-{won}")
+        assert replay.label == "Replay the game of Carmen, Nicholas step by step"
+        replay.content.on_click(None)
+        await app.shown()
+        assert type(app.screen).__name__ == "ReplayScreen" and app.screen.back_route() == "/history"
+
+    asyncio.run(run())
+
+
 def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
     """After a year of game nights: Home lists the latest finished games and links to the rest,
     History lists a page at a time and charts the latest games; the totals count every game, and
@@ -192,10 +220,9 @@ def test_a_long_history_is_shown_a_page_at_a_time(tmp_path: Path) -> None:
         app.confirm = lambda title, text, yes, on_yes, **kw: on_yes()
         [delete] = identified(app.page, f"history-delete-{first}")
         delete.content.on_click(None)
-        while first in [g.id for g in store.list_games()] or app.screen is None:
-            await asyncio.sleep(0.01)
-        await app.shown()  # History read again
-        assert not identified(app.page, f"history-delete-{first}") and len(store.list_games()) == played - 1
+        # History read again and drawn: the store forgets the game a moment before that.
+        await until(lambda: not identified(app.page, f"history-delete-{first}"), "list drawn without the game")
+        assert len(store.list_games()) == played - 1
         assert str(played - 1) in [c.value for c in drawn(app.page) if isinstance(c, ft.Text)]
 
     asyncio.run(run())

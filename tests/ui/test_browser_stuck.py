@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import BrowserStuck, drive, evaluate
+from drivers.browser import BrowserStuck, drive, evaluate
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -50,7 +50,7 @@ def test_only_a_stuck_browser_runs_a_browser_test_again(tmp_path: Path) -> None:
             """
             from pathlib import Path
 
-            from companion.bench.browser import BrowserStuck
+            from drivers.browser import BrowserStuck
 
             def test_the_browser_got_stuck_once():
                 first = Path(__file__).with_name("ran-once")
@@ -97,7 +97,7 @@ class SlowText:
 def test_a_text_that_never_comes_is_stuck_only_when_the_renderer_is(monkeypatch: pytest.MonkeyPatch) -> None:
     from playwright.async_api import TimeoutError as WaitTimeout
 
-    from companion.bench import browser
+    from drivers import browser
 
     monkeypatch.setattr(browser, "FRAME_S", 0.1)
     with pytest.raises(BrowserStuck, match="its renderer is stuck"):

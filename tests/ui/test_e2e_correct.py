@@ -10,7 +10,17 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, shot, wait_text
+from drivers.browser import (
+    LAPTOP,
+    click_id,
+    drive,
+    ident,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    shot,
+    wait_text,
+)
 
 GAME = {
     "players": [{"name": "Carmen", "hand": ["spoon", "unknown", "unknown"]}, {"name": "Nicholas"}],
@@ -47,6 +57,7 @@ def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) ->
                 await click_id(page, "correct-record")
                 await wait_text(page, "Correction recorded")
                 await wait_text(page, "Carmen's turn")
+                await wait_text(page, "Correction: Carmen · Cigarettes set to 2")  # what just happened
             carmen = stored().players[0]
             assert (carmen.cigarettes, stored().warden, carmen.hand.known, carmen.hand.unknown) == (
                 2,
@@ -58,7 +69,7 @@ def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) ->
 
             async with pictured_on_failure(page, "correct-laptop-log"):
                 await click_id(page, "nav-log")
-                await wait_text(page, "Carmen corrects the game state")
+                await wait_text(page, "The referee corrects the table")
                 await wait_text(page, "Correction: Carmen · Cigarettes set to 2")
                 await click_id(page, "nav-back")
                 await wait_text(page, "Carmen's turn")

@@ -14,7 +14,18 @@ import asyncio
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import ARTIFACTS, LAPTOP, click_id, drive, evaluate, ident, launch_browser, open_page, shot, wait_text
+from drivers.browser import (
+    ARTIFACTS,
+    LAPTOP,
+    click_id,
+    drive,
+    evaluate,
+    ident,
+    launch_browser,
+    open_page,
+    shot,
+    wait_text,
+)
 
 
 async def fill_name(page, number: int, name: str) -> None:
@@ -40,9 +51,7 @@ async def play_example_round(page, tag: str) -> None:
     await shot(page, f"{tag}-setup")
     # Yellow starts with two Knives: a game in progress.
     await click_id(page, "switch-in-progress")
-    await click_id(page, "start-open-add-2")
-    await click_id(page, "start-add-2-knife")
-    await click_id(page, "start-open-add-2")
+    await click_id(page, "start-add-2-knife")  # one tap per card: the chips stay open
     await click_id(page, "start-add-2-knife")
     await click_id(page, "setup-start-button")
     await wait_text(page, "Carmen's turn")

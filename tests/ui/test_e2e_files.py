@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     PHONE,
     click_id,

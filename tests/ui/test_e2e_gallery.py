@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     PHONE,
     click_id,
@@ -91,7 +91,7 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
 
     async def visit(page: Any, route: str, ready: str, name: str) -> None:
         await page.goto(server.url + route)
-        from .harness import enable_semantics
+        from drivers.browser import enable_semantics
 
         await enable_semantics(page)
         await wait_text(page, ready, 30000)
@@ -124,7 +124,7 @@ def test_every_screen(server, store, settings_path, device: str, dark: bool) -> 
             await visit(page, f"/game/{finished.id}/replay?step=1", "Entry 1 of", "replay")
             # 200% text size (the browser's font size setting): the table and the setup still work.
             await page.goto(f"{server.url}/game/{game_id}")
-            from .harness import enable_semantics
+            from drivers.browser import enable_semantics
 
             await enable_semantics(page)
             await wait_text(page, "Carmen's turn", 30000)
@@ -163,7 +163,7 @@ def test_standee_letters_grow_with_the_text_inside_their_disc(server, store) -> 
             browser = await launch_browser(p)
             page = await open_page(browser, server.url + "/", {"width": 1280, "height": 2400})
             await page.goto(f"{server.url}/game/{game_id}")
-            from .harness import enable_semantics
+            from drivers.browser import enable_semantics
 
             await enable_semantics(page)
             await wait_text(page, "Carmen's turn", 30000)

@@ -29,7 +29,8 @@ from companion.app.vm.text import Tr
 from companion.i18n import DEFAULT_LANGUAGE, catalog
 from companion.rules.rulebook import rule_sections
 
-from .harness import (
+from .test_e2e_gallery import finished_games
+from drivers.browser import (
     LAPTOP,
     PHONE,
     AppServer,
@@ -44,7 +45,6 @@ from .harness import (
     shot,
     wait_text,
 )
-from .test_e2e_gallery import finished_games
 
 NAMES = ("Carmen", "Nicholas")
 GAME = {
@@ -142,7 +142,7 @@ class Walk:
 
 async def play_a_round(walk: Walk, game_id: str) -> None:
     """Carmen is flagged, composes, offends under the Warden's eyes and extorts Nicholas, who
-    cooperates; each turn ends with the neutrals' question; back to Carmen."""
+    cooperates; each turn ends with the neutrals' question, in the same tap; back to Carmen."""
     page, tr = walk.page, walk.tr
     await walk.visit(f"/game/{game_id}", tr("ui.headline_turn", player="Carmen", count=2), "table")
     await click_id(page, "menu-refused")  # what is not possible now is folded away
@@ -171,10 +171,9 @@ async def play_a_round(walk: Walk, game_id: str) -> None:
     await wait_text(page, tr("event.cooperate", player="Nicholas", tool="spoon", receiver="Carmen"))
     await walk.note("after-answer")
     for player, other in (("Carmen", "Nicholas"), ("Nicholas", "Carmen")):
-        await click_id(page, "action-end_turn")
-        await wait_text(page, tr("ui.pending.neutral_move", player=player))
+        await wait_text(page, tr("ui.end_turn_and_move"))  # End the turn offers the neutrals' move
         await walk.note(f"neutrals-{player}")
-        await click_id(page, "answer-skip_neutral")
+        await click_id(page, "end-skip_neutral")  # one tap: the turn ends, they stay
         await wait_text(page, tr("ui.headline_turn", player=other, count=2))
     await walk.note("next-round", picture=True)
 
@@ -336,7 +335,7 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                     await italian.note("phone-picker", picture=True)
                     await click_id(carmen, "join-seat-0")
                     await click_id(nicholas, "join-seat-1", timeout=30000)
-                    await wait_text(nicholas, en("join.seat_title", player="Nicholas", turn=1), 30000)
+                    await wait_text(nicholas, en("join.seat_title", player="Nicholas", round=1), 30000)
                     await click_id(nicholas, "nav-settings")  # the phone's own settings: its language
                     await wait_text(nicholas, en("ui.setting_language_hint"), 30000)
                     assert not await ident(nicholas, "theme-dark").count()  # the table's settings stay the host's
@@ -344,9 +343,9 @@ def test_a_joined_phone_reads_the_table_in_its_own_language(store, settings_path
                     await wait_text(nicholas, fa("ui.setting_language_hint"))
                     await persian.note("phone-settings", picture=True)
                     await click_id(nicholas, "nav-back")
-                    await wait_text(nicholas, fa("join.seat_title", player="Nicholas", turn=1))
+                    await wait_text(nicholas, fa("join.seat_title", player="Nicholas", round=1))
                     await persian.note("phone-seat", picture=True)
-                    await wait_text(carmen, it("join.seat_title", player="Carmen", turn=1))
+                    await wait_text(carmen, it("join.seat_title", player="Carmen", round=1))
                     await italian.note("phone-seat", picture=True)
                 await browser.close()
                 return [italian, persian]

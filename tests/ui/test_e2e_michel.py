@@ -1,6 +1,6 @@
-"""End to end: Michel & Michelle run by the app. After a turn the mover only says which neutral
-moves; the app rolls, shows the move and the extortion with the Michel card it drew, and asks
-the extorted player (only them) for their answer."""
+"""End to end: Michel & Michelle run by the app. Ending a turn, the mover only says which neutral
+moves, in the same tap as End the turn; the app rolls, shows the move and the extortion with the
+Michel card it drew, and asks the extorted player (only them) for their answer."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from playwright.async_api import async_playwright
 
 from companion.rules import Game
 
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     click_id,
     drive,
@@ -61,15 +61,14 @@ def test_michel_moves_and_extorts_through_the_ui(server, store) -> None:
             page = await open_page(browser, f"{server.url}/game/{game_id}", LAPTOP)
             async with pictured_on_failure(page, "michel-laptop"):
                 await wait_text(page, "Carmen's turn", 30000)
-                await click_id(page, "action-end_turn")
-                await wait_text(page, "move Michel or Michelle?")
+                await wait_text(page, "End the turn, then:")
                 await shot(page, "michel-laptop-choose-neutral")
-                await click_id(page, "answer-move_neutral-michel")
+                await click_id(page, "end-move_neutral-michel")  # one tap: the turn ends, Michel moves
                 for place in choices:  # a die face naming two Places: the mover picks, on the map
                     await wait_text(page, "where does it go?")
                     await click_id(page, f"place-{place}")
                 await wait_text(page, "Michel extorts Nicholas and reveals a Michel card")
-                await ident(page, "die-result").wait_for(state="attached", timeout=5000)
+                await ident(page, "die-result").wait_for(state="attached", timeout=15000)
                 text = await screen_text(page)
                 assert "Nicholas decides" in text  # only the extorted player's own choice
                 await shot(page, "michel-laptop-extortion")

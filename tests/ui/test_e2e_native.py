@@ -17,7 +17,9 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from .harness import (
+from .test_e2e_example_round import fill_name
+from .test_e2e_restart import stop_server
+from drivers.browser import (
     PHONE,
     click_id,
     drive,
@@ -32,8 +34,6 @@ from .harness import (
     shot,
     wait_text,
 )
-from .test_e2e_example_round import fill_name
-from .test_e2e_restart import stop_server
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ("games.sqlite3", "settings.json", "dyo-companion")  # what the app writes, by name

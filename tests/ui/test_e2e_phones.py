@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.async_api import async_playwright
 
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     PHONE,
     AppServer,
@@ -142,7 +142,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 # A whole round, from the phones; the table view and every other phone follow.
                 for seat, phone in enumerate(phones):
                     name = NAMES[seat]
-                    await wait_text(phone, f"{name}'s turn", 15000)
+                    await wait_text(phone, "Your turn", 15000)  # on the player's own phone
                     await click_id(phone, "action-search")
                     await wait_text(host, f"{name} draws 1 Search card", 10000)
                     await wait_text(phones[(seat + 3) % 6], f"{name} draws 1 Search card", 10000)
@@ -167,7 +167,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 await tap_together([(phones[1], "report-1"), (phones[2], "report-2")])
                 await wait_text(host, "reports Carmen to the Warden", 10000)
                 for phone in phones[:3]:
-                    await wait_text(phone, "Nicholas's turn", 10000)
+                    await wait_text(phone, "Your turn" if phone is phones[1] else "Nicholas's turn", 10000)
                 await asyncio.sleep(1.0)
                 table = store.load(game_id)
                 assert table.version == before + 1, "both reports were recorded"

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from companion.bench.browser import SCREEN_TEXT_JS
-
-from .harness import (
+from .test_e2e_example_round import fill_name
+from drivers.browser import (
     LAPTOP,
     PHONE,
+    SCREEN_TEXT_JS,
     click_id,
     drive,
     ident,
@@ -30,7 +31,6 @@ from .harness import (
     shot,
     wait_text,
 )
-from .test_e2e_example_round import fill_name
 
 TUTORIAL = Path(__file__).resolve().parents[1] / "scenarios" / "tutorial.json"
 MAX_TAPS = 14
@@ -59,8 +59,7 @@ async def set_up_the_tutorial(page) -> None:
         await fill_name(page, number, name)
     await wait_text(page, "3 of 3 cards: 0 named, 3 unentered")
     await click_id(page, "switch-in-progress")  # Knives come from the board: a hand the box dealt otherwise
-    for _ in range(2):
-        await click_id(page, "start-open-add-2")
+    for _ in range(2):  # one tap per card: the chips stay open
         await click_id(page, "start-add-2-knife")
     await wait_text(page, "3 of 3 cards: 2 named, 1 unentered")
     await click_id(page, "setup-start-button")
@@ -162,12 +161,18 @@ def test_offence_warning_winning_dig_undo_and_the_phone_strip(server, store) -> 
                 strip = await carmen.get_attribute("aria-label") or await carmen.inner_text()
                 assert strip.startswith("Their turn. Carmen: Tunnel 1 of")  # she dug under the Warden
                 await click_id(phone, "score-1", expect_change=False)
-                await asyncio.sleep(0.8)
-                board = await ident(phone, "player-1").bounding_box()
-                assert board is not None and 0 <= board["y"] < PHONE["height"]
+                await scrolled_into_view(phone, "player-1")  # the page scrolls to Nicholas's board
             await browser.close()
 
     drive(run())
+
+
+async def scrolled_into_view(page, name: str, timeout: float = 15) -> None:
+    """Wait until the node's top is on the screen: a scroll takes as long as the machine lets it."""
+    deadline = time.monotonic() + timeout
+    while not ((box := await ident(page, name).bounding_box()) and 0 <= box["y"] < page.viewport_size["height"]):
+        assert time.monotonic() < deadline, f"{name} is not on screen: {box}"
+        await asyncio.sleep(0.1)
 
 
 async def label_of(page, name: str) -> str:

@@ -16,7 +16,7 @@ import time
 import pytest
 from playwright.async_api import async_playwright
 
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     click_id,
     cut_connection,

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 
 from .conftest import make_store
-from .harness import (
+from drivers.browser import (
     PHONE,
     click_id,
     drive,
@@ -63,7 +63,7 @@ def stop_server(proc: subprocess.Popen) -> None:
 async def stable_screen(page) -> list[str]:
     """What the table says (status, decision, answers, players), without transient lines."""
     text = await screen_text(page)
-    keep = ("Waiting for", "extorts Carmen", "Fight", "Give the Spoon", "Turn ", "Laid to intimidate")
+    keep = ("Waiting for", "extorts Carmen", "Fight", "Give the Spoon", "Round ", "Laid to intimidate")
     return sorted({line.strip() for line in text.splitlines() if any(k in line for k in keep)})
 
 

@@ -13,7 +13,7 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
-from .harness import (
+from drivers.browser import (
     CHROMIUM_ARGS,
     LAPTOP,
     click_id,

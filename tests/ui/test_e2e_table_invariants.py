@@ -17,8 +17,8 @@ import time
 import pytest
 from playwright.async_api import async_playwright
 
-from .harness import AppServer, drive, launch_browser
 from .table_monkey import DEVICES, MODES, ServerErrors, Sessions, open_table, play
+from drivers.browser import AppServer, drive, launch_browser
 
 TAPS = int(os.environ.get("COMPANION_TABLE_TAPS", "8"))
 SEED = int(os.environ.get("COMPANION_TABLE_SEED", "20261206"))
@@ -57,7 +57,7 @@ def test_every_mode_of_the_table_goes_on_after_every_tap(devices: str, store, se
 # neutrals where they are, and end a fight fast.
 DIGGERS = [
     (re.compile(r"(action-dig|choice-tool-.*|done-.*)"), 400),
-    (re.compile(r"(pad-move-\d-cell_block|choice-to-cell_block|answer-skip_neutral|answer-give_up)"), 80),
+    (re.compile(r"(pad-move-\d-cell_block|choice-to-cell_block|(answer|end)-skip_neutral|answer-give_up)"), 80),
     (re.compile(r"action-(end_turn|move|cautious_move)"), 20),
     (re.compile(r"answer-cooperate-.*"), 2),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.async_api import async_playwright
 
-from .harness import LAPTOP, PHONE, click_id, drive, launch_browser, open_page, wait_text
+from drivers.browser import LAPTOP, PHONE, click_id, drive, launch_browser, open_page, wait_text
 
 
 def test_two_screens_follow_each_other(server, store) -> None:

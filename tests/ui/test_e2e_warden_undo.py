@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from .harness import (
+from drivers.browser import (
     LAPTOP,
     PHONE,
     click_id,

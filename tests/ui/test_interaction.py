@@ -16,6 +16,7 @@ from companion.app.services.session import Outcome, TableSession
 from companion.app.vm.dice import TableChance
 from companion.app.vm.interaction import REVEAL_SECONDS, TableControl
 from companion.app.vm.log import recent_lines
+from companion.app.vm.rulings import Ruling
 from companion.app.vm.seat import SPECTATOR
 from companion.app.vm.table import build_table, names_of
 from companion.app.vm.text import Tr
@@ -35,6 +36,7 @@ class FakeScreen:
         self.confirming: list[Callable[[], Any]] = []
         self.dice = physical
         self.timers: list[tuple[float, Callable[[], Any]]] = []
+        self._steps: list[tuple[Callable[..., Any], tuple[Any, ...]]] | None = None
 
     def show(self) -> None:
         self.said.append(("show", None))
@@ -42,8 +44,11 @@ class FakeScreen:
     def refresh(self) -> None:
         self.said.append(("refresh", None))
 
-    def flag(self, title: str, found: list[Any], on_force: Callable[[], Any] | None = None) -> None:
+    def flag(self, title: str, found: list[Any], on_force: Callable[[Ruling], Any] | None = None) -> None:
         self.said.append(("flag", (title, [r.rule for r in found], on_force)))
+
+    def keep_ruling(self, house_rules: dict[str, Any], ruling: str) -> None:
+        self.said.append(("keep", (house_rules, ruling)))
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None:
         self.said.append(("confirm", title))
@@ -69,8 +74,19 @@ class FakeScreen:
         self.timers.append((seconds, fn))
 
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool:
-        """A step awaiting the store, run to its end (a real screen runs it on the session's loop)."""
-        asyncio.run(coro_fn(*args))
+        """A step awaiting the store, run to its end (a real screen runs it on the session's loop);
+        a step a step asks for (a turn ended, then a neutral moved in the same tap) runs after it."""
+        queue = self._steps
+        if queue is not None:
+            queue.append((coro_fn, args))
+            return True
+        self._steps = queue = [(coro_fn, args)]
+        try:
+            while queue:
+                fn, fn_args = queue.pop(0)
+                asyncio.run(fn(*fn_args))
+        finally:
+            self._steps = None
         return True
 
     def kinds(self) -> list[str]:
@@ -153,7 +169,7 @@ def test_a_refusal_is_flagged_with_its_rules_and_the_referee_may_force_it(store)
     kind, (title, rules, on_force) = screen.said[-1]
     assert kind == "flag" and "BEAT-2" in rules and store.load(gid).version == 0
     assert on_force is not None  # a house rule may overrule it: recorded anyway, with the rule kept
-    on_force()
+    on_force(Ruling())
     assert store.load(gid).version == 1
     gid = game(store, players=[{"name": "Carmen", "beatings": 1}, {"name": "Nicholas"}])
     phone, said = control(store, gid, Phone(0))

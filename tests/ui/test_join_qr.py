@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.host.launch import phones_line
+from companion.app.host.net import networks
 from companion.app.ui.phone.table_view import bilevel_png, qr_png
+
+from .conftest import drawn, identified, make_store, show
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = "http://192.168.1.20:8550/join/0123456789abcdef0123456789abcdef?key=AbCdEfGhIjKlMnOpQrStUv"
@@ -60,3 +64,39 @@ def test_no_imaging_library_is_needed() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_link_no_phone_can_open_is_said_plainly(tmp_path: Path) -> None:
+    """Served on this computer only, the table view shows no QR code (its link names 127.0.0.1,
+    which opens on no phone) but says so and names the command that serves phones; with --lan
+    the code is there."""
+    import asyncio
+
+    from .test_app_offline import new_app
+
+    store = make_store(tmp_path)
+    game = store.create_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}]})
+
+    async def run() -> None:
+        for lan_url, reached in ((None, False), ("http://192.168.1.20:8550/", True)):
+            app = await new_app(store, tmp_path, 390, lan_url=lan_url)
+            await show(app, f"/game/{game}/table")
+            assert bool(identified(app.page, "join-qr")) is reached
+            note = identified(app.page, "join-local-only")
+            assert bool(note) is not reached
+            if note:
+                texts = [c.value for c in drawn(app.page) if hasattr(c, "value") and isinstance(c.value, str)]
+                assert "dyo-companion --lan" in texts and "Phones cannot open this link yet" in note[0].label
+
+    asyncio.run(run())
+
+
+def test_the_start_says_whether_phones_can_join() -> None:
+    assert phones_line("http://192.168.1.20:8550/") == (
+        "Phones on this network join by the QR code on a game's table view (http://192.168.1.20:8550/)."
+    )
+    alone = phones_line(None)
+    assert alone is not None and "Phones cannot join" in alone and alone.endswith("dyo-companion --lan")
+    no_network = phones_line("http://127.0.0.1:8550/")  # --lan on a machine with no network
+    assert no_network is not None and no_network.startswith("Phones cannot open the join QR code")
+    assert phones_line(None, networks(["10.0.0.1"])) is None  # a reverse proxy brings them

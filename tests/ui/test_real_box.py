@@ -198,8 +198,8 @@ class TestBugs:
             await show(app, f"/game/{game}")
             title = app.screen.appbar().title
             texts = title.content.controls
-            assert title.label == "Turn 1 · Maximiliana Alessandra"
-            assert texts[0].value == "Turn 1 · " and texts[0].no_wrap and not texts[0].expand
+            assert title.label == "Round 1 · Maximiliana Alessandra"
+            assert texts[0].value == "Round 1 · " and texts[0].no_wrap and not texts[0].expand
             assert texts[1].value == "Maximiliana Alessandra" and texts[1].overflow == ft.TextOverflow.ELLIPSIS
             assert texts[1].expand
             bar = [c.identifier for c in app.screen.appbar().actions if isinstance(c, ft.Semantics)]
@@ -458,7 +458,7 @@ class TestMichelCardsOneAtATime:
                 if first == "no_knife":
                     assert table.control.michel_drawn == ["no_knife"] and store.load(game).version == 0
                     ask = michel_ask(table.control.state, self.MOVE, ["no_knife"], TR)
-                    assert ask.prompt == "Card 2: those drawn so far call for another (no Knife)"
+                    assert ask.prompt == "Card 2 of this move (drawn so far: no Knife)"
                     table.control.pick_michel("knife_shovel")
                 await settled(table)
                 entry = store.events(game)[-1]

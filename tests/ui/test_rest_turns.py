@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from companion.app.ui.widgets.patch import rest_turn
+
+from .conftest import until
+
+WAIT = 60.0  # s: the most a test waits for what must come (a loaded machine is slow, not wrong)
 
 
 def test_a_headline_heard_during_a_rebuild_goes_before_the_next_rebuild() -> None:
@@ -24,14 +28,14 @@ def test_a_headline_heard_during_a_rebuild_goes_before_the_next_rebuild() -> Non
     async def rest(name: str) -> None:
         async with rest_turn():
             began.set()
-            queued.wait(5)  # a rebuild holds the loop; meanwhile another table's news is handed to it
+            queued.wait(WAIT)  # a rebuild holds the loop; meanwhile another table's news is handed to it
             order.append(name)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
 
         def news() -> None:  # the listening thread hands another table's news to the loop
-            began.wait(5)
+            began.wait(WAIT)
             loop.call_soon_threadsafe(order.append, "headline")
             queued.set()
 
@@ -83,10 +87,7 @@ def test_the_screen_that_recorded_an_action_rebuilds_after_every_headline(tmp_pa
             load = one.store.load
             one.store.load = lambda game_id: reads.append(game_id) or load(game_id)
             referee.screen.control.submit({"type": "search", "player": 0})
-            for _ in range(400):
-                if sum(kind == "rest" for kind, _ in order) == len(apps):
-                    break
-                await asyncio.sleep(0.005)
+            await until(lambda: sum(kind == "rest" for kind, _ in order) == len(apps), "rebuild of every screen", WAIT)
             return order, len(reads)
         finally:
             one.close()
@@ -102,16 +103,26 @@ def test_the_screen_that_recorded_an_action_rebuilds_after_every_headline(tmp_pa
 
 def test_a_screen_with_nothing_to_do_now_rebuilds_after_the_others(tmp_path: Path, monkeypatch: Any) -> None:
     """The screens that offer something now (the referee's, the phone whose turn it is) rebuild
-    the rest at once; a phone of another seat, and the table view, wait `WATCHING_REST_DELAY`
-    (made long here, so a slow machine cannot blur the two), so the browsers draw every
-    headline before the machine is busy with their rebuilds."""
+    the rest at once; a phone of another seat, and the table view, wait `WATCHING_REST_DELAY`,
+    so the browsers draw every headline before the machine is busy with their rebuilds. That
+    wait is held here until the first two have rebuilt: a slow machine cannot blur the two."""
     from companion.app.ui.screens import table_news
     from companion.bench.instance import Instance
 
-    delay = 1.0
-    monkeypatch.setattr(table_news, "WATCHING_REST_DELAY", delay)
+    held = 7.5  # a delay of its own, so only the watching screens' wait is held
+    monkeypatch.setattr(table_news, "WATCHING_REST_DELAY", held)
 
-    async def run() -> dict[str, float]:
+    async def run() -> tuple[list[str], list[str]]:
+        opened, waiting = asyncio.Event(), []
+
+        async def sleep(seconds: float) -> None:
+            if seconds == held:
+                waiting.append(seconds)
+                await opened.wait()
+            else:
+                await asyncio.sleep(seconds)
+
+        monkeypatch.setattr(table_news, "asyncio", SimpleNamespace(sleep=sleep))
         one = Instance(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, "one")
         try:
             game = one.store.create_game({"players": [{"name": n} for n in ("Ann", "Bo", "Cy")], "seed": 3})
@@ -121,32 +132,35 @@ def test_a_screen_with_nothing_to_do_now_rebuilds_after_the_others(tmp_path: Pat
             for seat in range(3):
                 device, _ = one.services.join.join(game, secret, "127.0.0.1", seat, "test phone")
                 apps[f"phone {seat}"] = await one.open_screen(f"/play/{game}", device)
-            rebuilt: dict[str, float] = {}
+            rebuilt: list[str] = []
             for name, app in apps.items():
-                _timed(app.screen, name, rebuilt)
-            start = time.monotonic()
+                _noted_rebuild(app.screen, name, rebuilt)
             apps["referee"].screen.control.submit({"type": "end_turn", "player": 0})
-            for _ in range(1000):
-                if len(rebuilt) == len(apps):
-                    break
-                await asyncio.sleep(0.005)
-            return {name: at - start for name, at in rebuilt.items()}
+            deciding = {"referee", "phone 1"}  # Bo's turn now
+            await until(
+                lambda: deciding <= set(rebuilt) and len(waiting) == 3,
+                "rebuild of Bo's screens while the others wait their turn",
+                WAIT,
+            )
+            first = list(rebuilt)
+            opened.set()
+            await until(lambda: len(rebuilt) == len(apps), "rebuild of every screen", WAIT)
+            return first, rebuilt
         finally:
             one.close()
 
-    rebuilt = asyncio.run(run())
-    assert len(rebuilt) == 5, rebuilt
-    assert max(rebuilt["referee"], rebuilt["phone 1"]) < delay, rebuilt  # Bo's turn now
-    for watching in ("phone 0", "phone 2", "table view"):
-        assert rebuilt[watching] >= delay, rebuilt
+    first, rebuilt = asyncio.run(run())
+    assert sorted(first) == ["phone 1", "referee"], rebuilt  # the others waited their turn
+    assert sorted(rebuilt[2:]) == ["phone 0", "phone 2", "table view"], rebuilt
 
 
-def _timed(screen: Any, name: str, rebuilt: dict[str, float]) -> None:
+def _noted_rebuild(screen: Any, name: str, rebuilt: list[str]) -> None:
     """Note when the screen first rebuilds the rest of its table (`refresh`)."""
     original = screen.refresh
 
     def noted(*args: Any, **kwargs: Any) -> Any:
-        rebuilt.setdefault(name, time.monotonic())
+        if name not in rebuilt:
+            rebuilt.append(name)
         return original(*args, **kwargs)
 
     screen.refresh = noted

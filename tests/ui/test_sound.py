@@ -71,10 +71,10 @@ def test_the_files_are_what_the_script_makes(tmp_path) -> None:
     maker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(maker)
     maker.HERE = tmp_path
-    for name, samples in (("whistle.wav", maker.whistle()), ("roll.wav", maker.roll())):
+    for name, samples in (("whistle.wav", maker.whistle()), ("roll.wav", maker.roll()), ("chime.wav", maker.chime())):
         maker.write(name, samples)
         raw = (SOUNDS / name).read_bytes()
         assert raw == (tmp_path / name).read_bytes() and len(raw) < 40_000, name
         with wave.open(io.BytesIO(raw)) as w:
             assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, maker.RATE)
-        assert name in {Path(src).name for src in sound.SOUNDS.values()}
+        assert name in {Path(src).name for src in [*sound.SOUNDS.values(), sound.CHIME]}

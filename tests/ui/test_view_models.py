@@ -503,3 +503,19 @@ class TestScreensData:
         vm = history_view(stats)
         assert [s.name for s in vm.tunnel] == ["Carmen", "Nicholas"]
         assert vm.tunnel[0].points == [(1, 12)] and vm.beatings[0].points == [(1, 1)] and vm.max_tunnel == 12
+
+    def test_players_level_in_a_game_keep_a_dot_each(self):
+        """One finished game, three players at 0 Beatings: three dots at one place, so each line's
+        dot is wider than those drawn after it (rings), and the dots apart stay the same size."""
+        from datetime import datetime
+
+        from storage.statistics import GameStats, SeatStats, summarise
+
+        seats = (
+            SeatStats(0, "Anna", "red", None, True, 12, 0, 0, 0, 0),
+            SeatStats(1, "Bruno", "blue", None, False, 4, 0, 0, 0, 0),
+            SeatStats(2, "Carla", "green", None, False, 4, 0, 0, 0, 0),
+        )
+        vm = history_view(summarise([GameStats("g1", datetime.now(UTC), "official", "Anna", seats)]))
+        assert [s.under for s in vm.beatings] == [[2], [1], [0]]
+        assert [s.under for s in vm.tunnel] == [[0], [1], [0]]

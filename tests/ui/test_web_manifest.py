@@ -15,7 +15,7 @@ import pytest
 
 from companion.app.host import manifest
 
-from .harness import AppServer
+from drivers.browser import AppServer
 
 ROOT = Path(__file__).resolve().parents[2]
 FLET_DEFAULTS = ("Flet", "Build cross-platform apps in Python", "Flet application.", "#FF005F")

@@ -11,7 +11,7 @@ import dataclasses
 import flet as ft
 
 from companion.app.ui.widgets.die import PIPS, die_face, show_pips
-from companion.app.ui.widgets.players import ScoreStrip
+from companion.app.ui.widgets.players import ScoreStrip, StatusBanner
 from companion.app.vm.table import build_table, score_strip
 from companion.app.vm.text import Tr
 from companion.rules import new_game
@@ -156,3 +156,15 @@ def test_the_news_go_out_in_one_message_before_the_rest_of_the_head():
     head._mark(chips[1])
     head.send()
     assert sent == [head.status.control, chips[1]]  # one part of each: only its own subtree
+
+
+def test_a_won_game_counts_no_actions_left() -> None:
+    """The phones keep the table after a win (the console opens the win screen): their banner
+    names the winner and no longer counts the last turn's actions."""
+    s = new_game({"players": [{"name": "Carmen"}, {"name": "Nicholas"}], "seed": 3})
+    banner = StatusBanner()
+    banner.set(build_table(s, TR), TR, False)
+    assert banner.actions.control.visible and banner.actions.text.value == "2 actions left"
+    s.winner = 1
+    assert banner.set(build_table(s, TR), TR, False)
+    assert banner.title.value == "Nicholas escaped!" and not banner.actions.control.visible

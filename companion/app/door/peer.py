@@ -42,6 +42,9 @@ HIDDEN_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.
 _PATCHES = {MessageAction.REGISTER_CLIENT.value: "page", MessageAction.UPDATE_CONTROL_PROPS.value: "props"}
 _SERVER_OWNED = frozenset({"client_ip", "client_user_agent"})
 _REGISTER_FIELDS = frozenset({"session_id", "page_name", "page"})
+# The private fields Flet's own browser client patches in normal play: a SnackBar or a Banner that
+# closed says so. Dropped like every private field, but quietly (any other is a client trying).
+_CLIENT_NOTES = frozenset({"_dismissed"})
 REGISTER_SECONDS = 30.0  # a socket that has not registered by then is closed
 POLICY_VIOLATION = 1008
 
@@ -246,7 +249,8 @@ def strip_server_owned(frame: bytes) -> bytes:
     owned = [key for key in patch if not isinstance(key, str) or key in _SERVER_OWNED or key.startswith("_")]
     if not owned:
         return frame
-    log.warning("dropped a client's patch of %s", ", ".join(map(str, owned))[:200])
+    level = logging.DEBUG if _CLIENT_NOTES.issuperset(owned) else logging.WARNING
+    log.log(level, "dropped a client's patch of %s", ", ".join(map(str, owned))[:200])
     body = {**body, field: {k: v for k, v in patch.items() if k not in owned}}
     packed: bytes = msgpack.packb([action, body])
     return b"\x00" + packed

@@ -20,14 +20,15 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from companion.i18n import languages
 
 from ..door.peer import PeerGate, bind_session, peer_of_scope
 from ..host import instances, launch
 from ..host.launch import WebApp
 from ..host.net import Network
 from ..host.server import SESSION_SECONDS, web_app
-from ..services.settings import SettingsFile
 
 if TYPE_CHECKING:  # imported once the server listens (`TableApp.web`)
     import flet as ft
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # imported once the server listens (`TableApp.web`)
     from storage import Store
 
     from ..door.access import Access
+    from ..services.settings import SettingsFile
     from ..services.shared import Services
 
 
@@ -68,8 +70,10 @@ def make_asgi(
     session_timeout: int = SESSION_SECONDS,
 ) -> PeerGate:
     """The table app as one ASGI application behind the door (door/peer.py): the Flet UI at `/`,
-    `/api/health` (for scripts and the launcher's readiness check) and `/api/games/<id>/export`
-    (a game file download, for the host's browsers only: door/access.py)."""
+    `/api/health` (for scripts and the launcher's readiness check), `/api/games/<id>/export`
+    (a game file download), `/api/games/<id>/bgstats.json` (a finished game for BG Stats) and the
+    printable setup checklists (`/game/<id>/setup.html`, `/setup/checklist.html`), for the host's
+    browsers only (door/access.py)."""
     from ..services.shared import Services
 
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
@@ -89,24 +93,34 @@ def _api(services: Services | Future[Services], session_timeout: int) -> FastAPI
 
 
 def _routes(api: FastAPI, built: Services | Future[Services]) -> None:
-    # Both read what they need from the request itself and answer a Response (named in this
-    # module, so FastAPI can read the annotation): a typed parameter or a response model would
-    # have FastAPI import its pydantic v1 layer at start, a few hundred ms before listening.
+    """Every route reads what it needs from the request itself and answers a Response (named in
+    this module, so FastAPI can read the annotation): a typed parameter or a response model would
+    have FastAPI import its pydantic v1 layer at start, a few hundred ms before listening."""
+
+    def services() -> Services:
+        return built.result() if isinstance(built, Future) else built
+
+    def refused(request: Request) -> bool:
+        """The host's rights, as for the screens (door/access.py), and a peer that keeps guessing
+        keys waits; a refusal says nothing of the game."""
+        peer = peer_of_scope(request.scope)
+        limiter = services().join.limiter
+        if limiter.wait(peer.address) > 0 or not services().access.request_allowed(peer, _query(request, "host")):
+            limiter.failed(peer.address)
+            return True
+        return False
+
     @api.get("/api/health")
     def health() -> JSONResponse:
         return JSONResponse({"ok": True})
 
     @api.get("/api/games/{game_id}/export")
     def export(request: Request) -> Response:
-        game_id, host = str(request.path_params["game_id"]), request.query_params.get("host")
-        services = built.result() if isinstance(built, Future) else built
-        peer = peer_of_scope(request.scope)
-        limiter = services.join.limiter
-        if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
-            limiter.failed(peer.address)
-            return JSONResponse({"error": "not found"}, status_code=404)  # says nothing of the game
+        game_id = str(request.path_params["game_id"])
+        if refused(request):
+            return JSONResponse({"error": "not found"}, status_code=404)
         try:
-            data = services.store.export_game(game_id)
+            data = services().store.export_game(game_id)
         except Exception as error:  # unknown game or storage problem: a plain message
             return JSONResponse({"error": getattr(error, "message", str(error))}, status_code=404)
         body = json.dumps(data, indent=1, ensure_ascii=False)
@@ -116,6 +130,72 @@ def _routes(api: FastAPI, built: Services | Future[Services]) -> None:
             headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'},
         )
 
+    _file_routes(api, services, refused)
+
+
+def _file_routes(api: FastAPI, services: Callable[[], Services], refused: Callable[[Request], bool]) -> None:
+    """A finished game for BG Stats, and the printable setup checklists (the host's, as `_routes`)."""
+
+    @api.get("/api/games/{game_id}/bgstats.json")
+    def bgstats_file(request: Request) -> Response:
+        """A finished game in BG Stats' JSON format, to import there (services/bgstats.py)."""
+        from ..services import bgstats, bgstats_format
+
+        if refused(request):
+            return JSONResponse({"error": "not found"}, status_code=404)
+        lang = _query(request, "lang") or "en"
+        try:
+            play = bgstats.read_play(services().store, str(request.path_params["game_id"]), _language(lang))
+        except Exception as error:  # unknown, unfinished, or a storage problem: a plain message
+            return JSONResponse({"error": getattr(error, "message", None) or str(error)}, status_code=404)
+        data = bgstats.play_file(play)
+        problems = bgstats_format.file_problems(data)
+        if problems:  # never a file BG Stats would refuse
+            return JSONResponse({"error": problems[0]}, status_code=500)
+        disposition = f'attachment; filename="{bgstats.file_name(play)}"'
+        body = json.dumps(data, indent=1, ensure_ascii=False)
+        return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
+
+    @api.get("/game/{game_id}/setup.html")
+    def game_checklist(request: Request) -> Response:
+        """A game's setup checklist, to print (the same rights as the game's screens)."""
+        from ..ui import printable
+
+        if refused(request):
+            return Response("not found", status_code=404, media_type="text/plain")
+        try:
+            config = services().store.load(str(request.path_params["game_id"])).config
+        except Exception as error:  # unknown game or storage problem: a plain message
+            return Response(getattr(error, "message", str(error)), status_code=404, media_type="text/plain")
+        return _page(printable.checklist_html(config, _query(request, "lang") or "en"))
+
+    @api.get("/setup/checklist.html")
+    def setup_checklist_page(request: Request) -> Response:
+        """The checklist of a setup not started yet: its configuration travels in the address."""
+        from ..ui import printable
+
+        if refused(request):
+            return Response("not found", status_code=404, media_type="text/plain")
+        found = printable.config_from_address(_query(request, "config") or "")
+        if found is None:
+            return Response("not a configuration", status_code=400, media_type="text/plain")
+        return _page(printable.checklist_html(found, _query(request, "lang") or "en"))
+
+
+def _page(html: str) -> Response:
+    from ..ui import printable
+
+    headers = {"Content-Security-Policy": printable.PAGE_POLICY, "Cache-Control": "no-store"}
+    return HTMLResponse(html, headers=headers)
+
+
+def _query(request: Request, name: str) -> str | None:
+    return request.query_params.get(name)
+
+
+def _language(lang: str) -> str:
+    return lang if lang in languages() else "en"
+
 
 class TableApp:
     """The table app as `dyo-companion` serves it (host/launch.py)."""
@@ -123,7 +203,17 @@ class TableApp:
     factory = f"{__name__}:worker_app"  # what each worker of `--workers` imports and calls
 
     def __init__(self) -> None:
-        self.settings_file = SettingsFile()
+        self._settings_file: SettingsFile | None = None
+
+    @property
+    def settings_file(self) -> SettingsFile:
+        """The host's display preferences (read when the services are built: they check kept
+        house rules with the engine)."""
+        if self._settings_file is None:
+            from ..services.settings import SettingsFile
+
+            self._settings_file = SettingsFile()
+        return self._settings_file
 
     def web(self, store: Future[Store], lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp:
         services: Future[Services] = Future()

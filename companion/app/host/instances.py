@@ -1,7 +1,7 @@
 """How many instances may serve one database, and `--workers N`.
 
-SQLite is one instance's store: its file is claimed (an advisory lock held for the life of the
-server) and a second server on the same file stops with a sentence saying so. A PostgreSQL
+SQLite is one instance's store: its path is claimed (an advisory lock on `<db>.lock`, held for
+the life of the server) and a second server on the same path stops with a sentence saying so. A PostgreSQL
 database may be served by any number of instances, on one machine or several: their screens
 hear each other through news.py, and they share the host key (kept in the database) so a host
 link printed by one is good on every other.
@@ -37,25 +37,26 @@ class AlreadyServed(Exception):
 
 
 def claim(store: Store) -> None:
-    """Hold the SQLite file for this server; AlreadyServed when another server holds it."""
+    """Hold the SQLite file's path for this server; AlreadyServed when another server holds it.
+
+    The lock is on `<db>.lock` beside the database (storage/files.py), not on the database file:
+    it stays with the path when the file is deleted or replaced under the server.
+    """
     db = store.db
     if not db.is_sqlite or db.path is None:
         return
+    from storage.files import Held, hold_lock
+
     try:
-        import fcntl
-    except ImportError:  # no advisory locks here (Windows): SQLite's own locking still keeps the data safe
-        return
-    handle = open(db.path, "rb")  # noqa: SIM115 - held open while the server runs
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
+        handle = hold_lock(db.path)
+    except Held:
         raise AlreadyServed(
             f"another companion is already serving {db.label}. A SQLite file is served by one "
             "instance: open that one, or serve several instances from a PostgreSQL database "
             "(--db postgresql+psycopg2://user@host/dbname)"
         ) from None
-    _claims.append(handle)
+    if handle is not None:
+        _claims.append(handle)
 
 
 def shared_host_key(store: Store | Future[Store]) -> str | None:

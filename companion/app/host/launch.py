@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import instances, memory
-from .net import Network, is_loopback, networks
+from .net import LAN_COMMAND, Network, is_loopback, networks, reachable_url
 
 if TYPE_CHECKING:  # storage is imported once the server listens (see `run_app`)
     from storage import Store
@@ -253,6 +253,24 @@ def browser_available() -> bool:
     return True
 
 
+def phones_line(lan_url: str | None, proxies: tuple[Network, ...] = ()) -> str | None:
+    """What the start says of phones: where they join, or plainly that they cannot and how to start
+    so that they can (a join link naming this machine itself opens on no phone)."""
+    if lan_url and reachable_url(lan_url):
+        return f"Phones on this network join by the QR code on a game's table view ({lan_url})."
+    if proxies:  # phones come through the proxy, by the address the table view was opened with
+        return None
+    if lan_url:
+        return (
+            f"Phones cannot open the join QR code: {lan_url} is this machine itself "
+            "(connect it to the table's network, or name its address with --host)."
+        )
+    return (
+        "Phones cannot join: this address is this computer only, and a join QR code of it opens on no phone. "
+        f"To play with phones, stop (Ctrl+C) and start: {LAN_COMMAND}"
+    )
+
+
 def serve(app: WebApp, opening: Future[Store], plan: Plan) -> int:
     """One server: the address printed once it listens and its database is open."""
     import uvicorn
@@ -289,8 +307,8 @@ def say_running(plan: Plan, host_link: Callable[[str], str]) -> None:
     if not is_loopback(plan.shown):  # this machine's own browser comes from that address: it needs the key
         url = host_link(url)
     print(f"Dig Your Way Out companion is running at {url}", flush=True)
-    if plan.lan_url:
-        print(f"Phones on this network join by the QR code on a game's table view ({plan.lan_url}).", flush=True)
+    if phones := phones_line(plan.lan_url, plan.proxies):
+        print(phones, flush=True)
     if (plan.lan_url or plan.proxies) and is_loopback(plan.shown):  # else the address above already carries the key
         print(
             f"The host's screens from another device (keep it private): {host_link(plan.lan_url or url)}",

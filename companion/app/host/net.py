@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 LOOPBACK: tuple[Network, ...] = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+LAN_COMMAND = "dyo-companion --lan"  # how to start the app so that phones on the network can join
 
 
 def networks(addresses: Iterable[str]) -> tuple[Network, ...]:
@@ -34,3 +36,9 @@ def within(address: str, nets: Iterable[Network]) -> bool:
 
 def is_loopback(address: str) -> bool:
     return within(address, LOOPBACK)
+
+
+def reachable_url(url: str) -> bool:
+    """Whether another device could open `url`: not when it names this machine itself."""
+    host = urlsplit(url).hostname or ""
+    return host != "localhost" and not is_loopback(host)

@@ -2,7 +2,8 @@
 
 The app's own routes come first (the caller adds them: companion/app/entry/web.py adds
 `/api/health` and the game export), then the web manifest and the pages' theme colour
-(manifest.py), then the Flet UI at `/`. No API explorer or schema is served. Flet's sessions
+(manifest.py), then the Flet UI at `/`, its web client served compressed, cached and versioned
+by the layer in front of it (client_http.py). No API explorer or schema is served. Flet's sessions
 live in this process; several processes (instances, or `--workers`) share a PostgreSQL
 database and hear each other's news through it (services/news.py).
 """
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import flet_costs, flet_diff, manifest
+from . import client_http, flet_costs, flet_diff, manifest, precompress
 
 # How long a session whose socket is gone is kept for its browser to come back to (a phone that
 # slept); one that never presented a key goes sooner (ui/shell.py). A browser coming back later
@@ -49,17 +50,23 @@ def web_app(
     api = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     routes(api)
     manifest.serve(api)  # the web manifest and the pages' theme colour (before the Flet mount)
-    api.mount(
-        "/",
-        flet_fastapi.app(
-            main,
-            before_main=before_main,
-            no_cdn=True,
-            assets_dir=str(assets_dir()),
-            session_timeout_seconds=session_timeout,
-            app_name=manifest.NAME,
-            app_short_name=manifest.SHORT_NAME,
-            app_description=manifest.DESCRIPTION,
-        ),
+    flet_app = flet_fastapi.app(
+        main,
+        before_main=before_main,
+        no_cdn=True,
+        assets_dir=str(assets_dir()),
+        session_timeout_seconds=session_timeout,
+        app_name=manifest.NAME,
+        app_short_name=manifest.SHORT_NAME,
+        app_description=manifest.DESCRIPTION,
     )
+    api.state.client = None if client_http.plain() else client_layer(flet_app)
+    api.mount("/", api.state.client or flet_app)
     return api
+
+
+def client_layer(flet_app: Any) -> client_http.ClientLayer:
+    """Flet's app behind the layer that serves its web client (client_http.py), with the
+    compressed copies kept in the cache folder (precompress.py)."""
+    store = precompress.Store(precompress.cache_root())
+    return client_http.ClientLayer(flet_app, lambda: client_http.prepare(str(assets_dir()), store, no_cdn=True), store)

@@ -1,9 +1,9 @@
 """PostgreSQL LISTEN/NOTIFY between the instances serving one database (news.py says what travels).
 
-Each instance keeps one listening connection, on a thread of its own that waits on the
-connection's socket, and one connection to send on, used by a sending thread in the order the
-news was queued. The channel is named after the schema the
-store uses, so two companions sharing a server but not a schema never hear each other. Each
+Each instance keeps one listening connection (psycopg 3, its store's driver too), on a thread of
+its own that waits in the connection's `notifies()`, and one connection to send on, used by a
+sending thread in the order the news was queued. The channel is named after the schema the store
+uses, so two companions sharing a server but not a schema never hear each other. Each
 notification names the instance that sent it; an instance ignores its own (its screens heard the
 news from Flet's pubsub already). A lost listening connection is opened again, with a growing
 pause, and every game shown here is then read again (`News.catch_up`): news missed meanwhile is
@@ -16,7 +16,6 @@ import json
 import logging
 import queue
 import re
-import select
 import threading
 import uuid
 from collections.abc import Callable
@@ -28,12 +27,15 @@ from storage import Store
 
 from .news import News
 
-if TYPE_CHECKING:  # psycopg2 is imported only where PostgreSQL is used
-    from psycopg2.extensions import connection
+if TYPE_CHECKING:  # psycopg is imported only where PostgreSQL is used
+    from psycopg import Connection
+
+    PgConnection = Connection[tuple[Any, ...]]
 
 log = logging.getLogger(__name__)
 PAYLOAD_MAX = 7900  # PostgreSQL refuses payloads from 8000 bytes
 RETRY_MAX_S = 10.0
+WAKE_S = 1.0  # how often the listening thread looks up from the connection to see if it should stop
 
 
 def dsn_of(url: URL) -> str:
@@ -48,16 +50,16 @@ def channel_of(schema: str) -> str:
 
 
 class PostgresCarrier:
-    """`news`'s way to the other instances; `connect` makes a psycopg2 connection (tests pass theirs)."""
+    """`news`'s way to the other instances, over psycopg 3 connections to `dsn` (libpq's address)."""
 
     def __init__(self, news: News, dsn: str) -> None:
-        import psycopg2
+        import psycopg
 
-        self._connect: Callable[[], connection] = lambda: psycopg2.connect(dsn)
+        self._connect: Callable[[], PgConnection] = lambda: psycopg.connect(dsn, autocommit=True)
         self.news = news
         self.origin = uuid.uuid4().hex[:12]
         self._send_lock = threading.Lock()
-        self._sender: connection | None = None
+        self._sender: PgConnection | None = None
         self._stop = threading.Event()
         self._listening = threading.Event()
         self.channel = ""
@@ -72,14 +74,11 @@ class PostgresCarrier:
     def wait_listening(self, timeout: float = 10.0) -> bool:
         return self._listening.wait(timeout)
 
-    def _open(self) -> connection:
-        conn = self._connect()
-        conn.autocommit = True
-        with conn.cursor() as cur:
-            cur.execute("SELECT current_schema()")
-            row = cur.fetchone()
-            assert row is not None  # a query of one value answers one row
-            self.channel = channel_of(row[0])
+    def _open(self) -> PgConnection:
+        conn = self._connect()  # in autocommit: a LISTEN or a NOTIFY takes effect at once
+        row = conn.execute("SELECT current_schema()").fetchone()
+        assert row is not None  # a query of one value answers one row
+        self.channel = channel_of(row[0])
         return conn
 
     def _open_sender(self) -> None:
@@ -111,8 +110,7 @@ class PostgresCarrier:
                     if self._sender is None or self._sender.closed:
                         self._open_sender()
                     assert self._sender is not None  # opened just above if it was not
-                    with self._sender.cursor() as cur:
-                        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
+                    self._sender.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
                     return
                 except Exception:
                     self._drop_sender()
@@ -130,6 +128,9 @@ class PostgresCarrier:
     # --- listening -----------------------------------------------------------------------------
 
     def _listen(self) -> None:
+        from psycopg import sql
+
+        listen = sql.SQL("LISTEN {}")
         pause = 0.2
         first = True
         while not self._stop.is_set():
@@ -141,9 +142,8 @@ class PostgresCarrier:
                 pause = min(RETRY_MAX_S, pause * 2)
                 continue
             try:
-                with conn.cursor() as cur:
-                    cur.execute(f"LISTEN {self.channel}")
-                self.listener_pid = conn.get_backend_pid()
+                conn.execute(listen.format(sql.Identifier(self.channel)))
+                self.listener_pid = conn.info.backend_pid
                 self._listening.set()
                 if not first:
                     self.news.catch_up()
@@ -159,14 +159,10 @@ class PostgresCarrier:
                 except Exception:
                     pass
 
-    def _pump(self, conn: connection) -> None:
+    def _pump(self, conn: PgConnection) -> None:
+        """Hand on each notification as it arrives; a lost connection raises out of `notifies`."""
         while not self._stop.is_set():
-            ready, _, _ = select.select([conn], [], [], 1.0)
-            if not ready:
-                continue
-            conn.poll()
-            while conn.notifies:
-                note = conn.notifies.pop(0)
+            for note in conn.notifies(timeout=WAKE_S):
                 self._handle(note.payload)
 
     def _handle(self, payload: str) -> None:

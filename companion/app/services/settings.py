@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
+
+from .kept_rulings import valid_kept
 
 ENV = "COMPANION_SETTINGS"
 THEMES = ("system", "light", "dark")
 DIE_MODES = ("app", "physical")
 NEUTRAL_MODES = ("ask", "automatic")
+# After each turn: End the turn offers the neutrals' move in the same tap, or (the table said so
+# once) leaves them where they are whenever the rules let them stay (MICH-2).
+AFTER_TURN_MODES = ("ask", "stay")
 MICHEL_MODES = ("app", "physical")
 CARD_MODES = ("app", "physical")  # a card taken at random from a hand: the app picks it, or the table draws it
 SOUND_MODES = ("on", "off")
@@ -36,7 +42,10 @@ class Settings:
         "app"  # a random card from a hand: the app picks it, or the table draws the real one and says which
     )
     sound: str = "on"  # the console's whistle and die roll (sound.py)
+    after_turn: str = "ask"  # AFTER_TURN_MODES: the neutrals' move offered with End the turn, or they stay
     screen: str = "shared"  # SCREEN_MODES: whether the referee's screen hides the hands
+    # Rulings the table kept as house rules for its next games: {"ruling": why, "house_rules": {...}}.
+    kept_rulings: list[dict[str, Any]] = field(default_factory=list)
 
     def valid(self) -> Settings:
         return Settings(
@@ -46,12 +55,19 @@ class Settings:
             michel_mode=self.michel_mode if self.michel_mode in MICHEL_MODES else "app",
             card_mode=self.card_mode if self.card_mode in CARD_MODES else "app",
             sound=self.sound if self.sound in SOUND_MODES else "on",
+            after_turn=self.after_turn if self.after_turn in AFTER_TURN_MODES else "ask",
             screen=self.screen if self.screen in SCREEN_MODES else "shared",
+            kept_rulings=valid_kept(self.kept_rulings),
         )
 
     @property
     def physical_dice(self) -> bool:
         return self.die_mode == "physical"
+
+    @property
+    def neutrals_stay(self) -> bool:
+        """End the turn leaves Michel & Michelle where they are (when the rules let them stay)."""
+        return self.after_turn == "stay"
 
     @property
     def sound_on(self) -> bool:

@@ -95,6 +95,18 @@ class TableService:
     async def export_game(self, game_id: str) -> dict[str, Any]:
         return await offloop.run(game_id, self.store.export_game, game_id)
 
+    async def export_finished(self) -> dict[str, Any]:
+        """Every finished game in one file (storage/archive.py)."""
+        from storage.archive import export_finished
+
+        return await offloop.run(offloop.NEW_GAMES, export_finished, self.store)  # after any import under way
+
+    async def import_archive(self, data: Any) -> Any:
+        """Every game of such a file as new games, all or nothing (storage/archive.py's Imported)."""
+        from storage.archive import import_archive
+
+        return await offloop.run(offloop.NEW_GAMES, import_archive, self.store, data)
+
     async def delete_game(self, game_id: str, origin: Any) -> None:
         """Delete the game, then tell its screens (the phones at its seats, other instances)."""
         await offloop.run(game_id, self.store.delete_game, game_id)

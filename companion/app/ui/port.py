@@ -14,12 +14,14 @@ from typing import Any, Protocol
 
 import flet as ft
 
+from companion.rules import Event
 from storage import Device, Store
 
 from ..door.device_storage import DeviceStorage
 from ..services.settings import Settings
 from ..services.shared import Services
 from ..vm.actions import ReasonVM
+from ..vm.rulings import Ruling
 from ..vm.text import Tr
 from .locale import DeviceLanguage
 
@@ -44,6 +46,9 @@ class AppPort(Protocol):
     screen: ShownScreen | None  # the screen shown (a phone's seat swaps in the page of a freed seat)
     link_ok: bool  # this tab presented a game's valid join secret
     join_devices: dict[str, Device]  # the devices this tab entered as, by game (phone/device.py)
+    # What this tab just recorded on another screen of a game (a correction), by game: the version
+    # it made and its events, for the table screen it goes back to to tell as what just happened.
+    just_recorded: dict[str, tuple[int, list[Event]]]
 
     @property
     def page(self) -> ft.Page: ...
@@ -90,7 +95,12 @@ class AppPort(Protocol):
     def toast(self, text: str) -> None: ...
 
     def flag(
-        self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None, lead: str | None = None
+        self,
+        title: str,
+        reasons: list[ReasonVM],
+        *,
+        on_force: Callable[[Ruling], Any] | None = None,
+        lead: str | None = None,
     ) -> None: ...
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], *, danger: bool = False) -> None: ...

@@ -65,6 +65,10 @@ def screen_for(app: AppPort, path: str, query: dict[str, str], read: Any = None)
         from .phone.screens import NeutralScreen
 
         return NeutralScreen(app, query)
+    if head == "setup" and parts[1:] == ["checklist"]:  # the checklist of the setup being filled in
+        from .screens.checklist import ChecklistScreen
+
+        return ChecklistScreen.of_setup(app, query)
     if head == "setup":
         from .screens.setup import SetupScreen
 
@@ -101,6 +105,10 @@ def _game_screen(app: AppPort, sub: str, query: dict[str, str], opening: Opening
         from .screens.replay import ReplayScreen
 
         return ReplayScreen(app, opening, query)
+    if sub == "checklist":
+        from .screens.checklist import ChecklistScreen
+
+        return ChecklistScreen.of_game(app, opening, query)
     if sub == "win":
         from .screens.win import WinScreen
 

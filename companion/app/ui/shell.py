@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import flet as ft
 
+from companion.rules import RULING_MAX, Event
 from storage import Device
 
 from ..door.access import admit
@@ -28,12 +29,13 @@ from ..services.opening import Listing
 from ..services.settings import Settings
 from ..services.shared import Services
 from ..vm.actions import ReasonVM
+from ..vm.rulings import Ruling, house_rule_words, keepable
 from ..vm.text import FONT_FILES, Tr
 from . import sound
 from .locale import DeviceLanguage, apply_language, open_in_device_language
 from .port import ShownScreen
 from .routes import Read, read_for, screen_for
-from .widgets.common import DANGER, button, heading, muted, pill, start_border, width_class
+from .widgets.common import DANGER, app_theme, button, heading, muted, pill, start_border, width_class
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,7 @@ class App:
         self.opening: Future[None] | None = None  # the read of the game the screen asked for shows
         self._open_on_connect = False  # a screen asked for while the socket was gone
         self.prefs: DeviceStorage | None = None  # this browser's storage, set by `admit` (door/access.py)
+        self.just_recorded: dict[str, tuple[int, list[Event]]] = {}  # see AppPort
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -158,8 +161,9 @@ class App:
         self.tr = Tr(self.language)
         page.fonts = dict(FONT_FILES)
         font = self.tr.font
-        page.theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
-        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
+        self._touch = self.touch
+        page.theme = app_theme(font, self._touch)
+        page.dark_theme = app_theme(font, self._touch)
         apply_language(page, self.tr)
 
     def save_settings(self, settings: Settings) -> None:
@@ -275,7 +279,11 @@ class App:
         width = getattr(e, "width", None) or self.page.width or self.width
         old = self.width
         self.width = width
-        if self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
+        if self.touch != getattr(self, "_touch", None):  # a phone's width now, or no longer
+            self.apply_settings()
+            if self.screen is not None:
+                self.render()
+        elif self.screen is not None and hasattr(self.screen, "resized") and self.screen.resized(old, width):
             self.render()
 
     def _key(self, e: ft.KeyboardEvent) -> None:
@@ -290,6 +298,12 @@ class App:
     def wide(self) -> bool:
         return width_class(self.width or 1024) == 2
 
+    @property
+    def touch(self) -> bool:
+        """Whether this screen is touched rather than clicked: a phone's width, or a phone's or a
+        tablet's system (its controls then take thumb-sized paddings: `app_theme`)."""
+        return self.narrow or getattr(self.page, "platform", None) in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
+
     # --- shared dialogs ---------------------------------------------------------------------
 
     def toast(self, text: str) -> None:
@@ -302,9 +316,15 @@ class App:
             pass
 
     def flag(
-        self, title: str, reasons: list[ReasonVM], *, on_force: Callable[[], Any] | None = None, lead: str | None = None
+        self,
+        title: str,
+        reasons: list[ReasonVM],
+        *,
+        on_force: Callable[[Ruling], Any] | None = None,
+        lead: str | None = None,
     ) -> None:
-        """The referee's flag: what is not allowed, each rule id with its message and the rule's text."""
+        """The referee's flag: what is not allowed, each rule id with its message and the rule's text;
+        where the referee may record it anyway, the table's ruling (why, and whether to keep it)."""
         tr = self.tr
         rows: list[ft.Control] = []
         if lead:
@@ -344,27 +364,55 @@ class App:
             )
         actions: list[ft.Control] = []
         if on_force is not None and reasons and all(r.forceable for r in reasons):
-
-            def force(e: Any) -> None:
-                self.close_dialog()
-                on_force()
-
-            actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
+            rows.extend(self._overrule(reasons, on_force, actions))
         actions.append(button(tr("ui.ok"), self.close_dialog, identifier="flag-ok"))
         dialog = ft.AlertDialog(
             modal=False,
             rtl=tr.rtl,
+            # The dialog scrolls a long flag itself: a scrolling column inside it took every pixel
+            # of the window's height, a short flag in a tall box with a blank middle.
+            scrollable=True,
             icon=ft.Icon(ft.Icons.FRONT_HAND, color=DANGER, size=36),
             title=heading(title, 20, color=DANGER),
             content=ft.Semantics(
                 identifier="flag",
                 container=True,
                 label=tr("ui.flag_label", title=title),
-                content=ft.Column(rows, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO, width=520),
+                content=ft.Column(rows, tight=True, spacing=10, width=520),
             ),
             actions=actions,
         )
         self.page.show_dialog(dialog)
+
+    def _overrule(
+        self, reasons: list[ReasonVM], on_force: Callable[[Ruling], Any], actions: list[ft.Control]
+    ) -> list[ft.Control]:
+        """The ruling's fields under the flag, and "Record anyway" (added to `actions`)."""
+        tr = self.tr
+        said = {"text": "", "keep": False}  # what the referee typed and ticked, as the client tells it
+        why = ft.TextField(
+            label=tr("ui.ruling_label"),
+            hint_text=tr("ui.ruling_hint"),
+            max_length=RULING_MAX,
+            dense=True,
+            rtl=tr.rtl,
+            on_change=lambda e: said.update(text=e.control.value or ""),
+        )
+        rows: list[ft.Control] = [ft.Semantics(identifier="flag-ruling", container=True, content=why)]
+        house = keepable(reasons)
+        if house:
+            keep = ft.Checkbox(
+                label=tr("ui.ruling_keep", house_rule=house_rule_words(house, tr)),
+                on_change=lambda e: said.update(keep=bool(e.control.value)),
+            )
+            rows.append(ft.Semantics(identifier="flag-ruling-keep", container=True, content=keep))
+
+        def force(e: Any) -> None:
+            self.close_dialog()
+            on_force(Ruling(str(said["text"]), bool(house) and bool(said["keep"])))
+
+        actions.append(button(tr("ui.record_anyway"), force, style="text", identifier="flag-force"))
+        return rows
 
     def _open_rule(self, rule: str) -> None:
         self.close_dialog()

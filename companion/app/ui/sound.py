@@ -2,7 +2,9 @@
 
 Only the referee's console plays them (the table's own screen, `viewer` None): with six phones
 at the table, six whistles at once would be noise, so phones and the shared table view stay
-quiet. Settings turns sound off (`Settings.sound`, on by default).
+quiet. Settings turns sound off (`Settings.sound`, on by default). A phone has one sound of its
+own, a short chime when it is called to play (its turn, its decision): off until its player
+chooses it in the phone's Settings, kept in that browser's storage (`PREF_KEY`).
 
 The sounds are WAV files in the app's assets (`assets/sounds/`, rebuilt by `make_sounds.py`
 there), served by the app itself, so they play offline. They play through Flet's audio service
@@ -19,11 +21,13 @@ from typing import Any
 from companion.rules import Event, Offence
 from companion.rules import events as ev
 
+from ..door.device_storage import storage_of
 from .port import AppPort, ShownScreen
 
 log = logging.getLogger(__name__)
 
 SOUNDS = {"whistle": "sounds/whistle.wav", "roll": "sounds/roll.wav"}  # under the assets folder
+CHIME = "sounds/chime.wav"  # a phone's own, when it is called to play (phone/nudge.py)
 _ATTRIBUTE = "_table_sounds"  # where a session's players are kept (on its App)
 
 
@@ -104,3 +108,61 @@ def after(screen: ShownScreen, events: Iterable[Event], offence: Offence | None 
     if sounds is None:
         return []
     return [name for name in wanted if sounds.play(screen.app, name)]
+
+
+# --- a phone's turn chime ---------------------------------------------------------------------
+
+PREF_KEY = "dyo.turn_sound"  # "on" in a browser whose player chose the chime
+_CHOICE = "_turn_sound"  # where a session keeps its phone's choice (on its App)
+
+
+class TurnSound:
+    """This phone's choice of a chime when it is called: read once from its storage."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.read = False
+
+
+def turn_sound(app: AppPort) -> TurnSound:
+    found = getattr(app, _CHOICE, None)
+    if not isinstance(found, TurnSound):
+        found = TurnSound()
+        setattr(app, _CHOICE, found)
+    return found
+
+
+async def read_turn_sound(app: AppPort) -> bool:
+    """Whether this phone chimes (its storage asked once per session; no answer: it does not)."""
+    chosen = turn_sound(app)
+    if not chosen.read:
+        try:
+            value = await storage_of(app).get(PREF_KEY)
+        except Exception:  # no storage on this browser, or no answer: quiet
+            log.debug("cannot read the turn sound of this browser", exc_info=True)
+            value = None
+        if not chosen.read:  # not chosen in Settings meanwhile
+            chosen.on, chosen.read = value == "on", True
+    return chosen.on
+
+
+def choose_turn_sound(app: AppPort, on: bool) -> None:
+    """Settings: this phone chimes when called (or not), from now on and on its next visits."""
+    chosen = turn_sound(app)
+    chosen.on, chosen.read = on, True
+    app.run_later(_keep, app, on)
+
+
+async def _keep(app: AppPort, on: bool) -> None:
+    try:
+        prefs = storage_of(app)
+        await (prefs.set(PREF_KEY, "on") if on else prefs.remove(PREF_KEY))
+    except Exception:  # private browsing: the choice holds for this visit
+        log.info("cannot keep the turn sound in this browser")
+
+
+def chime_player() -> Any:
+    """The turn chime's player, registered with the current page."""
+    import flet_audio as fa
+
+    return fa.Audio(src=CHIME, release_mode=fa.ReleaseMode.STOP, volume=0.8)

@@ -13,7 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import UNKNOWN, GameState, PickAsk, Preview, neutral_destinations, parse_action, preview
+from companion.rules import (
+    UNKNOWN,
+    GameState,
+    MichelDraw,
+    PickAsk,
+    Preview,
+    neutral_destinations,
+    next_michel_draw,
+    parse_action,
+    preview,
+)
 
 from .text import Tr
 
@@ -106,6 +116,7 @@ class MichelAskVM:
     drawn: tuple[str, ...]  # entered so far
     cards: tuple[tuple[str, str], ...]  # (card kind, name): the deck's kinds, in the catalog's order
     prompt: str
+    title: str = ""  # whom the card is for: "Michel extorts Carla: ..."
 
 
 def dry_run(state: GameState, action: dict[str, Any]) -> Preview | None:
@@ -126,11 +137,30 @@ def michel_draws(state: GameState, action: dict[str, Any]) -> int:
     return 0 if dry is None else dry.michel_draws
 
 
-def michel_ask(state: GameState, action: dict[str, Any], drawn: list[str], tr: Tr) -> MichelAskVM:
+def next_draw(state: GameState, action: dict[str, Any]) -> MichelDraw | None:
+    """The engine's word on the next Michel card `action` draws from the deck: the neutral, whom
+    it extorts, and the table at that moment (None: malformed, or it draws none)."""
+    try:
+        parsed = parse_action(action, state.catalog)
+    except Exception:
+        return None
+    return next_michel_draw(state, parsed)
+
+
+def michel_ask(
+    state: GameState, action: dict[str, Any], drawn: list[str], tr: Tr, draw: MichelDraw | None = None
+) -> MichelAskVM:
+    """The question for the next card: whom the neutral extorts with it (`draw`, the engine's
+    `next_michel_draw`), which card it is, and those entered for the action so far."""
     cards = tuple((card, tr.name("michel_card", card)) for card in state.catalog.michel_cards)
     so_far = ", ".join(tr.name("michel_card", card) for card in drawn)
     prompt = tr("ui.michel_ask_next", number=len(drawn) + 1, drawn=so_far) if drawn else ""
-    return MichelAskVM(action, tuple(drawn), cards, prompt)
+    title = (
+        tr("ui.michel_ask_for", neutral=draw.neutral, player=state.players[draw.seat].name)
+        if draw is not None
+        else tr("ui.michel_ask_title")
+    )
+    return MichelAskVM(action, tuple(drawn), cards, prompt, title)
 
 
 @dataclass(frozen=True)

@@ -49,3 +49,17 @@ def format_number(value: int | float, lang: str) -> str:
 def fold_digits(text: str) -> str:
     """Any Persian or Arabic-Indic digits back to ASCII (for searching what the screen shows)."""
     return text.translate(_TO_ASCII)
+
+
+_TYPED = re.compile(r"-?[0-9]{1,7}")
+
+
+def typed_number(text: str, low: int, high: int) -> int | None:
+    """A number typed by hand, in any digits a screen shows (ASCII, Persian, Arabic-Indic), when it
+    lies within `low`..`high`; None for anything else (empty, a word, out of bounds), so a
+    wrong entry changes nothing and the field says what it takes."""
+    folded = fold_digits(text or "").strip()
+    if not _TYPED.fullmatch(folded):
+        return None
+    value = int(folded)
+    return value if low <= value <= high else None

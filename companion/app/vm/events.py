@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.rules import Event, event_from_json
+from companion.rules import Event, event_from_json, round_of
 from companion.rules import events as ev
 
 from .text import Tr
@@ -66,6 +66,9 @@ HEADLINE = {
     "reroll",
 }
 QUIET = {"unused_dice", "unused_outcomes", "reshuffle", "michel_reshuffle", "end_turn", "combat"}
+# The log and the replay tell a combat's start too: there no decision panel shows it, and a Fight
+# answer that starts one would read as an entry where nothing happened.
+LOG_QUIET = QUIET - {"combat"}
 
 
 class Names:
@@ -317,6 +320,11 @@ def _ev_adjusted(e: ev.Adjusted, names: Names, tr: Tr) -> tuple[str, Params]:
     return key, _p(e, names, tr, reason=e.reason or "")
 
 
+def _ev_turn(e: ev.Turn, names: Names, tr: Tr) -> tuple[str, Params]:
+    """A turn begins: its round (the engine's count, from the turn and the players) and its number."""
+    return "event.turn", _p(e, names, tr, round=round_of(e.turn, len(names.names)), turn=e.turn, actions=e.actions)
+
+
 def _ev_turn_ended(e: ev.TurnEnded, names: Names, tr: Tr) -> tuple[str, Params]:
     return "event.turn_ended", _p(e, names, tr)
 
@@ -339,6 +347,7 @@ def _ev_brawl(e: ev.Brawl, names: Names, tr: Tr) -> tuple[str, Params]:
         "player": names(e.player),
         "place": e.place,
         "others": names.many(e.players),
+        "count": len(e.players),  # one player must discard; several must each
     }
 
 
@@ -375,7 +384,11 @@ _DESCRIBERS: dict[str, Describer] = {
     "dig": _simple("event.dig", tool="tool", points="points", tunnel="tunnel"),
     "end_turn": _simple("event.end_turn"),
     "exempt": _simple("event.exempt"),
-    "forced": lambda e, names, tr: ("event.forced", {"player": names(e.player), "rules": tr.join(e.rules)}),
+    "forced": lambda e, names, tr: (
+        ("event.forced_ruling", {"player": names(e.player), "rules": tr.join(e.rules), "ruling": e.ruling})
+        if e.ruling
+        else ("event.forced", {"player": names(e.player), "rules": tr.join(e.rules)})
+    ),
     "give_up": _simple("event.give_up"),
     "join_gang": _simple("event.join_gang", gang="gang", ability="ability"),
     "leave_gang": _simple("event.leave_gang", gang="gang", ability="ability"),
@@ -394,7 +407,7 @@ _DESCRIBERS: dict[str, Describer] = {
     "skill": _simple("event.skill", tunnel="tunnel"),
     "skip_neutral": _simple("event.skip_neutral"),
     "spy": _simple("event.spy", target="target"),
-    "turn": _simple("event.turn", turn="turn", actions="actions"),
+    "turn": _ev_turn,
     "unused_dice": lambda e, names, tr: ("event.unused_dice", {"dice": tr.join(str(d) for d in e.die)}),
     "unused_outcomes": lambda e, names, tr: ("event.unused_outcomes", {"count": len(e.outcomes)}),
     "weapon": _simple("event.weapon", card="card"),
@@ -408,6 +421,8 @@ def describe_action(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
     kind = str(action.get("type", ""))
     player = names(action.get("player"))
     label = tr.name("action", kind)
+    if kind == "adjust":  # a correction is the referee's, whichever seat it was filed under
+        return tr("ui.log_adjust", action_label=label)
     detail = action_detail(action, names, tr)
     if detail:
         return tr("ui.log_action_detail", player=player, action_label=label, detail=detail)
@@ -457,7 +472,8 @@ def action_detail(action: Mapping[str, Any], names: Names, tr: Tr) -> str:
     if action.get("die"):
         parts.append(tr("ui.detail_die", dice=tr.join(str(d) for d in action["die"])))
     if action.get("force"):
-        parts.append(tr("ui.detail_forced"))
+        ruling = action.get("ruling")
+        parts.append(tr("ui.detail_forced_ruling", ruling=ruling) if ruling else tr("ui.detail_forced"))
     return tr.join(p for p in parts if p)
 
 

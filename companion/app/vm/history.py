@@ -38,6 +38,9 @@ class SeriesVM:
     points: list[tuple[int, int]]  # (game number, value)
     order: int
     color: str = ""  # the player's standee colour (as in their latest game), one per line
+    # For each point, how many lines drawn after this one have a point at the same place: that
+    # many rings grow around this line's dot, so players level in a game each keep a visible dot.
+    under: list[int] = field(default_factory=list)
 
 
 # A player's statistics after their name, in the order shown: (heading key, PlayerRowVM field).
@@ -123,7 +126,19 @@ def history_view(stats: Statistics, latest: int = CHART_GAMES) -> HistoryVM:
     vm.beatings = sorted(series_b.values(), key=lambda s: s.order)
     _colour(vm.tunnel, colours)
     _colour(vm.beatings, colours)
+    _stack(vm.tunnel)
+    _stack(vm.beatings)
     return vm
+
+
+def _stack(series: list[SeriesVM]) -> None:
+    """Where lines meet at a point (two players level in a game), the line drawn first gets the
+    widest dot and each later one a smaller dot on top of it: rings, one per player."""
+    later: dict[tuple[int, int], int] = {}
+    for s in reversed(series):
+        s.under = [later.get(point, 0) for point in s.points]
+        for point in s.points:
+            later[point] = later.get(point, 0) + 1
 
 
 def _colour(series: list[SeriesVM], colours: dict[str, str]) -> None:

@@ -14,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.rules import Event, GameState, PickAsk, action_options
+from companion.rules import ANSWERS, Event, GameState, MichelDraw, PickAsk, action_options, refusal_house_rules
 from companion.rules import events as ev
 
+from ..services.kept_rulings import clean_text
 from ..services.session import Outcome, TableSession
 from .actions import ActionVM, ChoiceVM, Composer, StepVM, confirm_view, reasons
-from .dice import TableChance, dry_run
+from .dice import TableChance, dry_run, next_draw
 from .pending import AnswerVM
+from .rulings import Ruling
 from .text import Tr
 from .undo import redo_view, undo_view
 from .viewers import Viewer
@@ -34,7 +36,7 @@ class TablePort(Protocol):
 
     def show(self) -> None: ...  # redraw, the panel scrolled back to its top
     def refresh(self) -> None: ...  # redraw in place
-    def flag(self, title: str, found: list[Any], on_force: Callable[[], Any] | None = None) -> None: ...
+    def flag(self, title: str, found: list[Any], on_force: Callable[[Ruling], Any] | None = None) -> None: ...
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None: ...
     def toast(self, text: str) -> None: ...
     def open_rule(self, rule: str) -> None: ...
@@ -43,6 +45,7 @@ class TablePort(Protocol):
     def physical(self) -> TableChance: ...  # what the table takes from the real box itself
     def later(self, coro_fn: Callable[..., Any], *args: Any) -> bool: ...
     def after(self, seconds: float, fn: Callable[[], Any]) -> None: ...  # call `fn` then, if still open
+    def keep_ruling(self, house_rules: dict[str, Any], ruling: str) -> None: ...  # for the next games
 
 
 class TableControl:
@@ -69,10 +72,17 @@ class TableControl:
         # An action waiting for the real Michel cards, and those entered for it so far.
         self.michel_for: dict[str, Any] | None = None
         self.michel_drawn: list[str] = []
+        self.michel_next: MichelDraw | None = None  # whom the card asked for extorts, and the table then
         # An action waiting for a card the table draws at random from a real hand, and which.
         self.card_for: dict[str, Any] | None = None
         self.card_asked: PickAsk | None = None
         self.result_events: list[Event] = []  # what `result` tells, to tell again through other eyes
+        # End the turn in one tap: what to record once the turn is ended (a neutral's move), the
+        # events of the end already told, and whose die pad End the turn shows (a real die).
+        self.then: dict[str, Any] | None = None
+        self._chained: list[Event] = []
+        self.pad_neutral: str | None = None
+        self.ruling = Ruling()  # what the table said as it overruled a refusal, for the forced action
         # A shared screen showing one hand: (the seat, the version it was asked on, which ask).
         self._revealed: tuple[int, int, int] | None = None
         self._reveals = 0
@@ -80,6 +90,12 @@ class TableControl:
     @property
     def state(self) -> GameState:
         return self.session.state
+
+    @property
+    def board(self) -> GameState | None:
+        """The table as it stands when the Michel card asked for is drawn (the neutral arrived):
+        what the map shows while the table draws it. None: the stored state."""
+        return self.michel_next.state if self.michel_for is not None and self.michel_next is not None else None
 
     @property
     def drawing(self) -> bool:
@@ -101,6 +117,9 @@ class TableControl:
         self.draft = {}
         self.die_for = None
         self.pick = []
+        self.then = None
+        self.pad_neutral = None
+        self.ruling = Ruling()
 
     def tell(self, lines: list[str], events: Sequence[Event] = (), rolled_here: bool = False) -> None:
         """What just happened: its words, and the last die rolled (tumbling when rolled here)."""
@@ -152,9 +171,10 @@ class TableControl:
 
     # --- starting and composing actions -----------------------------------------------------
 
-    def start_action(self, kind: str, force: bool = False, quick: bool = False) -> None:
+    def start_action(self, kind: str, force: bool = False, quick: bool = False, ruling: Ruling | None = None) -> None:
         if self.busy:
             return
+        self.ruling = ruling or Ruling()
         seat = self.viewer.menu_seat(self.state)
         if seat is None:  # a tap on a menu the table has moved past
             self.port.refresh()
@@ -178,6 +198,19 @@ class TableControl:
         else:
             self.port.show()
 
+    def end_turn(self, then: dict[str, Any] | None = None) -> None:
+        """End the turn; with `then`, answer in the same tap the decision ending it leaves (a
+        neutral moved, with the real die's face and Place, or left where it is: turn_end.py)."""
+        if self.busy:
+            return
+        self.then = then
+        self.start_action("end_turn")
+
+    def show_pad(self, neutral: str) -> None:
+        """End the turn shows this neutral's die pad (a real die: one neutral's at a time)."""
+        self.pad_neutral = neutral
+        self.port.refresh()
+
     def reasons_for(self, kind: str) -> list[Any]:
         """Why `kind` cannot be done now: the engine's violations for it."""
         seat = self.viewer.menu_seat(self.state)
@@ -196,7 +229,7 @@ class TableControl:
     def explain_refused(self, a: ActionVM) -> None:
         """A disabled action was tapped: show the flag with each rule, and the override."""
         may = a.forceable and self.viewer.may_force
-        on_force = (lambda: self.start_action(a.type, force=True)) if may else None
+        on_force = (lambda ruling: self.start_action(a.type, force=True, ruling=ruling)) if may else None
         self.port.flag(self.tr("ui.not_allowed", action_label=a.label), a.reasons, on_force)
 
     def explain_choice(self, c: ChoiceVM) -> None:
@@ -204,7 +237,8 @@ class TableControl:
         on_force = None
         if composer is not None and self.viewer.may_force and c.reasons and all(r.forceable for r in c.reasons):
 
-            def force() -> None:
+            def force(ruling: Ruling) -> None:
+                self.ruling = ruling
                 composer.force = True
                 composer.pool = list(composer.all)
                 composer.answer(self._step_field(), c.value)
@@ -223,6 +257,19 @@ class TableControl:
         self.composer.answer(field, value)
         self.draft.pop(field, None)
         self._continue()
+
+    def answer_all(self, *answers: tuple[str, Any]) -> None:
+        """Several questions answered by one tap (a sale's cards and its printed total)."""
+        if self.composer is None:
+            return
+        for field, value in answers:
+            self.composer.answer(field, value)
+            self.draft.pop(field, None)
+        self._continue()
+
+    def keep(self, field: str, value: Any) -> None:
+        """A value typed into a question, kept for its Done without redrawing the field being typed in."""
+        self.draft[field] = value
 
     def answer_die(self, step: StepVM, value: int) -> None:
         got = list(self.draft.get("die_progress", [])) + [value]
@@ -249,8 +296,11 @@ class TableControl:
             self.cancel_action()
 
     def cancel_action(self) -> None:
+        self.ruling = Ruling()
         self.composer = None
         self.draft = {}
+        self.then = None
+        self._chained = []
         self.die_for = None
         self.michel_for = None
         self.card_for = None
@@ -307,6 +357,7 @@ class TableControl:
             return False
         if chance.michel and dry.michel_draws:
             self.michel_for, self.michel_drawn = action, list(action.get("michel_cards", ()))
+            self.michel_next = next_draw(self.state, action)
         elif chance.cards and dry.pick is not None:
             self.card_for, self.card_asked = action, dry.pick
         else:
@@ -361,9 +412,13 @@ class TableControl:
     # --- writing ---------------------------------------------------------------------------------
 
     def submit(self, action: dict[str, Any]) -> None:
-        """Record `action` off the event loop (offloop.py); a tap meanwhile is dropped."""
+        """Record `action` off the event loop (offloop.py); a tap meanwhile is dropped. A forced
+        action carries the table's ruling, when it gave one."""
         if self.busy:
             return
+        text = clean_text(self.ruling.text)
+        if action.get("force") and text:
+            action = dict(action, ruling=text)
         self.busy = True
         if not self.port.later(self._record, action):
             self.busy = False
@@ -381,6 +436,9 @@ class TableControl:
 
     def after(self, outcome: Outcome) -> None:
         tr = self.tr
+        then, self.then = self.then, None  # recorded only after this write, if it was taken
+        if not outcome.accepted:
+            self._chained = []
         if outcome.stale:  # another screen was first: nothing was recorded, here is the table now
             self.reset()
             self.port.toast(tr(self.viewer.stale_text))
@@ -398,14 +456,42 @@ class TableControl:
             retry = None
             if self.viewer.may_force and found and all(r.forceable for r in found) and not action.get("force"):
 
-                def retry() -> None:
+                def retry(ruling: Ruling) -> None:
+                    self.ruling = ruling
                     self.submit(dict(action, force=True))
 
             self.port.flag(tr("ui.not_allowed", action_label=label), found, retry)
             return
+        self._keep_ruling(outcome)
         self.reset()
-        self.tell(self.port.lines_for(outcome.events), outcome.events, rolled_here=True)
+        events = [*self._chained, *outcome.events]  # a turn ended in the same tap is told with it
+        self._chained = []
+        if then is not None and self._answers_now(then):
+            # The turn ended: its answer follows at once, and the screen is drawn once, after it
+            # (the session told the other screens already), with both told as what just happened.
+            self._chained = events
+            self.shown_version = self.session.version  # this screen wrote it: the next write follows it
+            self.submit_checked(then)
+            return
+        self.tell(self.port.lines_for(events), events, rolled_here=True)
         self.port.recorded(outcome)
+
+    def _answers_now(self, action: dict[str, Any]) -> bool:
+        """Whether `action` answers the decision the game now waits for, for its player (the turn
+        ended and left the neutrals' move to its player, as the menu's dry run foresaw)."""
+        pend = self.state.pending
+        return (
+            pend is not None
+            and pend.player == action.get("player")
+            and action.get("type") in ANSWERS.get(pend.kind, ())
+        )
+
+    def _keep_ruling(self, outcome: Outcome) -> None:
+        """A forced action the table asked to play so next time: its house rules, to the settings."""
+        overruled = [v.key for v in outcome.violations]
+        house = refusal_house_rules(overruled) if self.ruling.keep and overruled else None
+        if house:
+            self.port.keep_ruling(house, clean_text(self.ruling.text))
 
     # --- undo / redo ---------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.rules import Event, events_from_json, redact_events
 
-from .events import QUIET, Names, describe_action, describe_event
+from .events import LOG_QUIET, QUIET, Names, describe_action, describe_event
 from .seat import seen_lines
 from .text import Tr
 
@@ -75,7 +75,7 @@ def log_view(
             continue
         described[seq] = describe_action(action, names, tr)
         events = answer_events(_get(entry, "answer"))
-        shown = [e for e in events if include_quiet or e.TYPE not in QUIET]
+        shown = [e for e in events if include_quiet or e.TYPE not in LOG_QUIET]
         if viewer is None:
             lines = [describe_event(e, names, tr) for e in shown]
         else:

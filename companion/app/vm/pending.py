@@ -14,7 +14,6 @@ from typing import Any
 
 from companion.rules import ANSWERS, GameState, legal_actions, preview
 
-from .actions import ReasonVM
 from .events import option_label
 from .table import seat_color
 from .text import Tr
@@ -132,7 +131,12 @@ def _describe(state: GameState, pend: Any, vm: PendingVM, tr: Tr) -> None:
     elif pend.kind == "michel_tool":
         vm.title = tr("ui.pending.michel_tool", player=name, neutral=tr.name("neutral", pend.neutral))
     elif pend.kind == "neutral_move":
-        vm.title = tr("ui.pending.neutral_move", player=name)
+        neutrals = state.neutral_names
+        vm.title = (
+            tr("ui.pending.neutral_move.one", player=name, neutral=neutrals[0])
+            if len(neutrals) == 1
+            else tr("ui.pending.neutral_move", player=name)
+        )
         vm.details = [
             tr("ui.pending.neutral_at", neutral=tr.name("neutral", n), place=tr.name("place", at))
             for n, at in state.neutrals.items()
@@ -226,7 +230,8 @@ def _answer(state: GameState, a: Any, tr: Tr, physical_dice: bool) -> AnswerVM:
         )
         style = "primary"
     elif kind == "skip_neutral":
-        label = tr("ui.answer.skip_neutral")
+        alone = state.neutral_names[0] if len(state.neutral_names) == 1 else None
+        label = tr("ui.answer.skip_neutral.one", neutral=alone) if alone else tr("ui.answer.skip_neutral")
     elif kind == "brawl_response":
         if a.discard is None:
             label, style = tr("ui.answer.take_beating"), "danger"
@@ -274,7 +279,3 @@ def _weapon_label(state: GameState, p: Any, card: str, tr: Tr) -> str:
     if card != "unknown" and not p.hand.count(card) and p.hand.unknown:
         return tr("ui.card_from_unknown", card=label)
     return label
-
-
-def refusal(violations: list[Any], tr: Tr) -> list[ReasonVM]:
-    return [ReasonVM(v.rule, tr.violation(v), v.forceable) for v in violations]

@@ -59,6 +59,11 @@ class StepVM:
     default: Any = None
     optional: bool = False
     exact: int | None = None  # "many": exactly this many
+    quick: tuple[int, ...] = ()  # "number": the values offered as one tap each (any other is typed)
+    then: StepVM | None = None  # "many": the number asked right after, answered with it (a sale's total)
+
+
+QUICK_NUMBERS = 6  # one-tap values of a number step: a printed total of 1 to 6, say; any other is typed
 
 
 def input_steps(c: Composer) -> list[StepVM]:
@@ -73,7 +78,23 @@ def input_steps(c: Composer) -> list[StepVM]:
         if dice:
             faces = sorted(c.state.board.faces)
             steps.append(StepVM("die", "die", c.tr("ui.ask_die", count=dice), low=faces[0], high=faces[-1], exact=dice))
-    return steps
+    return joined(steps)
+
+
+def joined(steps: list[StepVM]) -> list[StepVM]:
+    """Cards followed by a number (a sale and its printed total) are asked on one panel: the
+    cards step carries the number (`then`), so one tap on a total records both."""
+    out = list(steps)
+    for i in range(len(out) - 1):
+        if out[i].kind == "many" and out[i + 1].kind == "number":
+            out[i] = dataclasses.replace(out[i], then=out[i + 1])
+    return out
+
+
+def quick_numbers(low: int, high: int, first: int | None = None) -> tuple[int, ...]:
+    """The few values a number step offers as one tap each, from `first` (default `low`)."""
+    start = low if first is None else max(low, first)
+    return tuple(range(start, min(high, start + QUICK_NUMBERS - 1) + 1))
 
 
 # The free inputs of each kind of action: (the composer, the candidate chosen or None, its inputs
@@ -95,7 +116,17 @@ def _printed_total(tr: Tr, needs: Inputs) -> list[StepVM]:
     """The cigarettes printed on the cards given up, when the engine needs their total."""
     if needs.printed_total is None:
         return []
-    return [StepVM("cigarettes", "number", tr("ui.ask_printed_total"), low=0, high=99, default=needs.printed_total)]
+    return [
+        StepVM(
+            "cigarettes",
+            "number",
+            tr("ui.ask_printed_total"),
+            low=0,
+            high=99,
+            default=needs.printed_total,
+            quick=quick_numbers(0, 99, first=1),
+        )
+    ]
 
 
 def _sell_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
@@ -103,7 +134,8 @@ def _sell_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[StepVM]:
         return []
     fewest, most = needs.hand_cards
     p = c.state.players[c.seat]
-    steps = [StepVM("cards", "many", c.tr("ui.ask_sell_cards"), hand_choices(c.tr, p), fewest, most)]
+    offered = tuple(chosen.cards) if chosen is not None else ()  # the engine's one candidate: already chosen
+    steps = [StepVM("cards", "many", c.tr("ui.ask_sell_cards"), hand_choices(c.tr, p), fewest, most, offered)]
     return steps + _printed_total(c.tr, needs)
 
 
@@ -191,7 +223,15 @@ def _exchange_steps(c: Composer, chosen: Any, needs: Inputs | None) -> list[Step
     steps = [StepVM("cards", "many", tr("ui.ask_give_cards"), hand_choices(tr, p), fewest, most, (), optional=True)]
     if needs.cigarettes:
         steps.append(
-            StepVM("cigarettes", "number", tr("ui.ask_give_cigarettes"), low=0, high=needs.cigarettes, default=0)
+            StepVM(
+                "cigarettes",
+                "number",
+                tr("ui.ask_give_cigarettes"),
+                low=0,
+                high=needs.cigarettes,
+                default=0,
+                quick=quick_numbers(0, needs.cigarettes),
+            )
         )
     return steps
 

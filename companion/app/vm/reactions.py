@@ -28,6 +28,7 @@ class OffenceVM:
     place: str
     rule: str
     message: str
+    help: str  # what the table may do about it, and when
     reports: list[AnswerVM] = field(default_factory=list)
     freepass: AnswerVM | None = None
     punishments: list[AnswerVM] = field(default_factory=list)
@@ -54,6 +55,15 @@ class ReactionsVM:
         return self.offence is None and not self.others and not self.move_warden and not self.backgrounds
 
 
+def _offence_help(state: GameState, tr: Tr) -> str:
+    """A decision waits (the combat an extortion started): the engine takes no report until it is
+    made (TURN-5), so the alert says when the report may come rather than "now"."""
+    pend = state.pending
+    if pend is None:
+        return tr("ui.offence_help")
+    return tr("ui.offence_help_after", player=state.players[pend.player].name)
+
+
 def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = None) -> ReactionsVM:
     """The reactions open now; `seats` limits the buttons to those seats (a phone: its own)."""
     out = ReactionsVM()
@@ -75,6 +85,7 @@ def reactions_view(state: GameState, tr: Tr, seats: Collection[int] | None = Non
                 action_label=tr.name("action", offence.action),
                 place=offence.place,
             ),
+            help=_offence_help(state, tr),
         )
     for p in state.players:
         if seats is not None and p.seat not in seats:

@@ -15,7 +15,8 @@ class ReasonVM:
     rule: str
     message: str
     forceable: bool = True
+    key: str = ""  # the engine's violation key (which refusal it is, whatever the language)
 
 
 def reasons(violations: Iterable[Any], tr: Tr) -> list[ReasonVM]:
-    return [ReasonVM(v.rule, tr.violation(v), v.forceable) for v in violations]
+    return [ReasonVM(v.rule, tr.violation(v), v.forceable, v.key) for v in violations]

@@ -100,10 +100,15 @@ class SetupForm:
     first_player: int = 0
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1, 2**53))
     in_progress: bool = False
+    # Rulings the table kept from earlier games (settings), each played again unless switched off.
+    kept: list[dict[str, Any]] = field(default_factory=list)
+    kept_off: set[int] = field(default_factory=set)
 
     @classmethod
-    def default(cls, count: int = 3, neutral_destination: str = "ask") -> SetupForm:
-        form = cls(neutral_destination=neutral_destination)
+    def default(
+        cls, count: int = 3, neutral_destination: str = "ask", kept: list[dict[str, Any]] | None = None
+    ) -> SetupForm:
+        form = cls(neutral_destination=neutral_destination, kept=list(kept or ()))
         for _ in range(count):
             form.add_player()
         return form
@@ -163,6 +168,9 @@ class SetupForm:
             out["neutral_destination"] = self.neutral_destination
         if self.warden and self.punishment_choice != rules.punishment_choice:
             out["punishment_choice"] = self.punishment_choice
+        for n, kept in enumerate(self.kept):
+            if n not in self.kept_off:
+                out.update(kept["house_rules"])
         return out
 
     def config(self, tr: Tr | None = None) -> dict[str, Any]:

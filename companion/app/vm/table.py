@@ -108,6 +108,7 @@ class TeamVM:
 @dataclass
 class TableVM:
     turn: int
+    round: int  # the round the turn belongs to (the engine's `round`): the table counts rounds
     active: int
     active_name: str
     active_color: str
@@ -150,6 +151,7 @@ def build_table(
         decision = tr.name("decision", state.pending.kind)
     return TableVM(
         turn=state.turn,
+        round=state.round,
         active=state.active,
         active_name=active.name,
         active_color=seat_color(state, active.seat),

@@ -63,4 +63,4 @@ def _crossing(entry: Any, state: GameState, tr: Tr) -> tuple[str | None, str]:
     player = action.get("player")
     if isinstance(player, int) and player != deciding:
         reasons.append(tr("ui.undo_other_player", player=names(player)))
-    return (tr.join(reasons) if reasons else None), describe_action(action, names, tr)
+    return (" ".join(reasons) if reasons else None), describe_action(action, names, tr)  # whole sentences

@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import events as ev
 from ..actions import Bodybuilding, Choose, Cooperate, Extort, Fight, GiveUp, Weapon
-from ..core import Ctx, applier, checker, choice, hand_card_problems, hard, task, violation
+from ..core import Ctx, Unseen, applier, checker, choice, hand_card_problems, hard, task, violation
 from ..errors import Violation
 from ..ops import (
     add_beatings,
@@ -361,7 +361,11 @@ def choose_kings_card(s: GameState, a: Choose, ctx: Ctx) -> None:
 
 
 def reveal_michel(s: GameState, ctx: Ctx, neutral: str, seat: int) -> str:
-    card, source = ctx.next_michel_card()
+    try:
+        card, source = ctx.next_michel_card()
+    except Unseen as unseen:  # a state that cannot see the deck: say whom the card was for
+        unseen.drawn_for = (neutral, seat)
+        raise
     ctx.emit(ev.MichelCard(neutral=neutral, player=seat, card=card, source=source))
     return card
 

@@ -27,6 +27,7 @@ from ...door.device_storage import storage_of
 from ...services.news import SCREEN_CHANGED
 from ...services.opening import Opening, Seating, read_seating
 from ...services.sync import NotYourSeat, SeatLost, SeatSession
+from ...vm.call import CallVM, SaidVM, seat_call, seat_said
 from ...vm.pending import PendingVM, pending_view
 from ...vm.reactions import ReactionsVM, reactions_view
 from ...vm.seat import event_lines
@@ -38,6 +39,7 @@ from ..screens.table import TableScreen
 from ..screens.viewer import Console
 from ..widgets.common import card, heading, icon_button, muted, pill
 from .device import TOKEN_PREF, DeviceScreen, seated
+from .nudge import Nudge
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +83,9 @@ class DevicePolicy(Console):
     def has_extra(self) -> bool:
         return False  # a device's own panel (its hand, the host's join panel): see the subclasses
 
+    def said(self, screen: LiveTable) -> SaidVM:
+        return SaidVM()  # the banner's headline says whose turn it is: nobody's call here
+
     def devices_changed(self, screen: LiveTable, message: dict[str, Any]) -> None:
         """A device joined, left or was freed (the host's panel redraws); or the host's screens
         now show or hide the hands, which a phone's hand note says."""
@@ -111,6 +116,27 @@ class SeatPolicy(DevicePolicy):
         super().__init__(device)
         self.viewer: int = device.seat
         self._session_id = ""
+        self.nudge = Nudge()
+        self._called: tuple[GameState, str, CallVM | None] | None = None
+
+    # --- called to play ------------------------------------------------------------------------
+
+    def call(self, screen: LiveTable) -> CallVM | None:
+        """What the game waits for from this seat now (its turn, its decision...), if anything:
+        worked out once per state seen (the banner and the nudge both ask)."""
+        state = screen.session.state
+        if self._called is None or self._called[0] is not state or self._called[1] != screen.tr.lang:
+            self._called = (state, screen.tr.lang, seat_call(state, self.viewer, screen.tr))
+        return self._called[2]
+
+    def said(self, screen: LiveTable) -> SaidVM:
+        """ "Your turn", "Your decision: ..." as the banner's headline; a Weapon this player may
+        play for a teammate or an offence they may report, under it."""
+        return seat_said(self.call(screen))
+
+    def heard(self, screen: LiveTable, news: bool) -> None:
+        """The game changed: a new call brought by another screen's change buzzes this phone."""
+        self.nudge.follow(screen.app, self.call(screen), news)
 
     # --- whose screen ------------------------------------------------------------------------
 
@@ -150,7 +176,7 @@ class SeatPolicy(DevicePolicy):
 
     def title_template(self, screen: LiveTable) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
-        return "join.seat_title", {"player": s.players[self.viewer].name, "turn": s.turn}
+        return "join.seat_title", {"player": s.players[self.viewer].name, "round": s.round}
 
     def back_route(self, screen: LiveTable) -> str | None:
         return None
@@ -167,8 +193,8 @@ class SeatPolicy(DevicePolicy):
                 ft.Icons.MENU_BOOK, screen.tr("ui.rules"), lambda e: app.go("/rules", back=back), identifier="nav-rules"
             ),
             icon_button(
-                ft.Icons.TRANSLATE,
-                screen.tr("ui.setting_language"),  # a phone's settings: its language
+                ft.Icons.SETTINGS,
+                screen.tr("ui.settings"),  # a phone's settings: its language, its turn sound
                 lambda e: app.go("/settings", back=back),
                 identifier="nav-settings",
             ),
@@ -219,11 +245,17 @@ class SeatPolicy(DevicePolicy):
         page.on_connect = self._reconnected
         page.on_disconnect = self._disconnected
         app.services.tables.devices_changed(page, device.game_id, "online", [device.id])
+        self.heard(screen, news=False)  # the call standing when the phone arrives is not news
+        app.run_later(self.nudge.prepare, app)
 
     def _reconnected(self, e: Any = None) -> None:
-        """Back from sleep: the session followed the game meanwhile; reload once more and say so."""
+        """Back from sleep: the session followed the game meanwhile; reload once more and say so.
+        The browser answers no call to the services it had (its storage, its haptics): new ones."""
         screen = self.screen
         if screen is not None:
+            if screen.app.prefs is not None:
+                screen.app.prefs.connected()
+            self.nudge.renew()
             screen.later(self._catch_up, screen)
 
     async def _catch_up(self, screen: LiveTable) -> None:
@@ -241,11 +273,14 @@ class SeatPolicy(DevicePolicy):
         if screen.app.screen is screen:
             screen.control.reset()
             screen.control.tell([screen.tr("join.caught_up")])
+            self.heard(screen, news=True)  # its turn came while it slept: buzz now
             screen.show()
 
     def _disconnected(self, e: Any = None) -> None:
         if self.screen is not None:
             app = self.screen.app
+            if app.prefs is not None:
+                app.prefs.disconnected()
             app.services.join.leave(self.device.id, self._session_id)
             app.services.tables.devices_changed(app.page, self.screen.game_id, "offline", [self.device.id])
 

@@ -23,6 +23,7 @@ import flet as ft
 from companion.rules import GameState
 from storage import Device
 
+from ...host.net import LAN_COMMAND, reachable_url
 from ...services.opening import Opening
 from ...vm.pending import PendingVM, pending_view
 from ...vm.reactions import ReactionsVM, reactions_view
@@ -161,20 +162,6 @@ class TableViewPolicy(DevicePolicy):
         )
         if key == shown:
             return key, None
-        if self._qr is None or self._qr[0] != url:
-            self._qr = (url, qr_png(url))
-        qr = ft.Semantics(
-            identifier="join-qr",
-            label=tr("join.qr_label"),
-            container=True,
-            image=True,
-            content=ft.Container(
-                ft.Image(src=self._qr[1], width=232, height=232),
-                bgcolor=ft.Colors.WHITE,
-                padding=4,
-                border_radius=ft.BorderRadius.all(8),
-            ),
-        )
         link = ft.Semantics(
             identifier="join-url",
             container=True,
@@ -186,12 +173,9 @@ class TableViewPolicy(DevicePolicy):
                 [ft.Icon(ft.Icons.PHONE_ANDROID, color=ft.Colors.PRIMARY), heading(tr("join.panel_title"), 17)],
                 spacing=8,
             ),
-            muted(tr("join.panel_hint"), 13),
-            ft.Row([qr], alignment=ft.MainAxisAlignment.CENTER),
+            *self._code(app, tr, url),
             link,
         ]
-        if not app.services.lan_url:
-            rows.append(muted(tr("join.local_only"), 12))
         holders = {d.seat: d for d in devices if d.seat is not None}
         for p in s.players:
             rows.append(self._seat_row(screen, p, holders.get(p.seat)))
@@ -208,6 +192,44 @@ class TableViewPolicy(DevicePolicy):
             )
         )
         return key, card(ft.Column(rows, spacing=10, tight=True), identifier="join-panel")
+
+    def _code(self, app: AppPort, tr: Tr, url: str) -> list[ft.Control]:
+        """The QR code of the join link with how to use it; or, when the link names this computer
+        only (served on loopback, not with --lan), no code at all but how to start so that phones
+        can open it."""
+        if not app.services.lan_url and not reachable_url(url):
+            title = heading(tr("join.local_title"), 15)
+            return [
+                card(
+                    ft.Column(
+                        [
+                            ft.Row([ft.Icon(ft.Icons.WIFI_OFF, color=ft.Colors.ERROR), title], spacing=8),
+                            ft.Text(tr("join.local_only"), size=14),
+                            ft.Text(LAN_COMMAND, size=15, weight=ft.FontWeight.BOLD, font_family="monospace"),
+                        ],
+                        spacing=6,
+                        tight=True,
+                    ),
+                    bgcolor=ft.Colors.ERROR_CONTAINER,
+                    identifier="join-local-only",
+                    label=f"{tr('join.local_title')} {tr('join.local_only')} {LAN_COMMAND}",
+                )
+            ]
+        if self._qr is None or self._qr[0] != url:
+            self._qr = (url, qr_png(url))
+        qr = ft.Semantics(
+            identifier="join-qr",
+            label=tr("join.qr_label"),
+            container=True,
+            image=True,
+            content=ft.Container(
+                ft.Image(src=self._qr[1], width=232, height=232),
+                bgcolor=ft.Colors.WHITE,
+                padding=4,
+                border_radius=ft.BorderRadius.all(8),
+            ),
+        )
+        return [muted(tr("join.panel_hint"), 13), ft.Row([qr], alignment=ft.MainAxisAlignment.CENTER)]
 
     def _seat_row(self, screen: LiveTable, p: Any, device: Any) -> ft.Control:
         tr = screen.tr

@@ -197,6 +197,8 @@ class CorrectScreen(GameScreen):
             self.app.toast(self.tr("ui.store_problem", problem=outcome.error))
         elif not outcome.accepted:  # the state changed under the draft: the engine says what no longer fits
             self.app.render()
-        else:  # the session told the game's other screens (services/tables.py)
+        else:  # the session told the game's other screens (services/tables.py); the table this tab
+            # goes back to tells it as what just happened
+            self.app.just_recorded[self.game_id] = (self.session.version, list(outcome.events))
             self.app.toast(self.tr("correct.recorded"))
             self.app.go(f"/game/{self.game_id}")

@@ -17,13 +17,17 @@ from ...vm.history import STAT_COLUMNS, GameRowVM, HistoryVM, PlayerRowVM, Serie
 from ..port import AppPort
 from ..widgets.common import card, edge, game_card, heading, icon_button, muted, pill, width_class
 from ..widgets.paged import Paged
+from .archive import archive_row
 from .base import Screen
+from .bgstats import bgstats_button
 from .home import delete_button, export_game
 
 GAMES_PAGE = 20  # finished games listed at a time
 # A point's tooltip names its player: written in the inverse ink rather than the line's colour,
 # which the tooltip's background would swallow for some players.
 TOOLTIP_TEXT = ft.TextStyle(color=ft.Colors.ON_INVERSE_SURFACE, size=12)
+DOT = 4.0  # a point's radius, in logical pixels
+RING = 4.0  # how much wider the dot of a line under another line's point is, per line on top
 
 
 class HistoryScreen(Screen):
@@ -72,6 +76,7 @@ class HistoryScreen(Screen):
             )
             rows.append(self._players(vm))
         rows.append(heading(tr("ui.finished_games"), 18))
+        rows.append(archive_row(self.app))
         finished = games_view(self.listing.finished, tr)
         if not finished:
             rows.append(muted(tr("ui.history_no_games")))
@@ -94,6 +99,12 @@ class HistoryScreen(Screen):
             g.summary,
             [
                 icon_button(
+                    ft.Icons.SLOW_MOTION_VIDEO,
+                    tr("ui.replay_named", game=g.title),
+                    lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/replay", step=0, back="/history"),
+                    identifier=f"history-replay-{g.game_id}",
+                ),
+                icon_button(
                     ft.Icons.RECEIPT_LONG,
                     tr("ui.log_of", game=g.title),
                     lambda e, gid=g.game_id: self.app.go(f"/game/{gid}/log", back="/history"),
@@ -111,6 +122,7 @@ class HistoryScreen(Screen):
                     lambda e, gid=g.game_id, t=g.title: self.app.run_later(export_game, self.app, gid, t),
                     identifier=f"history-export-{g.game_id}",
                 ),
+                bgstats_button(self.app, g.game_id, f"history-bgstats-{g.game_id}", g.title),
                 delete_button(self.app, g, f"history-delete-{g.game_id}"),
             ],
             identifier=f"history-game-{g.game_id}",
@@ -160,11 +172,14 @@ class HistoryScreen(Screen):
                         fch.LineChartDataPoint(
                             at(x),
                             y,
+                            point=fch.ChartCirclePoint(
+                                color=color, radius=DOT + RING * under, stroke_width=1, stroke_color=ft.Colors.SURFACE
+                            ),
                             tooltip=fch.LineChartDataPointTooltip(
                                 text=tr("ui.chart_point", player=s.name, game=x, value=y), text_style=TOOLTIP_TEXT
                             ),
                         )
-                        for x, y in s.points
+                        for (x, y), under in zip(s.points, s.under, strict=True)
                     ],
                     color=color,
                     stroke_width=3,
@@ -205,7 +220,7 @@ class HistoryScreen(Screen):
             tooltip=fch.LineChartTooltip(bgcolor=ft.Colors.INVERSE_SURFACE),
             data_series=data,
             min_x=first - 0.5 if last > first else first - 1,
-            max_x=last + 0.5,
+            max_x=last + 0.5 if last > first else last + 1,  # one game: in the middle
             min_y=0,
             max_y=max(1, top) + 1,
             left_axis=none if rtl else values,

@@ -9,7 +9,8 @@ from typing import Any
 
 import flet as ft
 
-from companion.rules import decode_json
+from companion.gamefile import MAX_BYTES as MAX_GAME_FILE_BYTES
+from companion.rules import decode_json, tutorial_config
 
 from ...services.opening import Listing
 from ...vm.history import GameRowVM, games_view
@@ -79,7 +80,7 @@ class HomeScreen(Screen):
         return ft.Column(rows, spacing=10)
 
     def _hero(self) -> ft.Control:
-        """The app's name, and the two ways to a game: a new one, or a file to import."""
+        """The app's name, and the ways to a game: a new one, a file to import, or the tutorial round."""
         tr = self.tr
         return card(
             ft.Column(
@@ -109,6 +110,14 @@ class HomeScreen(Screen):
                                 icon=ft.Icons.UPLOAD_FILE,
                                 style="outlined",
                                 identifier="home-import",
+                            ),
+                            button(
+                                tr("tutorial.home"),
+                                lambda e: self.later(self._tutorial),
+                                icon=ft.Icons.SCHOOL,
+                                style="outlined",
+                                identifier="home-tutorial",
+                                tooltip=tr("tutorial.home_hint"),
                             ),
                         ],
                         wrap=True,
@@ -191,6 +200,15 @@ class HomeScreen(Screen):
         t.col = {"xs": 12, "sm": 6, "md": 4}
         return t
 
+    async def _tutorial(self) -> None:
+        """A new game of the tutorial round: its table screen guides it step by step."""
+        try:
+            game_id = await self.app.services.tables.create_game(tutorial_config())
+        except Exception as error:  # a storage problem: say it, stay on Home
+            self.app.toast(self.tr("ui.store_problem", problem=getattr(error, "message", str(error))))
+            return
+        self.app.go(f"/game/{game_id}")
+
     async def _import(self, e: Any = None) -> None:
         tr = self.tr
         files = await self.app.file_picker().pick_files(
@@ -202,6 +220,10 @@ class HomeScreen(Screen):
 
     async def import_bytes(self, raw: bytes) -> None:
         tr = self.tr
+        if len(raw) > MAX_GAME_FILE_BYTES:  # refused before decoding (companion/gamefile.py)
+            problem = tr("ui.import_too_large", megabytes=MAX_GAME_FILE_BYTES // (1024 * 1024))
+            self.app.toast(tr("ui.import_failed", problem=problem))
+            return
         try:
             data = decode_json(raw)
             game_id = await self.app.services.tables.import_game(data)

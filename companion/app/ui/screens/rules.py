@@ -27,7 +27,6 @@ class RulesScreen(Screen):
             prefix_icon=ft.Icons.SEARCH,
             on_change=self._changed,
             autofocus=not self.highlight,
-            dense=True,
         )
 
     def content(self) -> ft.Control:
@@ -72,7 +71,7 @@ class RulesScreen(Screen):
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 spacing=10,
             ),
-            padding=10,
+            padding=12,  # a one-line rule, whose text one may select, is a touch target high too
             identifier=f"rule-{ident}{'-top' if highlighted else ''}",
             bgcolor=ft.Colors.ERROR_CONTAINER if highlighted else ft.Colors.SURFACE_CONTAINER_LOW,
             label=f"{ident}: {text}",

@@ -8,12 +8,23 @@ joined phone's settings offer only the language.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import flet as ft
 
-from ...services.settings import CARD_MODES, DIE_MODES, MICHEL_MODES, NEUTRAL_MODES, SCREEN_MODES, SOUND_MODES, THEMES
+from ...services.settings import (
+    AFTER_TURN_MODES,
+    CARD_MODES,
+    DIE_MODES,
+    MICHEL_MODES,
+    NEUTRAL_MODES,
+    SCREEN_MODES,
+    SOUND_MODES,
+    THEMES,
+)
 from ...vm.text import Tr, available_languages
 from ..locale import choose_language
+from ..sound import choose_turn_sound, read_turn_sound, turn_sound
 from ..widgets.common import card, choice_chips, heading, muted, tap
 from .base import Screen
 
@@ -26,8 +37,8 @@ class SettingsScreen(Screen):
     def content(self) -> ft.Control:
         tr = self.tr
         language = section(tr("ui.setting_language"), tr("ui.setting_language_hint"), self._languages())
-        if not getattr(self.app, "host", True):  # a joined phone: its language; the rest is the table's
-            return ft.Column([language], spacing=12)
+        if not getattr(self.app, "host", True):  # a joined phone: its language and its turn sound
+            return ft.Column([language, self._turn_sound()], spacing=12)
         rows = [
             language,
             screen_choice(self),
@@ -36,6 +47,7 @@ class SettingsScreen(Screen):
             setting_choice(self, "michel_mode", MICHEL_MODES, "michel", "michel", "michel"),
             setting_choice(self, "card_mode", CARD_MODES, "cards", "cards", "cards"),
             setting_choice(self, "neutral_destinations", NEUTRAL_MODES, "neutrals", "neutrals_mode", "neutral-dest"),
+            setting_choice(self, "after_turn", AFTER_TURN_MODES, "after_turn", "after_turn", "after-turn"),
             setting_choice(self, "sound", SOUND_MODES, "sound", "sound", "sound"),
         ]
         if self.app.services.lan_url:
@@ -80,6 +92,28 @@ class SettingsScreen(Screen):
     def _set_language(self, value: str) -> None:
         choose_language(self.app, None if value == FOLLOW_DEVICE else value)
 
+    def _turn_sound(self) -> ft.Control:
+        """A phone's own choice: a short sound when it is called to play (off until chosen).
+        Its storage is read once; the choice shows when it has answered."""
+        tr, app = self.tr, self.app
+        chosen = turn_sound(app)
+        if not chosen.read:
+            app.run_later(self._read_turn_sound)
+
+        def choose(value: str) -> None:
+            choose_turn_sound(app, value == "on")
+            app.render()
+
+        chips = choice_chips(
+            [(m, tr(f"ui.sound_{m}")) for m in ("off", "on")], "on" if chosen.on else "off", choose, prefix="turn-sound"
+        )
+        return section(tr("ui.setting_turn_sound"), tr("ui.setting_turn_sound_hint"), chips)
+
+    async def _read_turn_sound(self) -> None:
+        on = await read_turn_sound(self.app)
+        if on and self.app.screen is self:
+            self.app.render()
+
 
 def section(title: str, hint: str, control: ft.Control) -> ft.Control:
     return card(ft.Column([heading(title, 17), muted(hint, 13), control], spacing=8, tight=True))
@@ -91,7 +125,8 @@ def setting_choice(screen: Screen, field: str, modes: tuple[str, ...], key: str,
     tr, app = screen.tr, screen.app
 
     def choose(value: str) -> None:
-        app.save_settings(replace(app.settings, **{field: value}))
+        chosen: dict[str, Any] = {field: value}  # one of the settings' text fields
+        app.save_settings(replace(app.settings, **chosen))
         screen.tr = app.tr
         app.render()
 

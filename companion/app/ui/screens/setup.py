@@ -16,11 +16,26 @@ import flet as ft
 
 from companion.rules import PRESETS, PUNISHMENT_CHOOSERS
 
+from ...vm.rulings import house_rule_words
 from ...vm.setup import HOUSE_NUMBERS, MAX_PLAYERS, MIN_PLAYERS, SetupForm, dig_in_places
 from ...vm.table import COLORS
 from ..port import AppPort
-from ..widgets.common import DANGER, button, card, choice_chips, heading, icon_button, muted, paint, pill, stepper, tap
+from ..widgets.common import (
+    DANGER,
+    button,
+    card,
+    choice_chips,
+    heading,
+    icon_button,
+    muted,
+    paint,
+    pill,
+    stepper,
+    switch,
+    tap,
+)
 from .base import Screen
+from .checklist import SetupDraft, draft_of, drop_draft, hand_ticks_to_game, keep_draft
 from .settings import screen_choice
 from .setup_start import StartingStateEditors
 
@@ -31,7 +46,9 @@ class SetupScreen(StartingStateEditors, Screen):
     def __init__(self, app: AppPort, query: dict[str, str]) -> None:
         super().__init__(app, query)
         mode = "random" if app.settings.neutral_destinations == "automatic" else "ask"
-        self.form = SetupForm.default(3, neutral_destination=mode)
+        kept = draft_of(app) if query.get("keep") else None  # back from its checklist: the same form
+        self.draft = kept or SetupDraft(SetupForm.default(3, neutral_destination=mode, kept=app.settings.kept_rulings))
+        self.form = self.draft.form
         self.fields: list[ft.TextField] = []
         self.problem_box = ft.Container()
         self.first_box = ft.Container()
@@ -61,7 +78,6 @@ class SetupScreen(StartingStateEditors, Screen):
                     label=self.tr("ui.player_name_label", number=i + 1),
                     value=self.form.players[i].name,
                     hint_text=self.tr("ui.player_default_name", number=i + 1),
-                    dense=True,
                     on_change=lambda e, s=i: self._named(s, e.data if isinstance(e.data, str) else e.control.value),
                     expand=True,
                 )
@@ -186,7 +202,22 @@ class SetupScreen(StartingStateEditors, Screen):
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 )
             )
+        rows.extend(self._kept_rulings())
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-rules")
+
+    def _kept_rulings(self) -> list[ft.Control]:
+        """The rulings the table kept from earlier games: each on, unless switched off here."""
+        tr = self.tr
+        if not self.form.kept:
+            return []
+        rows: list[ft.Control] = [muted(tr("ui.kept_rulings"), 13)]
+        for n, kept in enumerate(self.form.kept):
+            words = house_rule_words(kept["house_rules"], tr)
+            why = tr("ui.kept_ruling_why", ruling=kept["ruling"]) if kept["ruling"] else tr("ui.kept_ruling_no_why")
+            rows.append(
+                self._switch(words, why, n not in self.form.kept_off, functools.partial(self._set_kept, n), f"kept-{n}")
+            )
+        return rows
 
     def _modules(self) -> ft.Control:
         tr = self.tr
@@ -233,8 +264,7 @@ class SetupScreen(StartingStateEditors, Screen):
         return card(ft.Column(rows, spacing=8, tight=True), identifier="setup-modules")
 
     def _switch(self, label: str, hint: str, value: bool, on_change: Any, ident: str) -> ft.Control:
-        sw = ft.Switch(value=value, label=label, on_change=lambda e: on_change(e.control.value))
-        return ft.Column([ft.Semantics(identifier=ident, content=sw), muted(hint, 12)], spacing=0, tight=True)
+        return ft.Column([switch(label, value, on_change, identifier=ident), muted(hint, 12)], spacing=0, tight=True)
 
     def _refresh_problems(self, update: bool = True) -> None:
         tr = self.tr
@@ -285,12 +315,20 @@ class SetupScreen(StartingStateEditors, Screen):
                 spacing=6,
                 tight=True,
             )
-        self.start_box.content = button(
+        start = button(
             tr("ui.start_game"),
             None if problems else self._start_game,
             icon=ft.Icons.PLAY_ARROW,
             identifier="setup-start-button",
         )
+        checklist = button(
+            tr("checklist.open"),
+            None if problems else self._open_checklist,
+            icon=ft.Icons.CHECKLIST,
+            style="outlined",
+            identifier="setup-checklist",
+        )
+        self.start_box.content = ft.Row([start, checklist], wrap=True, spacing=10, run_spacing=10)
         if update:
             try:
                 self.problem_box.update()
@@ -346,6 +384,10 @@ class SetupScreen(StartingStateEditors, Screen):
         self.form.house[name] = value
         self._rerender()
 
+    def _set_kept(self, n: int, on: bool) -> None:
+        (self.form.kept_off.discard if on else self.form.kept_off.add)(n)
+        self._rerender()
+
     def _set_neutrals(self, n: int) -> None:
         self.form.neutrals = n
         self._rerender()
@@ -370,6 +412,11 @@ class SetupScreen(StartingStateEditors, Screen):
         self.form.team = bool(on)
         self._rerender()
 
+    def _open_checklist(self, e: Any = None) -> None:
+        """What to lay out for this setup; Back comes back to this very form."""
+        keep_draft(self.app, self.draft)
+        self.app.go("/setup/checklist")
+
     def _start_game(self, e: Any = None) -> None:
         if self.form.problems(self.tr):
             self._refresh_problems()
@@ -383,4 +430,6 @@ class SetupScreen(StartingStateEditors, Screen):
         except Exception as error:  # ConfigError (raced) or a storage problem: keep the form
             self.app.toast(tr("ui.store_problem", problem=getattr(error, "message", str(error))))
             return
+        drop_draft(self.app)
+        self.app.run_later(hand_ticks_to_game, self.app, game_id, set(self.draft.ticked))
         self.app.go(f"/game/{game_id}")

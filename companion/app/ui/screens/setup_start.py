@@ -15,7 +15,7 @@ from companion.rules import load_catalog
 
 from ...vm.setup import HandTotalVM, SetupForm, hand_cards, hand_total, start_places
 from ...vm.text import Tr
-from ..widgets.common import button, card, choice_chips, heading, muted, pill, stepper
+from ..widgets.common import button, card, choice_chips, heading, muted, pill, stepper, switch
 
 
 class StartingStateEditors:
@@ -23,14 +23,13 @@ class StartingStateEditors:
 
     form: SetupForm
     tr: Tr
-    adding: dict[int, bool]  # seats whose "add cards" chips are open
+    adding: dict[int, bool]  # seats whose "add cards" chips were folded (False) or opened again (True)
 
     def _rerender(self) -> None:
         raise NotImplementedError
 
     def _switch(self, label: str, hint: str, value: bool, on_change: Any, ident: str) -> ft.Control:
-        sw = ft.Switch(value=value, label=label, on_change=lambda e: on_change(e.control.value))
-        return ft.Column([ft.Semantics(identifier=ident, content=sw), muted(hint, 12)], spacing=0, tight=True)
+        return ft.Column([switch(label, value, on_change, identifier=ident), muted(hint, 12)], spacing=0, tight=True)
 
     def _progress(self) -> ft.Control:
         tr = self.tr
@@ -116,7 +115,8 @@ class StartingStateEditors:
         name = f.players[seat].name.strip() or tr("ui.player_default_name", number=seat + 1)
         total = hand_total(f, seat, tr)
         cards = hand_cards(f.in_progress)
-        rows: list[ft.Control] = [self._hand_heading(seat, name, total)]
+        # The total heads the chips that change it: in view while cards are tapped in.
+        rows: list[ft.Control] = [self._hand_heading(seat, name, total), self._hand_adder(seat, name, cards)]
         for cardid, n in ((c, st.known[c]) for c in cards if st.known.get(c)):
             label = tr("ui.start_card_count", player=name, card=tr.name("card", cardid))
             rows.append(
@@ -137,7 +137,6 @@ class StartingStateEditors:
                 f"start-unknown-{seat}",
             )
         )
-        rows.append(self._hand_adder(seat, name, cards))
         return card(
             ft.Column(rows, spacing=6, tight=True), identifier=f"start-hand-{seat}", bgcolor=ft.Colors.SURFACE_CONTAINER
         )
@@ -171,15 +170,29 @@ class StartingStateEditors:
         )
 
     def _hand_adder(self, seat: int, name: str, cards: list[str]) -> ft.Control:
-        """The cards to add to the hand, once opened; until then the button that opens them."""
+        """The cards to add to the hand, one tap each, open until the table folds them (then the
+        button that opens them again)."""
         tr = self.tr
-        if self.adding.get(seat):
-            return choice_chips(
+        if self.adding.get(seat, True):
+            chips = choice_chips(
                 [(c, tr.name("card", c)) for c in cards],
                 None,
                 lambda v: self._add_card(seat, v),
                 prefix=f"start-add-{seat}",
                 label_of=lambda t: tr("ui.start_add_card", player=name, card=t),
+            )
+            fold = button(
+                tr("ui.start_add_done"),
+                lambda e, s=seat: self._fold_adding(s),
+                style="text",
+                icon=ft.Icons.EXPAND_LESS,
+                identifier=f"start-fold-add-{seat}",
+            )
+            hint = muted(tr("ui.start_add_cards_hint"), 12)
+            return ft.Column(
+                [ft.Row([hint, fold], wrap=True, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER), chips],
+                spacing=4,
+                tight=True,
             )
         return button(
             tr("ui.start_add_cards"),
@@ -207,8 +220,12 @@ class StartingStateEditors:
         self.adding[seat] = True
         self._rerender()
 
+    def _fold_adding(self, seat: int) -> None:
+        self.adding[seat] = False
+        self._rerender()
+
     def _add_card(self, seat: int, card_id: str) -> None:
+        """One tap, one card named: the chips stay open for the next one."""
         st = self.form.players[seat].start
         st.set_card(card_id, st.known.get(card_id, 0) + 1, self.form.value("starting_hand"))
-        self.adding[seat] = False
         self._rerender()

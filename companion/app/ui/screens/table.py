@@ -12,20 +12,25 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import flet as ft
 
-from companion.rules import Event, action_options
+from companion.rules import Event, action_options, view
 
 from ...host import flet_costs
+from ...services.kept_rulings import kept_with
 from ...services.opening import Opening
 from ...services.session import Outcome
-from ...vm.actions import action_menu, end_turn_vm
+from ...vm.actions import action_menu
 from ...vm.dice import TableChance, card_ask, michel_ask
 from ...vm.interaction import TableControl
 from ...vm.pending import PendingVM
+from ...vm.rulings import Ruling
 from ...vm.table import ScoreVM, TableVM, build_table, names_of, score_strip
+from ...vm.turn_end import turn_end_view
+from ...vm.tutorial import coach_view
 from .. import sound
 from ..port import AppPort
 from ..widgets import panels
@@ -70,9 +75,18 @@ class TableScreen(Screen):
         self.patch = Patch(app)
         self._extra_key: Any = None
         self._vm_key: Any = None
+        self._coach_off = not policy.may_rewind  # the tutorial's guide is the referee's console's
         self.news = TableNews(self)
         policy.opened(self, opening.seating)
+        self._tell_what_this_tab_recorded()
         sound.prepare(self)  # the console's whistle and roll, loaded before they are needed
+
+    def _tell_what_this_tab_recorded(self) -> None:
+        """Back from another screen of this game that recorded something (a correction): what it
+        did is what just happened, as long as the table is still where it left it."""
+        recorded = self.app.just_recorded.pop(self.game_id, None)
+        if recorded is not None and recorded[0] == self.session.version:
+            self.control.tell(self.lines_for(recorded[1]), recorded[1])
 
     # --- frame ---------------------------------------------------------------------------------
 
@@ -151,7 +165,7 @@ class TableScreen(Screen):
         table, scores = self._table(highlight)
         reactions = policy.reactions_for(s, tr)
         head = self._head
-        head.set_table(table, scores, s.pending is not None)
+        head.set_table(table, scores, s.pending is not None, policy.said(self))
         head.set_tools(self._body_actions())
         head.fill(head.alert_slot, panels.offence_alert(ctl, reactions, tr))
         self._fill_result()
@@ -161,6 +175,7 @@ class TableScreen(Screen):
         react = panels.reactions_panel(ctl, reactions, tr, ctl.bg_open, names_of(s))
         self._react_slot.content = react
         self._react_slot.visible = react is not None
+        self._fill_coach(physical)
         self._pad_box.height = getattr(self, "_pad", 0) or 0
         if policy.has_extra:
             self._extra_key, shown = policy.extra(self, self._extra_key)
@@ -171,6 +186,31 @@ class TableScreen(Screen):
             ctl.result_die_rolls = False
             self.app.run_later(head.roller.roll)
         return out
+
+    def _fill_coach(self, physical: bool) -> None:
+        """The tutorial round's guide (on the referee's console), above the rest, until the table
+        carries on without it."""
+        coach = None if self._coach_off else coach_view(self.session.table.game, self.tr, physical)
+        key = None if coach is None else (coach.title, coach.text, coach.die_hint, coach.phase)
+        if key == getattr(self._coach_slot, "data", None) and self._coach_slot.content is not None:
+            return  # the same step: its controls stay, nothing is sent
+        ctl = self.control
+        self._coach_slot.data = key
+        self._coach_slot.visible = coach is not None
+        self._coach_slot.content = (
+            None
+            if coach is None
+            else panels.coach_panel(
+                coach, self.tr, play=ctl.submit_checked, undo=ctl.undo, carry_on=self._carry_on, leave=self._leave
+            )
+        )
+
+    def _carry_on(self) -> None:
+        self._coach_off = True
+        self._show()
+
+    def _leave(self) -> None:
+        self.app.go("/")
 
     def _missing_body(self, missing: str) -> ft.Control:
         """No such game (deleted, or a stale address): say so, with the way Home."""
@@ -193,7 +233,8 @@ class TableScreen(Screen):
         panel was rewritten in place."""
         s, ctl, tr = self.session.state, self.control, self.tr
         if ctl.michel_for is not None:
-            return panels.michel_panel(ctl, michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr), tr), False
+            ask = michel_ask(s, ctl.michel_for, ctl.michel_drawn, tr, ctl.michel_next)
+            return panels.michel_panel(ctl, ask, tr), False
         if ctl.card_for is not None and ctl.card_asked is not None:
             drawn = list(ctl.card_for.get("picks", ()))
             return panels.card_panel(ctl, card_ask(s, ctl.card_asked, drawn, tr), tr), False
@@ -227,10 +268,11 @@ class TableScreen(Screen):
         if self._menu.visible and seat is not None:
             options = action_options(s, seat)  # once for the menu and End turn
             menu = action_menu(s, seat, tr, options, physical_dice=physical)
+            stay = self.app.settings.neutrals_stay
             self._menu_col.controls = panels.action_menu_rows(
                 ctl,
                 menu,
-                end_turn_vm(s, seat, tr, options),
+                turn_end_view(s, seat, tr, options, physical_dice=physical, neutrals_stay=stay),
                 tr,
                 tr.name("place", s.players[seat].place),
                 self.memo,
@@ -271,7 +313,10 @@ class TableScreen(Screen):
         or one seat's while its hand is shown), and its scores; built once for each version seen
         (news draw the headline first and the rest of the table a moment later)."""
         state, eyes = self.policy.seen(self)
-        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr))
+        board = self.control.board  # a Michel card being drawn: the neutral already where it went
+        if board is not None:
+            state = board if eyes is None or state is self.session.state else view(board, eyes)
+        key = (id(self.session.table), self.session.version, eyes, frozenset(highlight), id(self.tr), id(board))
         if self._vm_key != key:
             table = build_table(state, self.tr, highlight, viewer=eyes, shared=self.policy.shared)
             self._vm_key, self._vm = key, (table, score_strip(table, self.tr))
@@ -303,14 +348,15 @@ class TableScreen(Screen):
         self._menu = card(self._menu_col, identifier="actions", padding=10)
         self._piles = PilesRow(self.tr)
         self._react_slot = ft.Container(visible=False)
+        self._coach_slot = ft.Container(visible=False)  # the tutorial round's guide
         self._pending = panels.PendingPanel()
         self._pad_box = ft.Container(height=0)
         self._head = TableHead(self.tr, self.show_player, lambda e=None: self.control.clear_result())
-        self._side_parts = [self._head.control, self._menu, self._react_slot, self._pad_box]
+        self._side_parts = [self._coach_slot, self._head.control, self._menu, self._react_slot, self._pad_box]
         if self.policy.has_extra:
             self._extra = ft.Container()
             self._extra_key = None
-            self._side_parts.insert(1, self._extra)  # just under what answers a tap
+            self._side_parts.insert(2, self._extra)  # just under what answers a tap
         self._side = ft.Column(spacing=10)
         if narrow:
             self._single = ft.Column(
@@ -407,7 +453,7 @@ class TableScreen(Screen):
         if self.missing or not self.frame_on_page():
             self.app.render()
             return
-        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box]
+        parts = [self._menu, self._menu_col, self._react_slot, self._pad_box, self._coach_slot]
         if self.policy.has_extra:
             parts.append(self._extra)
         before = Patch.before(parts)
@@ -442,8 +488,13 @@ class TableScreen(Screen):
     def show(self) -> None:
         self._show()
 
-    def flag(self, title: str, found: list[Any], on_force: Callable[[], Any] | None = None) -> None:
+    def flag(self, title: str, found: list[Any], on_force: Callable[[Ruling], Any] | None = None) -> None:
         self.app.flag(title, found, on_force=on_force)
+
+    def keep_ruling(self, house_rules: dict[str, Any], ruling: str) -> None:
+        settings = self.app.settings
+        self.app.save_settings(replace(settings, kept_rulings=kept_with(settings.kept_rulings, house_rules, ruling)))
+        self.app.toast(self.tr("ui.ruling_kept"))
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], Any], danger: bool = False) -> None:
         self.app.confirm(title, text, yes, on_yes, danger=danger)
@@ -472,6 +523,7 @@ class TableScreen(Screen):
     def recorded(self, outcome: Outcome) -> None:
         """An action went in (the session told the other screens): sound it, and show the table (or the win)."""
         sound.after(self, outcome.events, outcome.offence)
+        self.policy.heard(self, news=False)
         if (outcome.winner is not None or self.session.state.winner is not None) and self.policy.won_route:
             self.app.go(f"/game/{self.game_id}/win")
             return
@@ -494,7 +546,7 @@ class TableScreen(Screen):
         just recorded) goes with it; a new one (a decision) comes with the rest."""
         state = self.session.state
         ctl = self.control
-        self._head.set_table(*self._table(), state.pending is not None)
+        self._head.set_table(*self._table(), state.pending is not None, self.policy.said(self))
         self._fill_result()
         if ctl.michel_for is None and ctl.card_for is None and ctl.composer is None and state.pending is None:
             self._head.fill(self._head.main_slot, None)

@@ -72,6 +72,7 @@ class TableNews:
         ctl = screen.control
         ctl.reset()
         ctl.tell(screen.policy.news_lines(screen, events), events)
+        screen.policy.heard(screen, news=True)  # a phone whose turn it now is buzzes
         sound.after(screen, events)  # an offence or a roll made on a phone sounds at the table
         self.headline_first(watching=not self._offers_now())
 

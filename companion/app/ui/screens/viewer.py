@@ -27,6 +27,7 @@ from companion.rules import Event, GameState, view
 from ...services.news import PRESENCE, SCREEN_CHANGED, devices_topic
 from ...services.opening import Opening, Seating, read_seating
 from ...services.session import TableSession
+from ...vm.call import SaidVM, table_step
 from ...vm.log import recent_lines
 from ...vm.pending import PendingVM, pending_view
 from ...vm.reactions import ReactionsVM, reactions_view
@@ -91,9 +92,27 @@ class Console(Referee):
         tells its own; a change without events (an undo) only says that the game changed."""
         return self.lines_for(screen, events) or [screen.tr("ui.remote_change")]
 
+    def said(self, screen: LiveTable) -> SaidVM:
+        """Beyond whose turn it is: what the table must do with its real box now, if anything
+        ("Roll the die for Anna", "Draw a Michel card for Anna")."""
+        ctl = screen.control
+        step = table_step(
+            screen.session.state,
+            screen.tr,
+            ctl.port.physical(),
+            michel_for=ctl.michel_for,
+            michel_drawn=ctl.michel_drawn,
+            card_asked=ctl.card_asked if ctl.card_for is not None else None,
+            die_for=ctl.die_for,
+        )
+        return SaidVM(cue=step)
+
+    def heard(self, screen: LiveTable, news: bool) -> None:
+        """The game changed (`news`: on another screen; else by this screen's own tap)."""
+
     def title_template(self, screen: LiveTable) -> tuple[str, dict[str, Any]]:
         s = screen.session.state
-        return "ui.table_title", {"turn": s.turn, "player": s.players[s.active].name}
+        return "ui.table_title", {"round": s.round, "player": s.players[s.active].name}
 
     def back_route(self, screen: LiveTable) -> str | None:
         return "/"
@@ -118,6 +137,12 @@ class Console(Referee):
             ),
             icon_button(
                 ft.Icons.RECEIPT_LONG, tr("ui.log"), lambda e: app.go(f"/game/{game}/log"), identifier="nav-log"
+            ),
+            icon_button(
+                ft.Icons.CHECKLIST,
+                tr("checklist.open"),
+                lambda e: app.go(f"/game/{game}/checklist"),
+                identifier="nav-checklist",
             ),
             icon_button(
                 ft.Icons.EDIT_NOTE,

@@ -12,6 +12,7 @@ from ...vm.win import StandingVM, WinVM, win_view
 from ..port import AppPort
 from ..widgets.common import button, card, heading, muted, pill, standee
 from .base import GameScreen
+from .bgstats import bgstats_button
 from .home import export_game
 
 
@@ -135,7 +136,7 @@ class WinScreen(GameScreen):
         )
 
     def _links(self, winner: str) -> ft.Control:
-        """Where to go from here: Home, History, the log, the replay, the file of the game."""
+        """Where to go from here: Home, History, the log, the replay, the file of the game, BG Stats."""
         tr = self.tr
         return ft.Row(
             [
@@ -168,6 +169,7 @@ class WinScreen(GameScreen):
                     style="outlined",
                     identifier="win-export",
                 ),
+                bgstats_button(self.app, self.game_id, "win-bgstats"),
             ],
             wrap=True,
             spacing=10,

@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 
 import flet as ft
 
+from ...vm.digits import typed_number
+
 Handler = Callable[..., Any]
 
 # Standee colours: (fill, text on it).
@@ -32,6 +34,7 @@ DANGER = ft.Colors.RED_700
 DANGER_SOFT = ft.Colors.with_opacity(0.12, ft.Colors.RED_700)
 RADIUS = 10
 TOUCH = 48  # minimum touch target, in logical pixels
+BUTTON_PAD = 14  # a Material button's padding above and below its one line (20 px): 48 in all
 NARROW_BELOW = 720  # logical pixels: a phone, laid out in one column
 WIDE_FROM = 1100  # logical pixels: a laptop, with room for three columns
 
@@ -73,6 +76,18 @@ def tall(content: ft.Control, padding: float) -> ft.Control:
     )
 
 
+def floored(content: ft.Control, padding: Any) -> ft.Control:
+    """`content` on a floor that makes it, with `padding` around it, at least a touch target in
+    each direction. The floor takes the constraints the content had (`PASS_THROUGH`), so a
+    content larger than it is laid out exactly as without it."""
+    if isinstance(padding, ft.Padding):
+        across, down = padding.left + padding.right, padding.top + padding.bottom
+    else:
+        across = down = 2 * float(padding or 0)
+    floor = ft.Container(width=max(0.0, TOUCH - across), height=max(0.0, TOUCH - down))
+    return ft.Stack([floor, content], fit=ft.StackFit.PASS_THROUGH, alignment=ft.Alignment.CENTER)
+
+
 def tap(
     content: ft.Control,
     on_click: Handler | None,
@@ -93,10 +108,12 @@ def tap(
     """A tappable area with exactly one accessible name (`label`) and an id for tests.
 
     The inner texts are excluded from the semantics tree, so the label must say everything a
-    screen reader user needs (the reason an action is refused, a chip's state...).
+    screen reader user needs (the reason an action is refused, a chip's state...). The area is
+    at least a touch target wide and high (`TOUCH`), whatever its content: a smaller content
+    (a colour dot, a short line) sits in the middle of it.
     """
     box = ft.Container(
-        content=content,
+        content=floored(content, padding),
         on_click=on_click,
         ink=False,
         padding=padding,
@@ -144,7 +161,34 @@ def icon_button(
             icon_color=color,
             icon_size=size,
             disabled=not enabled,
+            size_constraints=ft.BoxConstraints(min_width=TOUCH, min_height=TOUCH),
         ),
+    )
+
+
+def app_theme(font: str | None, touch: bool) -> ft.Theme:
+    """Every screen's theme: the app's colours and font, and on a touch screen (`touch`: a
+    phone's width, or a phone's or tablet's system) thumb-sized controls.
+
+    Flutter lays a desktop browser's controls out compact (Material buttons 32 px high, the
+    density it takes for a mouse), also on a phone-sized window; there the standard density and
+    taller paddings make every Material button at least a touch target high, at any text size.
+    A laptop keeps the compact layout, so a turn's buttons fit on its screen.
+    """
+    if not touch:
+        return ft.Theme(color_scheme_seed=ft.Colors.DEEP_ORANGE, use_material3=True, font_family=font)
+    wide = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=24, vertical=BUTTON_PAD))
+    narrow = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=BUTTON_PAD))
+    return ft.Theme(
+        color_scheme_seed=ft.Colors.DEEP_ORANGE,
+        use_material3=True,
+        font_family=font,
+        visual_density=ft.VisualDensity.STANDARD,
+        button_theme=ft.ButtonTheme(style=wide),
+        filled_button_theme=ft.FilledButtonTheme(style=wide),
+        outlined_button_theme=ft.OutlinedButtonTheme(style=wide),
+        text_button_theme=ft.TextButtonTheme(style=narrow),
+        icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(padding=ft.Padding.all((TOUCH - 24) / 2))),
     )
 
 
@@ -354,9 +398,10 @@ def stepper(
     label: str,
     prefix: str,
     fmt: Callable[[int], str] = str,
+    on_typing: Callable[[int], Any] | None = None,
 ) -> ft.Control:
-    """− value + with named buttons; the value is read out with its label (`fmt` writes numbers,
-    e.g. in Persian digits)."""
+    """− value + with named buttons, the value a field that takes a typed number in one step
+    (`number_field`); it is read out with its label (`fmt` writes numbers, e.g. in Persian digits)."""
     minus = icon_button(
         ft.Icons.REMOVE,
         f"{label}: −{fmt(1)}",
@@ -373,14 +418,75 @@ def stepper(
         enabled=value < high,
         size=20,
     )
-    shown = ft.Semantics(
-        label=f"{label}: {fmt(value)}",
-        identifier=f"{prefix}-value",
-        container=True,
-        content=ft.Text(fmt(value), size=18, weight=ft.FontWeight.BOLD, width=36, text_align=ft.TextAlign.CENTER),
-        exclude_semantics=True,
-    )
+    shown = number_field(value, on_change, low=low, high=high, label=label, prefix=prefix, fmt=fmt, on_typing=on_typing)
     return ft.Row([minus, shown, plus], spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def switch(label: str, value: bool, on_change: Callable[[bool], Any], *, identifier: str | None = None) -> ft.Control:
+    """A labelled switch, a touch target high (Flutter's own is 40 px on a desktop browser)."""
+    control = ft.Switch(
+        value=value,
+        label=label,
+        on_change=lambda e: on_change(bool(e.control.value)),
+        padding=ft.Padding.symmetric(horizontal=4, vertical=(TOUCH - 40) / 2),
+    )
+    return control if identifier is None else ft.Semantics(identifier=identifier, content=control)
+
+
+def number_field(
+    value: int,
+    on_change: Callable[[int], Any],
+    *,
+    low: int,
+    high: int,
+    label: str,
+    prefix: str,
+    fmt: Callable[[int], str] = str,
+    on_typing: Callable[[int], Any] | None = None,
+    width: float = 64,
+) -> ft.Control:
+    """A number typed in one step: Enter, or leaving the field, takes it (`on_change`) when it lies
+    within `low`..`high` (`typed_number`); a wrong one keeps the value and the field shows the
+    bounds. With `on_typing`, each keystroke that makes a valid number is handed to it without a
+    redraw and only Enter calls `on_change`: a Done tapped next reads what was typed (leaving the
+    field redraws nothing, which would swallow that tap)."""
+
+    def typing(e: Any) -> None:
+        typed = typed_number(str(e.control.value or ""), low, high)
+        if typed is not None and on_typing is not None:
+            on_typing(typed)
+        if field.error is not None and typed is not None:
+            field.error = None
+        else:
+            ft.context.disable_auto_update()  # nothing on screen changes while typing
+
+    taken: list[int] = []  # Enter then the blur that follows take a number once
+
+    def commit(e: Any, left: bool = False) -> None:
+        typed = typed_number(str(field.value or ""), low, high)
+        if typed is None:
+            field.error = f"{fmt(low)}–{fmt(high)}"
+        elif taken or (on_typing is not None and left):
+            ft.context.disable_auto_update()
+        elif typed != value:
+            taken.append(typed)
+            on_change(typed)
+        else:
+            field.value, field.error = fmt(value), None
+
+    field = ft.TextField(
+        value=fmt(value),
+        width=width,
+        dense=True,
+        text_align=ft.TextAlign.CENTER,
+        text_size=18,
+        keyboard_type=ft.KeyboardType.NUMBER,
+        content_padding=ft.Padding.symmetric(horizontal=4, vertical=12),
+        on_change=typing,
+        on_submit=commit,
+        on_blur=lambda e: commit(e, left=True),
+    )
+    return ft.Semantics(label=f"{label}: {fmt(value)}", identifier=f"{prefix}-value", container=True, content=field)
 
 
 def button(

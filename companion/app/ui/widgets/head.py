@@ -12,6 +12,7 @@ from typing import Any
 
 import flet as ft
 
+from ...vm.call import SaidVM
 from ...vm.table import ScoreVM, TableVM
 from ...vm.text import Tr
 from .die import RollingDie, die_face, show_pips
@@ -37,9 +38,10 @@ class TableHead:
         self.news = ft.Column([self.status.control, self.alert_slot, self.result_slot], spacing=10)
         self.control = ft.Column([self.tools, self.strip.control, self.news, self.main_slot], spacing=10)
 
-    def set_table(self, table: TableVM, scores: list[ScoreVM], deciding_now: bool) -> None:
-        """Whose turn or decision it is (`deciding_now`: a decision, not a turn) and the scores."""
-        if self.status.set(table, self.tr, deciding_now):
+    def set_table(self, table: TableVM, scores: list[ScoreVM], deciding_now: bool, said: SaidVM) -> None:
+        """Whose turn or decision it is (`deciding_now`: a decision, not a turn), what this screen
+        says of it to its viewer, and the scores."""
+        if self.status.set(table, self.tr, deciding_now, said):
             self._mark(self.status.control)
         for part in self.strip.set(scores):
             self._mark(part)

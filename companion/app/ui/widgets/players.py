@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import flet as ft
 
+from ...vm.call import SaidVM
 from ...vm.table import PileVM, PlayerVM, ScoreVM, TableVM, TeamVM
 from ...vm.text import Tr
 from .common import (
@@ -396,19 +397,23 @@ class ScoreStrip:
         return [chip.control for chip, s in zip(self.chips, scores, strict=True) if chip.set(s)]
 
 
+NOTHING_SAID = SaidVM()
+
+
 class StatusBanner:
     """Whose turn or decision it is, in their colour, with the turn, actions left and the target.
     Rewritten in place, and only when what it says changed."""
 
     def __init__(self) -> None:
         self.title = ft.Text(size=19, weight=ft.FontWeight.BOLD)
+        self.cue = ft.Text(size=15, weight=ft.FontWeight.W_600, visible=False)  # what to do now (SaidVM)
         self.turn, self.target = Chip(), Chip(icon=ft.Icons.FLAG)
         self.actions = Chip(icon=ft.Icons.BOLT, bold=True, size=14)
         chips = ft.Row(
             [self.turn.control, self.actions.control, self.target.control], wrap=True, spacing=6, run_spacing=6
         )
         self.box = ft.Container(
-            ft.Column([self.title, chips], spacing=6, tight=True),
+            ft.Column([self.title, self.cue, chips], spacing=6, tight=True),
             padding=12,
             width=float("inf"),
             border_radius=ft.BorderRadius.all(12),
@@ -416,21 +421,25 @@ class StatusBanner:
         self.control = ft.Semantics(identifier="status", container=True, live_region=True, content=self.box)
         self._key: Any = None
 
-    def set(self, table: TableVM, tr: Tr, deciding_now: bool) -> bool:
-        """Show `table`'s headline (`deciding_now`: a decision, not a turn, is awaited); True when it changed."""
+    def set(self, table: TableVM, tr: Tr, deciding_now: bool, said: SaidVM = NOTHING_SAID) -> bool:
+        """Show `table`'s headline (`deciding_now`: a decision, not a turn, is awaited), or the one
+        `said` for this screen's viewer, with its cue; True when it changed."""
         deciding = table.deciding if table.deciding is not None else table.active
         fill, ink = paint(table.players[deciding].color)
-        key = (table.headline, table.turn, table.actions_left, deciding, deciding_now, table.target)
+        key = (table.headline, table.round, table.actions_left, deciding, deciding_now, table.target, said)
         if self._key == key:
             return False
         self._key = key
         shade = ft.Colors.with_opacity(0.25, ft.Colors.BLACK)
-        self.turn.set(tr("ui.turn_number", turn=table.turn), bgcolor=shade, color=ink)
+        self.turn.set(tr("ui.round_number", round=table.round), bgcolor=shade, color=ink)
         self.actions.set(tr("ui.actions_left", count=table.actions_left), bgcolor=shade, color=ink)
-        self.actions.control.visible = not deciding_now
+        self.actions.control.visible = not deciding_now and table.winner is None  # a won game has no actions left
         self.target.set(tr("ui.target_chip", target=table.target), bgcolor=shade, color=ink)
-        self.title.value = table.headline
+        self.title.value = said.headline or table.headline
         self.title.color = ink
+        self.cue.value = said.cue or ""
+        self.cue.color = ink
+        self.cue.visible = bool(said.cue)
         self.box.bgcolor = fill
-        self.control.label = table.headline
+        self.control.label = " ".join(filter(None, (self.title.value, said.cue)))
         return True

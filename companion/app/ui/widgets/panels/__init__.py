@@ -3,10 +3,11 @@ the Warden's alert and the reactions, and "what just happened".
 
 They render view models and call back into the table screen (`ctl`), which owns the session.
 One module per panel: `menu`, `compose` (and the Michel cards), `decisions`, `reactions` (with
-the Warden's alert), `result`; `dice` is the real die's entry they share. The table screen
-reaches them as `panels.<name>`, hence the names below.
+the Warden's alert), `result`, `coach` (the tutorial round's guide); `dice` is the real die's
+entry they share. The table screen reaches them as `panels.<name>`, hence the names below.
 """
 
+from .coach import coach_panel
 from .compose import card_panel, composer_panel, michel_panel
 from .decisions import PendingPanel
 from .menu import action_menu, action_menu_rows
@@ -19,6 +20,7 @@ __all__ = [
     "action_menu",
     "action_menu_rows",
     "card_panel",
+    "coach_panel",
     "composer_panel",
     "michel_panel",
     "offence_alert",

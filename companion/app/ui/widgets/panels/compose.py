@@ -5,6 +5,7 @@ a hand may hold when the table draws one from it at random."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -81,9 +82,26 @@ def _step(ctl: TableControl, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.
         return _number_step(ctl, step, tr, draft)
     # "many": counts per card
     chosen: list[str] = list(draft.get(step.field, list(step.default or ())))
-    if all(c.limit is None for c in step.choices):
-        return _card_entry(ctl, step, tr, chosen)
-    return _count_step(ctl, step, tr, chosen)
+    cards = _card_entry(ctl, step, tr, chosen) if all(c.limit is None for c in step.choices) else None
+    cards = cards or _count_step(ctl, step, tr, chosen)
+    if step.then is None:
+        return cards
+    return ft.Column([cards, _then(ctl, step, step.then, tr, draft, chosen)], spacing=10, tight=True)
+
+
+def _then(
+    ctl: TableControl, step: StepVM, then: StepVM, tr: Tr, draft: dict[str, Any], chosen: list[Any]
+) -> ft.Control:
+    """The number asked with the cards (a sale's printed total): a tap on it records both, once
+    the cards chosen fit."""
+    fits = (len(chosen) == step.exact) if step.exact is not None else (step.low <= len(chosen) <= step.high)
+    record = (lambda v: ctl.answer_all((step.field, chosen), (then.field, v))) if fits else None
+    prompt = ft.Semantics(
+        identifier=f"step-{then.field}",
+        container=True,
+        content=ft.Text(then.prompt, size=15, weight=ft.FontWeight.W_600),
+    )
+    return ft.Column([prompt, _number_entry(ctl, then, tr, draft, record)], spacing=6, tight=True)
 
 
 def _one_step(ctl: TableControl, step: StepVM, tr: Tr) -> ft.Control:
@@ -142,23 +160,51 @@ def _refused_choice(ctl: TableControl, step: StepVM, c: ChoiceVM, tr: Tr) -> ft.
 
 
 def _number_step(ctl: TableControl, step: StepVM, tr: Tr, draft: dict[str, Any]) -> ft.Control:
-    """A number within the step's bounds, confirmed with Done."""
+    """A number within the step's bounds: one tap on a usual value, or −/+ or typed, then Done."""
+    return _number_entry(ctl, step, tr, draft, lambda v: ctl.answer(step.field, v))
+
+
+def _number_entry(
+    ctl: TableControl, step: StepVM, tr: Tr, draft: dict[str, Any], record: Callable[[int], Any] | None
+) -> ft.Control:
+    """The usual values as one tap each (`step.quick`), then − value + (the value may be typed)
+    and Done, which records the value shown or typed. `record` None: not possible yet."""
     value = draft.get(step.field, step.default if step.default is not None else step.low)
+    field = step.field
+    ink = None if record is not None else ft.Colors.ON_SURFACE_VARIANT
+    quick = [
+        tap(
+            tall(ft.Text(tr.num(v), size=16, weight=ft.FontWeight.W_600, color=ink), 6),
+            (lambda e, v=v: record(v)) if record is not None else None,
+            tr("ui.quick_number", prompt=step.prompt, value=tr.num(v)),
+            identifier=f"quick-{field}-{v}",
+            bgcolor=ft.Colors.SECONDARY_CONTAINER if record is not None else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            padding=ft.Padding.symmetric(horizontal=12, vertical=6),
+            radius=16,
+            enabled=record is not None,
+        )
+        for v in step.quick
+    ]
+    entry = stepper(  # − and + move the value, typed it is kept as typed; Done records it
+        value,
+        lambda v: ctl.set_draft(field, v),
+        low=step.low,
+        high=step.high,
+        label=step.prompt,
+        fmt=tr.num,
+        prefix=f"number-{field}",
+        on_typing=lambda v: ctl.keep(field, v),
+    )
+    done = button(
+        tr("ui.done"),
+        (lambda e: record(ctl.draft.get(field, value))) if record is not None else None,
+        identifier=f"done-{field}",
+    )
     return ft.Row(
-        [
-            stepper(
-                value,
-                lambda v: ctl.set_draft(step.field, max(step.low, min(step.high, v))),
-                low=step.low,
-                high=step.high,
-                label=step.prompt,
-                fmt=tr.num,
-                prefix=f"number-{step.field}",
-            ),
-            button(tr("ui.done"), lambda e: ctl.answer(step.field, value), identifier=f"done-{step.field}"),
-        ],
+        [*quick, entry, done],
         wrap=True,
-        spacing=12,
+        spacing=8,
+        run_spacing=8,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
 
@@ -203,7 +249,9 @@ def _count_step(ctl: TableControl, step: StepVM, tr: Tr, chosen: list[str]) -> f
         identifier=f"done-{step.field}",
         icon=ft.Icons.CHECK,
     )
-    tail = [muted(counter, 13), done]
+    tail: list[ft.Control] = [muted(counter, 13)]
+    if step.then is None:  # else the number asked with the cards records them
+        tail.append(done)
     if step.optional and total:
         tail.insert(
             1,
@@ -271,7 +319,7 @@ def _card_entry(ctl: TableControl, step: StepVM, tr: Tr, chosen: list[Any]) -> f
             ft.Row(entered, wrap=True, spacing=6, run_spacing=6) if entered else counter,
             ft.Row(chips, wrap=True, spacing=6, run_spacing=6),
             ft.Row(
-                [counter, done] if entered else [done],
+                ([counter] if entered else []) + ([done] if step.then is None else []),
                 wrap=True,
                 spacing=10,
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -288,7 +336,7 @@ def michel_panel(ctl: TableControl, vm: MichelAskVM, tr: Tr) -> ft.Control:
         _drawn_chip(name, lambda e, c=card: ctl.pick_michel(c), tr("ui.michel_ask_card", card=name), f"michel-{card}")
         for card, name in vm.cards
     ]
-    return _ask_card(tr("ui.michel_ask_title"), vm.prompt, chips, ctl, tr, "michel")
+    return _ask_card(vm.title or tr("ui.michel_ask_title"), vm.prompt, chips, ctl, tr, "michel")
 
 
 def card_panel(ctl: TableControl, vm: CardAskVM, tr: Tr) -> ft.Control:

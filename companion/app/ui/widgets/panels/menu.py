@@ -11,6 +11,7 @@ import flet as ft
 from ....vm.actions import ActionVM, menu_view
 from ....vm.interaction import TableControl
 from ....vm.text import Tr
+from ....vm.turn_end import TurnEndVM
 from ..common import DANGER, Memo, muted, pill, tall, tap
 from ..common import flat_button as button
 from .dice import die_pad
@@ -19,7 +20,7 @@ GROUP_TITLES = {"place": "ui.group_place", "basic": "ui.group_basic", "free": "u
 
 
 def action_menu(
-    ctl: TableControl, actions: list[ActionVM], end_turn: ActionVM | None, tr: Tr, place: str, memo: Any = None
+    ctl: TableControl, actions: list[ActionVM], end_turn: TurnEndVM | None, tr: Tr, place: str, memo: Any = None
 ) -> ft.Control:
     return ft.Column(action_menu_rows(ctl, actions, end_turn, tr, place, memo), spacing=6, tight=True)
 
@@ -27,20 +28,21 @@ def action_menu(
 def action_menu_rows(
     ctl: TableControl,
     actions: list[ActionVM],
-    end_turn: ActionVM | None,
+    turn_end: TurnEndVM | None,
     tr: Tr,
     place: str,
     memo: Memo | None = None,
     composing: str | None = None,
 ) -> list[ft.Control]:
     """Legal actions first (by group); the refused ones folded under "Not possible now (N)",
-    open while `ctl.refused_open`; End the turn leads when only free actions are left. The
-    action being composed (`composing`) is marked as the current one, not offered again."""
+    open while `ctl.refused_open`; End the turn (with the neutrals' move it may answer in the
+    same tap) leads when only free actions are left. The action being composed (`composing`) is
+    marked as the current one, not offered again."""
 
     def kept(key: Any, build: Callable[..., ft.Control]) -> ft.Control:
         return memo.get(key, build) if memo is not None else build()
 
-    menu = menu_view(actions, end_turn)
+    menu = menu_view(actions, turn_end.end_turn if turn_end is not None else None)
     rows: list[ft.Control] = []
     group = None
     for a in menu.legal:
@@ -52,21 +54,10 @@ def action_menu_rows(
         rows.append(kept(("action", repr(a), current), lambda a=a, c=current: _action_tile(ctl, a, tr, c)))
         if a.pad is not None:
             rows.append(kept(("pad", repr(a.pad)), lambda pad=a.pad: die_pad(ctl, pad, tr)))
-    if menu.end_turn is not None:
-        end_turn = menu.end_turn
-        label = end_turn.label + (f" — {end_turn.hint}" if end_turn.hint else "")
+    if turn_end is not None:
         done = menu.end_first
-
-        def build() -> ft.Control:
-            return button(
-                label,
-                lambda e: ctl.start_action("end_turn"),
-                icon=ft.Icons.DONE_ALL,
-                style="filled" if done else "tonal",
-                identifier="action-end_turn",
-            )
-
-        end = kept(("end_turn", label, done), build)
+        shown = _pad_shown(ctl, turn_end)
+        end = kept(("end_turn", repr(turn_end), done, shown), lambda: _end_turn(ctl, turn_end, tr, done, shown))
         if done:  # nothing left to do but free actions: ending the turn comes first
             rows.insert(0, end)
         else:
@@ -78,6 +69,86 @@ def action_menu_rows(
         if opened:
             rows += [kept(("action", repr(a)), lambda a=a: _action_tile(ctl, a, tr)) for a in menu.refused]
     return rows
+
+
+def _whose_pad(ctl: TableControl, who: str, name: str, shown: bool) -> ft.Control:
+    """A neutral whose die pad End the turn may show: the one shown is marked (no tap: it is
+    there), another is a tap away."""
+    if shown:
+        return pill(name, icon=ft.Icons.CHECK, bgcolor=ft.Colors.SECONDARY_CONTAINER, size=14, bold=True)
+    return tap(
+        tall(ft.Text(name, size=14), 8),
+        lambda e: ctl.show_pad(who),
+        name,
+        identifier=f"end-pad-show-{who}",
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+        radius=20,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+    )
+
+
+def _pad_shown(ctl: TableControl, te: TurnEndVM) -> str | None:
+    """Whose die pad End the turn shows: the one the table chose, else the first neutral's."""
+    whose = [pad.who for pad in te.pads]
+    return ctl.pad_neutral if ctl.pad_neutral in whose else (whose[0] if whose else None)
+
+
+def _end_turn(ctl: TableControl, te: TurnEndVM, tr: Tr, first: bool, shown: str | None) -> ft.Control:
+    """End the turn: one button, or (the neutrals' move to answer after it) each answer in one
+    tap: which neutral moves, with a real die its face and Place, or leave them where they are."""
+    end_turn = te.end_turn
+    if not te.moves and not te.pads:
+        label = end_turn.label + (f" — {end_turn.hint}" if end_turn.hint else "")
+        return button(
+            label,
+            lambda e, then=te.then: ctl.end_turn(then),
+            icon=ft.Icons.DONE_ALL,
+            style="filled" if first else "tonal",
+            identifier="action-end_turn",
+        )
+    pad = next((p for p in te.pads if p.who == shown), None)
+    several = len(te.pads) > 1
+    heading: list[ft.Control] = [
+        ft.Icon(ft.Icons.DONE_ALL, size=18),
+        ft.Text(tr("ui.end_turn_which") if several else te.title, size=15, weight=ft.FontWeight.W_600),
+    ]
+    if pad is not None and several:  # whose pad: one line with the heading, the pad under it
+        heading += [_whose_pad(ctl, p.who, tr.name("neutral", p.who), p.who == pad.who) for p in te.pads]
+    rows: list[ft.Control] = [
+        ft.Row(heading, wrap=True, spacing=6, run_spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    ]
+    answers = [
+        button(
+            a.label,
+            lambda e, act=a.action: ctl.end_turn(act),
+            style="filled" if first else "tonal",
+            identifier=f"end-{a.action.get('type')}-{a.action.get('neutral')}",
+        )
+        for a in te.moves
+    ]
+    if answers:
+        rows.append(ft.Row(answers, wrap=True, spacing=8, run_spacing=8))
+    leave: list[ft.Control] = []
+    if te.leave is not None:
+        skip = te.leave
+        leave.append(
+            button(skip.label, lambda e: ctl.end_turn(skip.action), style="outlined", identifier="end-skip_neutral")
+        )
+    if pad is not None:  # leaving them goes in the pad's last line
+        rows.append(die_pad(ctl, pad, tr, on_target=ctl.end_turn, prefix="end-", titled=not several, tail=leave))
+    else:
+        rows += leave
+    return ft.Semantics(
+        identifier="action-end_turn-then",
+        container=True,
+        content=ft.Container(
+            ft.Column(rows, spacing=8, tight=True),
+            padding=10,
+            border=ft.Border.all(2 if first else 1, ft.Colors.PRIMARY if first else ft.Colors.OUTLINE_VARIANT),
+            border_radius=ft.BorderRadius.all(12),
+        ),
+    )
 
 
 def _fold(ctl: TableControl, tr: Tr, count: int, opened: bool) -> ft.Control:

@@ -98,7 +98,7 @@ def _offence_text(ctl: TableControl, off: OffenceVM, tr: Tr) -> ft.Column:
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 spacing=10,
             ),
-            ft.Text(tr("ui.offence_help"), size=13, color=ft.Colors.WHITE),
+            ft.Text(off.help, size=13, color=ft.Colors.WHITE),
             ft.Row(
                 [
                     ft.TextButton(

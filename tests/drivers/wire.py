@@ -4,7 +4,8 @@ It is what a stranger on the table's network can write in a few lines, so the do
 the reconnect-storm benchmark use it to misbehave on purpose: register on any route, patch page
 properties the server owns, send forwarded headers, come from another loopback address. It
 answers the server's method calls the way a fresh browser would (empty storage, unless `prefs`
-says otherwise) and keeps every frame it receives, for tests to look through.
+says otherwise) and keeps every frame it receives, for tests to look through. The tables
+benchmark's phones are clients of this kind too (companion/bench/load.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Driving the real app in a real browser: used by the end-to-end tests and the `ui` benchmark.
+"""Driving the real app in a real browser: used by the end-to-end tests and the benchmarks that
+drive a browser (`ui`, `sync`).
 
 `AppServer` serves `companion.app.entry.web.make_asgi` with uvicorn on a free loopback port, in a
 thread, with the store and settings file given. The page helpers drive Debian's chromium
@@ -40,7 +41,7 @@ CHROMIUM_ARGS = [
     "--enable-unsafe-swiftshader",
     "--disable-dev-shm-usage",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"  # git-ignored
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # at the checkout's top, git-ignored
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
