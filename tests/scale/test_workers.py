@@ -282,7 +282,7 @@ async def seated(proxy: Any, game: str, seat: int, token: str, session: str = ""
     await phone.__aenter__()
     phone.session_id = session
     await phone.register(f"/play/{game}")
-    assert await phone.wait_for(f"{NAMES[seat]} · turn", timeout=60), f"seat {seat} not shown"
+    assert await phone.wait_for(f"{NAMES[seat]} · round", timeout=60), f"seat {seat} not shown"
     return phone
 
 
