@@ -68,7 +68,7 @@ def test_a_phone_on_one_instance_gets_no_other_hand_from_play_on_another(pg_url:
                 browser = await launch_browser(p)
                 phone, frames = await seated_phone(browser, f"http://127.0.0.1:{port}/join/{game}?key={secret}")
                 await click_id(phone, "join-seat-0", timeout=30000)
-                await wait_text(phone, "Carmen · turn 1", 30000)
+                await wait_text(phone, "Carmen · round 1", 30000)
                 await wait_text(phone, name("card", "bandana"), 30000)
                 # On B: Carmen's turn ends from the console, Nicholas draws from his phone, then
                 # the console ends his turn. The phone on A is told each public result.

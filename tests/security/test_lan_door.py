@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from companion.app.door.access import Access
+from companion.app.door.limits import DoorLimits
 
 from drivers.browser import AppServer
 from drivers.wire import WireClient
@@ -41,7 +42,10 @@ def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     folder = tmp_path_factory.mktemp("door")
     store = Store(url=f"sqlite:///{folder / 'games.sqlite3'}")
     access = Access(
-        lan=True, machine=(ipaddress.ip_network(f"{MACHINE}/32"),), proxies=(ipaddress.ip_network(f"{PROXY}/32"),)
+        lan=True,
+        machine=(ipaddress.ip_network(f"{MACHINE}/32"),),
+        proxies=(ipaddress.ip_network(f"{PROXY}/32"),),
+        limits=DoorLimits(keyless_per_address=1000),  # these tests open many sessions from one address
     )
     with AppServer(store, folder / "settings.json", access=access) as server:
         server.game_id = store.create_game(GAME)

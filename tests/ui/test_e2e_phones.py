@@ -133,7 +133,7 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 for seat, phone in enumerate(phones):
                     await click_id(phone, f"join-seat-{seat}", timeout=30000)
                 for seat, phone in enumerate(phones):
-                    await wait_text(phone, f"{NAMES[seat]} · turn 1", 30000)
+                    await wait_text(phone, f"{NAMES[seat]} · round 1", 30000)
                     await wait_text(phone, f"Your hand ({len(HANDS[seat])})")
                     await wait_text(phone, PRIVATE[seat][0])
                 await wait_count(host, "online", 6)
@@ -179,13 +179,13 @@ def test_six_phones_join_by_the_qr_code_and_play_a_round(lan_server, store) -> N
                 # Dana's phone wakes up, reconnects by itself and catches up.
                 phones[3].asleep = False
                 await wait_text(phones[3], "Reconnected: this is the table now.", 30000)
-                for news in ("Nicholas's turn", "Dana · turn 8", "Carmen, in Solitary Confinement"):
+                for news in ("Nicholas's turn", "Dana · round 2", "Carmen, in Solitary Confinement"):
                     await wait_text(phones[3], news, 10000)
                 assert len(phones[3].links) == 2
 
                 # Lucia reopens the link on the same device: back at her seat, caught up.
                 lucia = await open_device(browser, decoded[0], context=lucia_context)
-                await wait_text(lucia, f"{NAMES[5]} · turn", 30000)
+                await wait_text(lucia, f"{NAMES[5]} · round", 30000)
                 await wait_text(lucia, "Nicholas's turn", 10000)
                 await wait_text(lucia, PRIVATE[5][0])
                 phones[5] = lucia
@@ -252,7 +252,7 @@ def test_no_secret_no_access_and_the_host_rotates_and_frees(lan_server, store) -
                 phone = await open_device(browser, old_url)
                 pages.append(phone)
                 await click_id(phone, "join-seat-0", timeout=30000)
-                await wait_text(phone, "Carmen · turn 1", 30000)
+                await wait_text(phone, "Carmen · round 1", 30000)
                 host = await open_device(browser, lan_server.host_link(f"/game/{game_id}/table"), LAPTOP)
                 pages.append(host)
                 await wait_text(host, "Join from phones", 30000)
@@ -270,7 +270,7 @@ def test_no_secret_no_access_and_the_host_rotates_and_frees(lan_server, store) -
                 await enable_semantics(late)
                 await wait_text(late, "جا گرفته شده", 30000)  # "Carmen: seat taken"
                 await shot(late, "phones-join-fa")
-                await wait_text(phone, "Carmen · turn 1")  # the seated phone stays
+                await wait_text(phone, "Carmen · round 1")  # the seated phone stays
 
                 # The host frees Carmen's seat: her phone is told, and its token opens nothing more.
                 await click_id(host, "free-seat-0")
@@ -322,10 +322,10 @@ def test_a_phone_asleep_while_its_seat_is_taken_wakes_at_its_seat(lan_server, st
                 await asyncio.sleep(2.0)  # the seat is taken while the phone sleeps
                 assert [d.seat for d in store.devices.devices(game_id)] == [0]
                 phone.asleep = False
-                await wait_text(phone, "Carmen · turn 1", 30000)
+                await wait_text(phone, "Carmen · round 1", 30000)
                 assert urlsplit(phone.url).path == f"/play/{game_id}"
                 again = await open_device(browser, url, context=phone.context)
-                await wait_text(again, "Carmen · turn 1", 30000)
+                await wait_text(again, "Carmen · round 1", 30000)
                 assert [d.seat for d in store.devices.devices(game_id)] == [0]
             except Exception:
                 await shot(phone, "phones-asleep-FAILED", settle=1, painted=False)

@@ -20,7 +20,7 @@ from companion.app.vm.pending import AnswerVM
 from companion.app.vm.text import Tr
 from companion.rules import Game, new_game, parse_action, step
 
-from .conftest import make_store, settled, show, write_settings
+from .conftest import make_store, settled, show, until, write_settings
 from .test_app_offline import new_app
 
 TR = Tr("en")
@@ -133,26 +133,28 @@ def test_a_phone_says_your_turn_and_buzzes_once_per_call(tmp_path: Path, buzzes:
             assert titles == ["Your turn", "Anna's turn · 2 actions left", "Anna's turn · 2 actions left"]
             assert buzzes == []  # arriving at one's own turn is no news
 
-            async def until(count: int) -> None:
-                for _ in range(400):
-                    if len(buzzes) >= count and all(p.screen.news.waiting is False for p in phones):
-                        break
-                    await asyncio.sleep(0.005)
+            async def heard(count: int) -> None:
+                """Until `count` buzzes and every phone has drawn the news (however slow the
+                machine), and a moment more for a buzz too many."""
+                await until(
+                    lambda: len(buzzes) >= count and all(p.screen.news.waiting is False for p in phones),
+                    f"buzz {count} and the news drawn on every phone",
+                )
                 await asyncio.sleep(0.05)
 
             referee.screen.control.submit({"type": "end_turn", "player": 0})
-            await until(1)
+            await heard(1)
             assert buzzes == [1]
             assert phones[1].screen._head.status.title.value == "Your turn"
             assert phones[0].screen._head.status.title.value == "Bruno's turn · 2 actions left"
             referee.screen.control.submit({"type": "search", "player": 1})  # the same turn: no second buzz
             await settled(referee.screen)
-            await until(1)
+            await heard(1)
             assert buzzes == [1]
             bruno = phones[1].screen
             bruno.control.submit({"type": "end_turn", "player": 1})  # Bruno's own tap: Carla's phone buzzes
             await settled(bruno)
-            await until(2)
+            await heard(2)
             assert buzzes == [1, 2]
         finally:
             for app in list(one.screens):

@@ -22,7 +22,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import flet as ft
 
 from ..host.net import LOOPBACK, Network, within
+from . import crowd
 from .device_storage import DeviceStorage, storage_of
+from .limits import DoorLimits
 from .peer import Peer, peer_of
 from .tokens import SECRET, RateLimiter, new_secret, same_secret, valid
 
@@ -35,7 +37,8 @@ DEVICE_ROUTES = frozenset({"join", "play", "rules"})
 class Access:
     """`lan`: served beyond this machine. `machine`: the addresses that are this machine (a
     test narrows them to play a network device on loopback). `proxies`: the reverse proxies
-    whose forwarded addresses are believed (peer.py)."""
+    whose forwarded addresses are believed (peer.py). `limits`: what one device may use of the
+    server (limits.py)."""
 
     def __init__(
         self,
@@ -45,8 +48,10 @@ class Access:
         proxies: tuple[Network, ...] = (),
         host_key: str | None = None,
         shared_key: Callable[[], str | None] | None = None,
+        limits: DoorLimits | None = None,
     ) -> None:
         self.lan = lan or bool(proxies)
+        self.limits = limits or DoorLimits()
         self.machine = machine
         self.proxies = proxies
         self._host_key = host_key
@@ -74,6 +79,17 @@ class Access:
     def host_link(self, base: str, path: str = "/") -> str:
         """An address of the host's screens for a browser elsewhere (it keeps the key)."""
         return f"{base.rstrip('/')}{path}?{urlencode({'host': self.host_key})}"
+
+    def is_host(self, peer: Peer, route: object) -> bool:
+        """Whether a registration is the host's, by its address or the host key in its route (the
+        door lets it in even when strangers' sessions are at their cap)."""
+        if self.host_by_address(peer):
+            return True
+        try:
+            query = urlsplit(route).query if isinstance(route, str) else ""
+        except ValueError:  # not an address at all
+            return False
+        return self.key_ok(dict(parse_qsl(query)).get("host"))
 
     def request_allowed(self, peer: Peer, key: str | None) -> bool:
         """For the HTTP routes (a game's export): the same rule as for the screens."""
@@ -104,6 +120,9 @@ class Visitor(Protocol):
     def page(self) -> ft.Page: ...
 
     @property
+    def holds_key(self) -> bool: ...
+
+    @property
     def services(self) -> _Shared: ...
 
     @property
@@ -117,6 +136,7 @@ class Visitor(Protocol):
 def admit(app: Visitor) -> None:
     """Decide, once per session, whether this browser is the host's; drop a host key from the route."""
     page = app.page
+    crowd.watch(page.session, app)  # counted as a stranger's session until it holds a key
     access: Access = app.services.access
     peer = peer_of(page)
     address = peer.address

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
@@ -24,8 +25,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from companion.i18n import languages
 
-from ..door.peer import PeerGate, bind_session, peer_of_scope
-from ..host import instances, launch
+from ..door import crowd
+from ..door.limits import DoorLimits
+from ..door.peer import Peer, PeerGate, bind_session, peer_of_scope
+from ..host import flet_guard, flet_traces, instances, launch
 from ..host.launch import WebApp
 from ..host.net import Network
 from ..host.server import SESSION_SECONDS, web_app
@@ -79,10 +82,12 @@ def make_asgi(
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
     api = _api(services, session_timeout)
     api.state.services = services
-    return PeerGate(api, services.access.proxies)
+    return PeerGate(api, services.access.proxies, services.access.limits, services.access.is_host)
 
 
 def _api(services: Services | Future[Services], session_timeout: int) -> FastAPI:
+    flet_guard.apply()  # every client message checked, its work charged to its connection
+    flet_traces.apply(error_notice)  # and no error's text sent to a client
     api: FastAPI = web_app(
         make_main(services),
         routes=lambda api: _routes(api, services),
@@ -90,6 +95,17 @@ def _api(services: Services | Future[Services], session_timeout: int) -> FastAPI
         session_timeout=session_timeout,
     )
     return api
+
+
+def error_notice(session: Any) -> str:
+    """What a client is told when its session raised (the trace is in the server's log): the
+    app's own words, in the session's language."""
+    from ..ui.shell import App
+    from ..vm.text import Tr
+
+    app = crowd.app_of(session)
+    tr = app.tr if isinstance(app, App) else Tr("en")
+    return tr("ui.screen_failed")
 
 
 def _routes(api: FastAPI, built: Services | Future[Services]) -> None:
@@ -198,12 +214,13 @@ def _language(lang: str) -> str:
 
 
 class TableApp:
-    """The table app as `dyo-companion` serves it (host/launch.py)."""
+    """The table app as `dyo-companion` serves it (host/launch.py), within `limits`."""
 
     factory = f"{__name__}:worker_app"  # what each worker of `--workers` imports and calls
 
-    def __init__(self) -> None:
+    def __init__(self, limits: DoorLimits | None = None) -> None:
         self._settings_file: SettingsFile | None = None
+        self.limits = limits or DoorLimits()
 
     @property
     def settings_file(self) -> SettingsFile:
@@ -224,7 +241,10 @@ class TableApp:
                 from ..services.shared import Services
 
                 access = Access(
-                    lan=lan_url is not None, proxies=proxies, shared_key=lambda: instances.shared_host_key(store)
+                    lan=lan_url is not None,
+                    proxies=proxies,
+                    shared_key=lambda: instances.shared_host_key(store),
+                    limits=self.limits,
                 )
                 services.set_result(
                     Services(store=store, settings_file=self.settings_file, lan_url=lan_url, access=access)
@@ -236,7 +256,14 @@ class TableApp:
         def host_link(base: str) -> str:
             return services.result().access.host_link(base)
 
-        return WebApp(PeerGate(_api(services, SESSION_SECONDS), proxies), host_link, start)
+        def is_host(peer: Peer, route: object) -> bool:
+            """Before the services are built no one is the host (the door's caps apply to all:
+            a fresh server is far from them)."""
+            built = services.done() and services.exception() is None
+            return built and services.result().access.is_host(peer, route)
+
+        gate = PeerGate(_api(services, SESSION_SECONDS), proxies, self.limits, is_host)
+        return WebApp(gate, host_link, start)
 
     def desktop(self, store: Store) -> Callable[[ft.Page], None]:
         from ..services.shared import Services
@@ -257,10 +284,16 @@ class TableApp:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """`dyo-companion` without a subcommand."""
-    return launch.run_app(args, TableApp())
+    """`dyo-companion` without a subcommand (a bad limit in the environment: one line, exit 2)."""
+    try:
+        limits = DoorLimits.from_env()
+    except ValueError as error:
+        print(f"dyo-companion: {error}", file=sys.stderr)
+        return 2
+    return launch.run_app(args, TableApp(limits))
 
 
 def worker_app() -> Any:
-    """One worker's app under `dyo-companion --workers N` (uvicorn's factory, `TableApp.factory`)."""
-    return launch.worker_app(TableApp())
+    """One worker's app under `dyo-companion --workers N` (uvicorn's factory, `TableApp.factory`),
+    within the limits the command checked in the same environment."""
+    return launch.worker_app(TableApp(DoorLimits.from_env()))
