@@ -10,6 +10,7 @@ import sys
 import threading
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -84,3 +85,28 @@ def test_a_session_that_comes_before_the_app_is_built_waits_for_it(
         if opening.done():
             opening.result().close()
     assert early is None and health == 200 and shown == "home-new"
+
+
+def test_the_rest_of_the_app_is_built_once_the_first_request_is_answered() -> None:
+    """The server answers the browser's first request before the app's build takes the interpreter
+    (host/launch.py's `FirstAnswer`); a lifespan or a socket does not count."""
+    from companion.app.host.launch import FirstAnswer
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"a", "more_body": True})
+            await send({"type": "http.response.body", "body": b"b"})
+
+    gate = FirstAnswer(app)
+
+    async def run() -> list[bool]:
+        seen = [gate.answered.is_set()]
+        await gate({"type": "lifespan"}, None, None)
+        seen.append(gate.answered.is_set())
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=gate), base_url="http://test") as client:
+            assert (await client.get("/")).text == "ab"
+        seen.append(gate.answered.is_set())
+        return seen
+
+    assert asyncio.run(run()) == [False, False, True]

@@ -54,6 +54,11 @@ SERVER_SETTINGS: dict[str, Any] = {
 }
 
 
+# Once it listens, the server answers the browser's first request before it builds the rest of
+# the app (which holds the interpreter for a while), or waits this long at most.
+FIRST_ANSWER_WAIT = 1.0
+
+
 def _ready() -> None:
     """Nothing left to build once the server listens."""
 
@@ -275,7 +280,8 @@ def serve(app: WebApp, opening: Future[Store], plan: Plan) -> int:
     """One server: the address printed once it listens and its database is open."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app.asgi, host=plan.hosts[0], port=plan.port, **SERVER_SETTINGS))
+    gate = FirstAnswer(app.asgi)
+    server = uvicorn.Server(uvicorn.Config(gate, host=plan.hosts[0], port=plan.port, **SERVER_SETTINGS))
     failed: list[BaseException] = []
 
     def announce() -> None:
@@ -283,6 +289,7 @@ def serve(app: WebApp, opening: Future[Store], plan: Plan) -> int:
             time.sleep(0.05)
         if not server.started:
             return
+        gate.answered.wait(FIRST_ANSWER_WAIT)
         error = _finish(app, opening, plan.db)
         if error is not None:  # a database that cannot be used (or an app that cannot be built): say why, stop
             print(_reason(error), file=sys.stderr, flush=True)
@@ -412,24 +419,50 @@ def worker_app(served: Served) -> Any:
 
 
 def after_listening(app: Any, then: Callable[[], None]) -> Any:
-    """`app`, calling `then` on a thread of its own as the server starts listening: when the
-    lifespan's start-up is over, uvicorn's very next step puts the sockets it was given in
-    listening (a worker is always given its sockets), before this callback's turn comes."""
+    """`app`, calling `then` on a thread of its own once the server listens and has answered its
+    first request (`FIRST_ANSWER_WAIT` at most). It listens when the lifespan's start-up is over:
+    uvicorn's very next step puts the sockets it was given in listening (a worker is always given
+    its sockets), before this callback's turn comes."""
+    gate = FirstAnswer(app)
+
+    def later() -> None:
+        gate.answered.wait(FIRST_ANSWER_WAIT)
+        then()
 
     async def asgi(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "lifespan":
-            await app(scope, receive, send)
+            await gate(scope, receive, send)
             return
 
         async def sent(message: Any) -> None:
             await send(message)
             if message.get("type") == "lifespan.startup.complete":
-                start = threading.Thread(target=then, name="after-listening", daemon=True).start
+                start = threading.Thread(target=later, name="after-listening", daemon=True).start
                 asyncio.get_running_loop().call_soon(start)
 
         await app(scope, receive, sent)
 
     return asgi
+
+
+class FirstAnswer:
+    """`app`, noting when it has finished answering an HTTP request for the first time."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.answered = threading.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or self.answered.is_set():
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Any) -> None:
+            await send(message)
+            if message.get("type") == "http.response.body" and not message.get("more_body"):
+                self.answered.set()
+
+        await self.app(scope, receive, sending)
 
 
 def _listen(hosts: list[str], port: int) -> list[socket.socket]:
