@@ -129,7 +129,7 @@ def workers_refused(db_url: str | None) -> str | None:
         return f"dyo-companion: {getattr(error, 'message', error)}"
     if backend != "postgresql":
         return (
-            "dyo-companion: --workers needs a PostgreSQL database (--db postgresql+psycopg2://user@host/dbname): "
+            "dyo-companion: --workers needs a PostgreSQL database (--db postgresql://user@host/dbname): "
             "a SQLite file is served by one instance"
         )
     return None
