@@ -13,15 +13,15 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from .actions import Action
+from .compiled import SOURCES
 from .game import Game
 from .setup import new_game
 
-TUTORIAL_FILE = Path(__file__).with_name("tutorial.json")
+TUTORIAL_FILE = SOURCES / "tutorial.json"
 NOT_COMPARED = ("rules_version",)  # a tutorial started under older rules is still the tutorial
 
 

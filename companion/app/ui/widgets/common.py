@@ -482,6 +482,7 @@ def number_field(
         text_size=18,
         keyboard_type=ft.KeyboardType.NUMBER,
         content_padding=ft.Padding.symmetric(horizontal=4, vertical=12),
+        label=label,  # the input's accessible name (floats above the number)
         on_change=typing,
         on_submit=commit,
         on_blur=lambda e: commit(e, left=True),
