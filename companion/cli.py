@@ -8,11 +8,11 @@ import os
 import sys
 from typing import Any
 
+from companion.app.host.start import LOG_DATE_FORMAT, LOG_FORMAT, start_once
 from companion.i18n import languages
 
 LOG_LEVEL_ENV = "COMPANION_LOG_LEVEL"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -177,8 +177,9 @@ def _compile_engine(remove_builds: bool) -> int:
 
 def configure_logging(level: str) -> None:
     """The one logging set-up of the process (library modules only get their loggers): records
-    at `level` and above go to standard error, one line each."""
-    logging.basicConfig(level=level, format=LOG_FORMAT, datefmt="%H:%M:%S")
+    at `level` and above go to standard error, one line each (the workers of `--workers` get
+    the same from companion/app/host/workers.py)."""
+    logging.basicConfig(level=level, format=LOG_FORMAT, datefmt=LOG_DATE_FORMAT)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,9 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         from storage.cli import run_games
 
         return run_games(args)
+    if argv is None and not args.desktop:  # the command itself, serving: decided before the app is imported
+        start_once(sys.argv[1:])
     from companion.app.entry.web import serve
-    from companion.app.host.launch import use_system_allocator
 
-    if argv is None and not args.desktop:  # the command itself, serving: see companion/app/host/memory.py
-        use_system_allocator(sys.argv[1:])
     return serve(args)

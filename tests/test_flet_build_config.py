@@ -167,7 +167,8 @@ def test_a_phone_package_needs_no_web_server(flet: dict[str, Any], app_dir: Path
     marker = next(d for d in pyproject["project"]["dependencies"] if d.startswith("flet-web"))
     assert "platform_system != 'Android'" in marker and "platform_system != 'iOS'" in marker, marker
     excluded = flet["app"].get("exclude", [])
-    web = ("companion.app.host.server", "companion.app.entry.web")  # the web server itself, and the app it serves
+    # the web server itself (with the supervisor of its workers), and the app it serves
+    web = ("companion.app.host.server", "companion.app.host.workers", "companion.app.entry.web")
     modules = [m for m in kept_modules(app_dir, excluded) if m not in web]
     entry = Path(flet["app"].get("module", "main")).stem
     import_without(app_dir, entry, modules, list(WEB_SERVING))

@@ -31,6 +31,7 @@ SUITES: dict[str, str] = {
     "storm": "companion.bench.storm:storm_suite",
     "tables": "companion.bench.tables:tables_suite",
     "phones": "companion.bench.phones:phones_suite",
+    "startup": "companion.bench.startup:startup_suite",
 }
 
 

@@ -2,43 +2,63 @@
 
 The host serves whatever it is given; here it is given the shared services, a tab's `App` per
 Flet session, the door (`PeerGate`, `bind_session`, the host's `Access`) and the app's own routes.
+
+`dyo-companion` puts it together in two steps, so that it listens as soon as a bare Flet app
+would: what answers HTTP (Flet's web client, the routes, the door's gate) is made of light
+modules and built before listening; the services, the screens and what they stand on (the
+rules engine, storage) are imported and built once the server listens (`WebApp.start`), while
+the browser loads the client. A session or a route that comes sooner waits for them.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import flet as ft
 from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from companion.i18n import languages
-from storage import Store
 
 from ..door import crowd
-from ..door.access import Access
 from ..door.limits import DoorLimits
-from ..door.peer import PeerGate, bind_session, peer_of_scope
+from ..door.peer import Peer, PeerGate, bind_session, peer_of_scope
 from ..host import flet_guard, flet_traces, instances, launch
 from ..host.launch import WebApp
 from ..host.net import Network
-from ..host.server import web_app
-from ..services import bgstats, bgstats_format
-from ..services.settings import SettingsFile
-from ..services.shared import Services
-from ..ui import printable
-from ..ui.shell import SESSION_SECONDS, App
-from ..vm.text import Tr
+from ..host.server import SESSION_SECONDS, web_app
+
+if TYPE_CHECKING:  # imported once the server listens (`TableApp.web`)
+    import flet as ft
+
+    from storage import Store
+
+    from ..door.access import Access
+    from ..services.settings import SettingsFile
+    from ..services.shared import Services
 
 
-def make_main(services: Services) -> Callable[[ft.Page], None]:
-    """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable)."""
+def make_main(services: Services | Future[Services]) -> Callable[[ft.Page], Any]:
+    """A fresh `main(page)` for one server (Flet caches its pubsub hub per main callable); given
+    services still being built, a session waits for them without holding the server's loop."""
+    if isinstance(services, Future):
+        built = services
+
+        async def waiting(page: ft.Page) -> None:
+            from ..ui.shell import App
+
+            App(page, await asyncio.wrap_future(built)).start()
+
+        return waiting
 
     def main(page: ft.Page) -> None:
+        from ..ui.shell import App
+
         App(page, services).start()
 
     return main
@@ -57,54 +77,66 @@ def make_asgi(
     (a game file download), `/api/games/<id>/bgstats.json` (a finished game for BG Stats) and the
     printable setup checklists (`/game/<id>/setup.html`, `/setup/checklist.html`), for the host's
     browsers only (door/access.py)."""
+    from ..services.shared import Services
+
     services = Services(store=store, settings_file=settings_file, lan_url=lan_url, access=access)
+    api = _api(services, session_timeout)
+    api.state.services = services
+    return PeerGate(api, services.access.proxies, services.access.limits, services.access.is_host)
+
+
+def _api(services: Services | Future[Services], session_timeout: int) -> FastAPI:
     flet_guard.apply()  # every client message checked, its work charged to its connection
     flet_traces.apply(error_notice)  # and no error's text sent to a client
-    api = web_app(
+    api: FastAPI = web_app(
         make_main(services),
         routes=lambda api: _routes(api, services),
         before_main=bind_session,
         session_timeout=session_timeout,
     )
-    api.state.services = services
-    return PeerGate(api, services.access.proxies, services.access.limits, services.access.is_host)
+    return api
 
 
 def error_notice(session: Any) -> str:
     """What a client is told when its session raised (the trace is in the server's log): the
     app's own words, in the session's language."""
+    from ..ui.shell import App
+    from ..vm.text import Tr
+
     app = crowd.app_of(session)
     tr = app.tr if isinstance(app, App) else Tr("en")
     return tr("ui.screen_failed")
 
 
-def _routes(api: FastAPI, services: Services) -> None:
-    from fastapi.responses import HTMLResponse, JSONResponse, Response
+def _routes(api: FastAPI, built: Services | Future[Services]) -> None:
+    """Every route reads what it needs from the request itself and answers a Response (named in
+    this module, so FastAPI can read the annotation): a typed parameter or a response model would
+    have FastAPI import its pydantic v1 layer at start, a few hundred ms before listening."""
 
-    def page(html: str) -> Response:
-        headers = {"Content-Security-Policy": printable.PAGE_POLICY, "Cache-Control": "no-store"}
-        return HTMLResponse(html, headers=headers)
+    def services() -> Services:
+        return built.result() if isinstance(built, Future) else built
 
-    def refused(request: Request, host: str | None) -> bool:
+    def refused(request: Request) -> bool:
         """The host's rights, as for the screens (door/access.py), and a peer that keeps guessing
         keys waits; a refusal says nothing of the game."""
         peer = peer_of_scope(request.scope)
-        limiter = services.join.limiter
-        if limiter.wait(peer.address) > 0 or not services.access.request_allowed(peer, host):
+        limiter = services().join.limiter
+        if limiter.wait(peer.address) > 0 or not services().access.request_allowed(peer, _query(request, "host")):
             limiter.failed(peer.address)
             return True
         return False
 
     @api.get("/api/health")
-    def health() -> dict[str, Any]:
-        return {"ok": True}
+    def health() -> JSONResponse:
+        return JSONResponse({"ok": True})
 
     @api.get("/api/games/{game_id}/export")
-    def export(game_id: str, request: Request, host: str | None = None) -> Response:
-        if refused(request, host):
+    def export(request: Request) -> Response:
+        game_id = str(request.path_params["game_id"])
+        if refused(request):
             return JSONResponse({"error": "not found"}, status_code=404)
         try:
-            data = services.store.export_game(game_id)
+            data = services().store.export_game(game_id)
         except Exception as error:  # unknown game or storage problem: a plain message
             return JSONResponse({"error": getattr(error, "message", str(error))}, status_code=404)
         body = json.dumps(data, indent=1, ensure_ascii=False)
@@ -114,13 +146,22 @@ def _routes(api: FastAPI, services: Services) -> None:
             headers={"Content-Disposition": f'attachment; filename="dyo-{game_id}.json"'},
         )
 
+    _file_routes(api, services, refused)
+
+
+def _file_routes(api: FastAPI, services: Callable[[], Services], refused: Callable[[Request], bool]) -> None:
+    """A finished game for BG Stats, and the printable setup checklists (the host's, as `_routes`)."""
+
     @api.get("/api/games/{game_id}/bgstats.json")
-    def bgstats_file(game_id: str, request: Request, lang: str = "en", host: str | None = None) -> Response:
+    def bgstats_file(request: Request) -> Response:
         """A finished game in BG Stats' JSON format, to import there (services/bgstats.py)."""
-        if refused(request, host):
+        from ..services import bgstats, bgstats_format
+
+        if refused(request):
             return JSONResponse({"error": "not found"}, status_code=404)
+        lang = _query(request, "lang") or "en"
         try:
-            play = bgstats.read_play(services.store, game_id, lang if lang in languages() else "en")
+            play = bgstats.read_play(services().store, str(request.path_params["game_id"]), _language(lang))
         except Exception as error:  # unknown, unfinished, or a storage problem: a plain message
             return JSONResponse({"error": getattr(error, "message", None) or str(error)}, status_code=404)
         data = bgstats.play_file(play)
@@ -132,45 +173,114 @@ def _routes(api: FastAPI, services: Services) -> None:
         return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
 
     @api.get("/game/{game_id}/setup.html")
-    def game_checklist(game_id: str, request: Request, lang: str = "en", host: str | None = None) -> Response:
+    def game_checklist(request: Request) -> Response:
         """A game's setup checklist, to print (the same rights as the game's screens)."""
-        if refused(request, host):
+        from ..ui import printable
+
+        if refused(request):
             return Response("not found", status_code=404, media_type="text/plain")
         try:
-            config = services.store.load(game_id).config
+            config = services().store.load(str(request.path_params["game_id"])).config
         except Exception as error:  # unknown game or storage problem: a plain message
             return Response(getattr(error, "message", str(error)), status_code=404, media_type="text/plain")
-        return page(printable.checklist_html(config, lang))
+        return _page(printable.checklist_html(config, _query(request, "lang") or "en"))
 
     @api.get("/setup/checklist.html")
-    def setup_checklist_page(request: Request, config: str = "", lang: str = "en", host: str | None = None) -> Response:
+    def setup_checklist_page(request: Request) -> Response:
         """The checklist of a setup not started yet: its configuration travels in the address."""
-        if refused(request, host):
+        from ..ui import printable
+
+        if refused(request):
             return Response("not found", status_code=404, media_type="text/plain")
-        found = printable.config_from_address(config)
+        found = printable.config_from_address(_query(request, "config") or "")
         if found is None:
             return Response("not a configuration", status_code=400, media_type="text/plain")
-        return page(printable.checklist_html(found, lang))
+        return _page(printable.checklist_html(found, _query(request, "lang") or "en"))
+
+
+def _page(html: str) -> Response:
+    from ..ui import printable
+
+    headers = {"Content-Security-Policy": printable.PAGE_POLICY, "Cache-Control": "no-store"}
+    return HTMLResponse(html, headers=headers)
+
+
+def _query(request: Request, name: str) -> str | None:
+    return request.query_params.get(name)
+
+
+def _language(lang: str) -> str:
+    return lang if lang in languages() else "en"
 
 
 class TableApp:
     """The table app as `dyo-companion` serves it (host/launch.py), within `limits`."""
 
+    factory = f"{__name__}:worker_app"  # what each worker of `--workers` imports and calls
+
     def __init__(self, limits: DoorLimits | None = None) -> None:
-        self.settings_file = SettingsFile()
+        self._settings_file: SettingsFile | None = None
         self.limits = limits or DoorLimits()
 
+    @property
+    def settings_file(self) -> SettingsFile:
+        """The host's display preferences (read when the services are built: they check kept
+        house rules with the engine)."""
+        if self._settings_file is None:
+            from ..services.settings import SettingsFile
+
+            self._settings_file = SettingsFile()
+        return self._settings_file
+
     def web(self, store: Future[Store], lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp:
-        access = Access(
-            lan=lan_url is not None,
-            proxies=proxies,
-            shared_key=lambda: instances.shared_host_key(store),
-            limits=self.limits,
-        )
-        return WebApp(make_asgi(store, self.settings_file, lan_url=lan_url, access=access), access.host_link)
+        services: Future[Services] = Future()
+
+        def start() -> None:
+            try:
+                from ..door.access import Access
+                from ..services.shared import Services
+
+                access = Access(
+                    lan=lan_url is not None,
+                    proxies=proxies,
+                    shared_key=lambda: instances.shared_host_key(store),
+                    limits=self.limits,
+                )
+                services.set_result(
+                    Services(store=store, settings_file=self.settings_file, lan_url=lan_url, access=access)
+                )
+            except BaseException as error:  # a session waiting for them hears it too
+                services.set_exception(error)
+                raise
+
+        def host_link(base: str) -> str:
+            return services.result().access.host_link(base)
+
+        def is_host(peer: Peer, route: object) -> bool:
+            """Before the services are built no one is the host (the door's caps apply to all:
+            a fresh server is far from them)."""
+            built = services.done() and services.exception() is None
+            return built and services.result().access.is_host(peer, route)
+
+        gate = PeerGate(_api(services, SESSION_SECONDS), proxies, self.limits, is_host)
+        return WebApp(gate, host_link, start)
 
     def desktop(self, store: Store) -> Callable[[ft.Page], None]:
+        from ..services.shared import Services
+
         return make_main(Services(store=store, settings_file=self.settings_file, joinable=False))
+
+    def host_link(self, db: str | None) -> Callable[[str], str]:
+        from storage import Store
+
+        from ..door.access import Access
+
+        store = Store(url=db)
+        try:
+            key = instances.shared_host_key(store)
+        finally:
+            store.close()
+        return Access(host_key=key).host_link
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -181,3 +291,9 @@ def serve(args: argparse.Namespace) -> int:
         print(f"dyo-companion: {error}", file=sys.stderr)
         return 2
     return launch.run_app(args, TableApp(limits))
+
+
+def worker_app() -> Any:
+    """One worker's app under `dyo-companion --workers N` (uvicorn's factory, `TableApp.factory`),
+    within the limits the command checked in the same environment."""
+    return launch.worker_app(TableApp(DoorLimits.from_env()))

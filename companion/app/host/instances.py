@@ -6,28 +6,27 @@ database may be served by any number of instances, on one machine or several: th
 hear each other through news.py, and they share the host key (kept in the database) so a host
 link printed by one is good on every other.
 
-`--workers N` starts N copies of this command, each a whole server (its own Flet sessions) on
-the same port: the kernel spreads new connections over them (SO_REUSEPORT). Only PostgreSQL
-can be shared so; a session that lands on another worker after a reconnect comes back to its
-seat by the device token kept in its browser.
+`--workers N` serves N such instances on one port under uvicorn's supervisor (workers.py). A
+worker is a new interpreter that builds the app from the import string it is given (uvicorn's
+factory), so the command hands it the parsed options in an environment variable
+(`WorkerOptions`), which it checks. Only PostgreSQL can be shared so (`workers_refused`).
 """
 
 from __future__ import annotations
 
+import json
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from concurrent.futures import Future
-from typing import IO, TYPE_CHECKING, Any
+from dataclasses import asdict, dataclass
+from typing import IO, TYPE_CHECKING
+
+from .net import Network, networks
 
 if TYPE_CHECKING:  # storage is imported once the server listens (launch.py)
     from storage import Store
 
-WORKER_ENV = "COMPANION_WORKER"  # set in each worker: its number (0 announces the address)
 HOST_SECRET = "host"
+OPTIONS_ENV = "COMPANION_WORKER_OPTIONS"  # the parsed options, as JSON, for the workers to read
 _claims: list[IO[bytes]] = []  # the open files whose locks this process holds
 
 
@@ -70,76 +69,67 @@ def shared_host_key(store: Store | Future[Store]) -> str | None:
     return store.devices.server_secret(HOST_SECRET)
 
 
-def worker_number() -> int | None:
-    value = os.environ.get(WORKER_ENV)
-    return int(value) if value is not None and value.isdigit() else None
+class WorkerOptionsError(ValueError):
+    pass
 
 
-def reuse_port_socket(host: str, port: int) -> socket.socket:
-    """A listening socket that other workers bind too (the kernel balances new connections)."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    sock.set_inheritable(True)
-    return sock
+@dataclass(frozen=True)
+class WorkerOptions:
+    """What a worker needs of the command line, parsed and checked by the command."""
+
+    hosts: tuple[str, ...]
+    port: int
+    db: str | None
+    lan_url: str | None
+    proxies: tuple[str, ...]  # as given; `networks` reads them
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @property
+    def networks(self) -> tuple[Network, ...]:
+        return networks(self.proxies)
+
+    @classmethod
+    def from_env(cls) -> WorkerOptions:
+        """The options the command set for its workers; WorkerOptionsError says what is wrong."""
+        text = os.environ.get(OPTIONS_ENV)
+        if not text:
+            raise WorkerOptionsError(f"${OPTIONS_ENV} is not set: a worker is started by `dyo-companion --workers N`")
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise WorkerOptionsError(f"${OPTIONS_ENV} is not JSON") from None
+        if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
+            raise WorkerOptionsError(f"${OPTIONS_ENV} names other options than a worker takes")
+        hosts, port, proxies = data["hosts"], data["port"], data["proxies"]
+        if not (isinstance(hosts, list) and hosts and all(isinstance(h, str) and h for h in hosts)):
+            raise WorkerOptionsError(f"${OPTIONS_ENV}: hosts must be a list of addresses")
+        if not (isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536):
+            raise WorkerOptionsError(f"${OPTIONS_ENV}: port must be a port number")
+        if not (isinstance(proxies, list) and all(isinstance(p, str) for p in proxies)):
+            raise WorkerOptionsError(f"${OPTIONS_ENV}: proxies must be a list of addresses or networks")
+        for name in ("db", "lan_url"):
+            if data[name] is not None and not isinstance(data[name], str):
+                raise WorkerOptionsError(f"${OPTIONS_ENV}: {name} must be text or null")
+        try:
+            networks(proxies)
+        except ValueError as error:
+            raise WorkerOptionsError(f"${OPTIONS_ENV}: proxies: {error}") from None
+        return cls(tuple(hosts), port, data["db"], data["lan_url"], tuple(proxies))
 
 
-def without_workers(argv: list[str]) -> list[str]:
-    """The command line a worker runs: this one without `--workers`."""
-    out: list[str] = []
-    skip = False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg == "--workers":
-            skip = True
-        elif not arg.startswith("--workers="):
-            out.append(arg)
-    return out
-
-
-def run_workers(count: int, db_url: str | None, argv: list[str]) -> int:
-    """Start `count` workers and wait for them; Ctrl+C or SIGTERM stops them all."""
+def workers_refused(db_url: str | None) -> str | None:
+    """Why `--workers` cannot serve this database (None: it can): only PostgreSQL is shared."""
     from storage.database import resolve_url
 
     try:
         backend = resolve_url(db_url).get_backend_name()
-    except Exception as error:
-        print(f"dyo-companion: {getattr(error, 'message', error)}", file=sys.stderr)
-        return 2
+    except Exception as error:  # a URL that is no URL: the store's own sentence
+        return f"dyo-companion: {getattr(error, 'message', error)}"
     if backend != "postgresql":
-        print(
-            "dyo-companion: --workers needs a PostgreSQL database (--db postgresql+psycopg2://user@host/dbname): "
-            "a SQLite file is served by one instance",
-            file=sys.stderr,
+        return (
+            "dyo-companion: --workers needs a PostgreSQL database (--db postgresql://user@host/dbname): "
+            "a SQLite file is served by one instance"
         )
-        return 2
-    if not hasattr(socket, "SO_REUSEPORT"):
-        print("dyo-companion: --workers needs SO_REUSEPORT (Linux, BSD, macOS)", file=sys.stderr)
-        return 2
-    command = [sys.executable, "-m", "companion", *without_workers(argv)]
-    workers = [subprocess.Popen(command, env=dict(os.environ, **{WORKER_ENV: str(n)})) for n in range(count)]
-
-    def stop(*_: Any) -> None:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.terminate()
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        while True:
-            codes = [worker.poll() for worker in workers]
-            if all(code is not None for code in codes):
-                break
-            if any(code not in (None, 0) for code in codes):  # one could not start: the others go too
-                stop()
-            time.sleep(0.2)
-    except KeyboardInterrupt:
-        stop()
-    for worker in workers:
-        try:
-            worker.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-    return max((w.returncode for w in workers if w.returncode and w.returncode > 0), default=0)
+    return None

@@ -9,14 +9,18 @@ beyond localhost, only this machine's browsers (or one given the host link print
 get the host's screens. `--forwarded-allow-ips` names the reverse proxies whose
 `X-Forwarded-For` is believed; a client reached through one needs the host link.
 `--desktop` opens the native Flet window instead, where the Flet desktop client
-(`pip install flet-desktop`) is installed.
+(`pip install flet-desktop`) is installed. `--workers N` serves with N worker processes under
+uvicorn's supervisor (workers.py), which prints the address once a worker answers.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import errno
+import http.client
 import importlib.util
+import logging
 import os
 import socket
 import sys
@@ -37,69 +41,107 @@ if TYPE_CHECKING:  # storage is imported once the server listens (see `run_app`)
 # The largest websocket frame a client may send: a game file imported from the browser travels in
 # one; everything else a client sends is a few hundred bytes (uvicorn's default is 16 MiB).
 WS_MAX_BYTES = 8 * 1024 * 1024
+log = logging.getLogger(__name__)
+# How every server of the command runs, alone or as one of `--workers`. Forwarded headers are
+# judged by the app itself (door/peer.py), never by uvicorn's defaults.
+SERVER_SETTINGS: dict[str, Any] = {
+    "log_level": "warning",
+    "lifespan": "on",
+    "ws_ping_interval": 20,
+    "ws_ping_timeout": 30,
+    "ws_max_size": WS_MAX_BYTES,
+    "proxy_headers": False,
+}
 
 
-def use_system_allocator(argv: list[str]) -> None:
-    """Run this command again with the C allocator for Python objects (memory.py says why); on
-    Linux, where it can hand freed memory back, and only once (the variable is then set)."""
-    if not sys.platform.startswith("linux") or "PYTHONMALLOC" in os.environ:
-        return
-    env = dict(os.environ, PYTHONMALLOC="malloc")
-    try:
-        os.execve(sys.executable, [sys.executable, "-m", "companion", *argv], env)
-    except OSError:  # cannot re-run (an unusual interpreter): serve as we are
-        pass
+# Once it listens, the server answers the browser's first request before it builds the rest of
+# the app (which holds the interpreter for a while), or waits this long at most.
+FIRST_ANSWER_WAIT = 1.0
+
+
+def _ready() -> None:
+    """Nothing left to build once the server listens."""
 
 
 @dataclass(frozen=True)
 class WebApp:
-    """What the command serves: the ASGI application, and how it makes the link that gives this
-    machine's own browser the host's rights when it comes from a non-loopback address."""
+    """What the command serves: the ASGI application, how it makes the link that gives this
+    machine's own browser the host's rights when it comes from a non-loopback address, and what
+    is left to build once the server listens (called on a thread of its own, before the
+    database opens; a session or route that comes sooner waits for it)."""
 
     asgi: Any
     host_link: Callable[[str], str]
+    start: Callable[[], None] = _ready
 
 
 class Served(Protocol):
     """The app this process serves, put together above this layer (companion/app/entry/web.py)."""
 
+    @property
+    def factory(self) -> str:
+        """The import string ("module:function") of what builds the web app in a worker of
+        `--workers`, with no argument: it calls `worker_app`."""
+        ...
+
     def web(self, store: Future[Store], lan_url: str | None, proxies: tuple[Network, ...]) -> WebApp: ...
 
     def desktop(self, store: Store) -> Callable[[Any], None]: ...
+
+    def host_link(self, db: str | None) -> Callable[[str], str]:
+        """For the supervisor of `--workers`, which serves nothing itself: the host link made
+        with the key the workers read from the database."""
+        ...
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where and how the command serves, read from its options and checked before anything listens."""
+
+    hosts: list[str]
+    port: int
+    db: str | None
+    lan_url: str | None
+    proxies: tuple[Network, ...]
+    open_browser: bool
+
+    @property
+    def shown(self) -> str:
+        """The address the command prints (and the supervisor asks whether a worker answers)."""
+        return _shown(self.hosts[-1])
 
 
 def run_app(args: argparse.Namespace, served: Served) -> int:
     if getattr(args, "desktop", False):
         store = _open_store(getattr(args, "db", None))
         return 2 if store is None else _desktop(served.desktop(store))
-    port = int(getattr(args, "port", 8550) or 8550)
+    plan = _plan(args)
+    if isinstance(plan, str):
+        print(plan, file=sys.stderr)
+        return 2
     workers = int(getattr(args, "workers", 1) or 1)
     if workers > 1:
-        return instances.run_workers(workers, getattr(args, "db", None), sys.argv[1:])
+        return serve_workers(plan, workers, served, str(getattr(args, "log_level", None) or "WARNING"))
+    # The rest of the app (`WebApp.start`: the screens, the engine, storage) is imported and the
+    # database opened once the server listens, while the browser loads the Flutter client: the
+    # server answers as soon as a bare Flet app would, and the first table appears no later.
+    opening: Future[Store] = Future()
+    return serve(served.web(opening, plan.lan_url, plan.proxies), opening, plan)
+
+
+def _plan(args: argparse.Namespace) -> Plan | str:
+    """The plan, or the one line that says why there is none."""
+    port = int(getattr(args, "port", 8550) or 8550)
     try:
         proxies = networks((getattr(args, "forwarded_allow_ips", None) or "").split(","))
     except ValueError as error:
-        print(f"dyo-companion: --forwarded-allow-ips: {error}", file=sys.stderr)
-        return 2
+        return f"dyo-companion: --forwarded-allow-ips: {error}"
     hosts, lan_url = bind_plan(bool(getattr(args, "lan", False)), getattr(args, "host", None), port)
-    for host in hosts if instances.worker_number() is None else ():  # workers share the port on purpose
+    for host in hosts:
         problem = _port_problem(host, port)
         if problem:
-            print(problem, file=sys.stderr)
-            return 2
-    # The database opens (storage imports, migrations) once the server listens, while the browser
-    # loads the Flutter client: the first table appears sooner.
-    opening: Future[Store] = Future()
-    opening.opener = lambda: _open_into(opening, getattr(args, "db", None))  # type: ignore[attr-defined]
-    return serve(
-        served.web(opening, lan_url, proxies),
-        opening,
-        hosts,
-        port,
-        lan_url=lan_url,
-        proxies=proxies,
-        open_browser=not getattr(args, "no_browser", False),
-    )
+            return problem
+    return Plan(hosts, port, getattr(args, "db", None), lan_url, proxies, not getattr(args, "no_browser", False))
 
 
 def bind_plan(lan: bool, host: str | None, port: int) -> tuple[list[str], str | None]:
@@ -128,6 +170,18 @@ def _url_host(address: str) -> str:
     return f"[{address}]" if ":" in address else address
 
 
+def _finish(app: WebApp, opening: Future[Store], url: str | None) -> BaseException | None:
+    """Once the server listens: the rest of the app built, then the database opened; what went wrong."""
+    try:
+        app.start()
+    except BaseException as error:  # a broken install, most likely: the trace goes to the log
+        log.exception("the app could not be put together")
+        opening.set_exception(error)
+        return error
+    _open_into(opening, url)
+    return opening.exception()
+
+
 def _open_into(future: Future[Store], url: str | None) -> None:
     try:
         from storage import Store
@@ -139,8 +193,13 @@ def _open_into(future: Future[Store], url: str | None) -> None:
             store.close()
             raise
         future.set_result(store)
-    except BaseException as error:  # reported by the announcer, which stops the server
+        memory.settle_collector()
+    except BaseException as error:  # reported by whoever waits for the store
         future.set_exception(error)
+
+
+def _reason(error: BaseException) -> str:
+    return f"dyo-companion: {getattr(error, 'message', error)}"
 
 
 def _open_store(url: str | None) -> Store | None:
@@ -217,86 +276,193 @@ def phones_line(lan_url: str | None, proxies: tuple[Network, ...] = ()) -> str |
     )
 
 
-def serve(
-    app: WebApp,
-    store: Store | Future[Store],
-    hosts: list[str],
-    port: int,
-    *,
-    lan_url: str | None = None,
-    proxies: tuple[Network, ...] = (),
-    open_browser: bool = True,
-) -> int:
+def serve(app: WebApp, opening: Future[Store], plan: Plan) -> int:
+    """One server: the address printed once it listens and its database is open."""
     import uvicorn
 
-    # Forwarded headers are judged by the app itself (door/peer.py), never by uvicorn's defaults.
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app.asgi,
-            host=hosts[0],
-            port=port,
-            log_level="warning",
-            lifespan="on",
-            ws_ping_interval=20,
-            ws_ping_timeout=30,
-            ws_max_size=WS_MAX_BYTES,
-            proxy_headers=False,
-        )
-    )
-    shown = _shown(hosts[-1])
-    url = f"http://{_url_host(shown)}:{port}/"
-    worker = instances.worker_number()
+    gate = FirstAnswer(app.asgi)
+    server = uvicorn.Server(uvicorn.Config(gate, host=plan.hosts[0], port=plan.port, **SERVER_SETTINGS))
+    failed: list[BaseException] = []
 
     def announce() -> None:
-        nonlocal url
         while not server.started and not server.should_exit:
             time.sleep(0.05)
         if not server.started:
             return
-        if isinstance(store, Future):
-            opener = getattr(store, "opener", None)
-            if opener is not None and not store.done():
-                opener()
-            try:
-                store.result()
-            except BaseException as error:  # a database that cannot be used: say why and stop
-                print(f"dyo-companion: {getattr(error, 'message', error)}", file=sys.stderr, flush=True)
-                failed.append(error)
-                server.should_exit = True
-                return
-        memory.settle_collector()
-        if not is_loopback(shown):  # this machine's own browser comes from that address: it needs the key
-            url = app.host_link(url)
-        if worker:  # the first worker speaks for them all
+        gate.answered.wait(FIRST_ANSWER_WAIT)
+        error = _finish(app, opening, plan.db)
+        if error is not None:  # a database that cannot be used (or an app that cannot be built): say why, stop
+            print(_reason(error), file=sys.stderr, flush=True)
+            failed.append(error)
+            server.should_exit = True
             return
-        print(f"Dig Your Way Out companion is running at {url}", flush=True)
-        if phones := phones_line(lan_url, proxies):
-            print(phones, flush=True)
-        if (lan_url or proxies) and is_loopback(shown):  # else the address above already carries the key
-            print(
-                f"The host's screens from another device (keep it private): {app.host_link(lan_url or url)}",
-                flush=True,
-            )
-        print("Press Ctrl+C to stop.", flush=True)
-        if open_browser and browser_available():
-            webbrowser.open(url)
-        elif open_browser:
-            print("(No browser found here: open the address above in one.)", flush=True)
+        say_running(plan, app.host_link)
 
-    failed: list[BaseException] = []
     threading.Thread(target=announce, daemon=True).start()
     try:
-        sockets: list[socket.socket] | None = None
-        if worker is not None:
-            sockets = [instances.reuse_port_socket(host, port) for host in hosts]
-        elif len(hosts) > 1:
-            sockets = _listen(hosts, port)
-        server.run(sockets=sockets)
+        server.run(sockets=_listen(plan.hosts, plan.port) if len(plan.hosts) > 1 else None)
     except KeyboardInterrupt:
         pass
     if failed:
         return 2
     return 0 if server.started else 3
+
+
+def say_running(plan: Plan, host_link: Callable[[str], str]) -> None:
+    """The address, printed once for the whole command, and the browser opened on it."""
+    url = f"http://{_url_host(plan.shown)}:{plan.port}/"
+    if not is_loopback(plan.shown):  # this machine's own browser comes from that address: it needs the key
+        url = host_link(url)
+    print(f"Dig Your Way Out companion is running at {url}", flush=True)
+    if phones := phones_line(plan.lan_url, plan.proxies):
+        print(phones, flush=True)
+    if (plan.lan_url or plan.proxies) and is_loopback(plan.shown):  # else the address above already carries the key
+        print(
+            f"The host's screens from another device (keep it private): {host_link(plan.lan_url or url)}",
+            flush=True,
+        )
+    print("Press Ctrl+C to stop.", flush=True)
+    if plan.open_browser and browser_available():
+        webbrowser.open(url)
+    elif plan.open_browser:
+        print("(No browser found here: open the address above in one.)", flush=True)
+
+
+def serve_workers(plan: Plan, count: int, served: Served, log_level: str) -> int:
+    """`--workers N`: uvicorn's supervisor of N workers accepting on the sockets bound here
+    (workers.py). Exits 0 when stopped (SIGTERM, Ctrl+C), 2 when the options or the database
+    cannot be used, 1 when it gave up on its workers."""
+    import uvicorn
+
+    from . import workers
+
+    refused = instances.workers_refused(plan.db)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
+    sockets = _listen(plan.hosts, plan.port)
+    options = instances.WorkerOptions(
+        tuple(plan.hosts), plan.port, plan.db, plan.lan_url, tuple(str(net) for net in plan.proxies)
+    )
+    os.environ[instances.OPTIONS_ENV] = options.to_json()  # each worker starts with this environment
+    config = uvicorn.Config(
+        served.factory,
+        factory=True,
+        workers=count,
+        host=plan.hosts[0],
+        port=plan.port,
+        timeout_worker_healthcheck=workers.HEALTHCHECK_SECONDS,
+        **SERVER_SETTINGS,
+        log_config=workers.worker_logging(log_level),
+    )
+    supervisor = workers.Supervisor(config, sockets)
+    failed: list[BaseException] = []
+
+    def announce() -> None:
+        """The address, printed by the supervisor alone once a worker answers. The supervisor
+        reads the database too, as the workers start (the host key of the printed links): one
+        that cannot be used stops the command with its reason, before any worker gives up on it."""
+        try:
+            link = served.host_link(plan.db)
+        except Exception as error:
+            print(_reason(error), file=sys.stderr, flush=True)
+            failed.append(error)
+            supervisor.should_exit.set()
+            return
+        while not _answers(plan.shown, plan.port, "/api/health"):
+            if supervisor.should_exit.wait(0.1):
+                return
+        say_running(plan, link)
+
+    threading.Thread(target=announce, daemon=True).start()
+    supervisor.run()
+    for sock in sockets:
+        sock.close()
+    if failed:
+        return 2
+    return 1 if supervisor.gave_up else 0
+
+
+def _answers(host: str, port: int, path: str) -> bool:
+    connection = http.client.HTTPConnection(host, port, timeout=2)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status == 200
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        connection.close()
+
+
+def worker_app(served: Served) -> Any:
+    """The web app of one worker of `--workers`, built in the worker from the options the
+    supervisor set (`served.factory` calls this). The rest of it is built and its database opened
+    once it listens; a database that cannot be opened stops the worker with uvicorn's start-up
+    failure, so the supervisor gives up."""
+    from uvicorn.config import STARTUP_FAILURE
+
+    try:
+        options = instances.WorkerOptions.from_env()
+    except instances.WorkerOptionsError as error:
+        print(f"dyo-companion: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(STARTUP_FAILURE) from None
+    opening: Future[Store] = Future()
+    app = served.web(opening, options.lan_url, networks(options.proxies))
+
+    def finish() -> None:
+        error = _finish(app, opening, options.db)
+        if error is not None:
+            print(_reason(error), file=sys.stderr, flush=True)
+            os._exit(STARTUP_FAILURE)  # nothing of this worker is worth a clean stop: it never had a store
+
+    return after_listening(app.asgi, finish)
+
+
+def after_listening(app: Any, then: Callable[[], None]) -> Any:
+    """`app`, calling `then` on a thread of its own once the server listens and has answered its
+    first request (`FIRST_ANSWER_WAIT` at most). It listens when the lifespan's start-up is over:
+    uvicorn's very next step puts the sockets it was given in listening (a worker is always given
+    its sockets), before this callback's turn comes."""
+    gate = FirstAnswer(app)
+
+    def later() -> None:
+        gate.answered.wait(FIRST_ANSWER_WAIT)
+        then()
+
+    async def asgi(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            await gate(scope, receive, send)
+            return
+
+        async def sent(message: Any) -> None:
+            await send(message)
+            if message.get("type") == "lifespan.startup.complete":
+                start = threading.Thread(target=later, name="after-listening", daemon=True).start
+                asyncio.get_running_loop().call_soon(start)
+
+        await app(scope, receive, sent)
+
+    return asgi
+
+
+class FirstAnswer:
+    """`app`, noting when it has finished answering an HTTP request for the first time."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.answered = threading.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or self.answered.is_set():
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Any) -> None:
+            await send(message)
+            if message.get("type") == "http.response.body" and not message.get("more_body"):
+                self.answered.set()
+
+        await self.app(scope, receive, sending)
 
 
 def _listen(hosts: list[str], port: int) -> list[socket.socket]:

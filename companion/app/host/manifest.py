@@ -100,7 +100,9 @@ def serve(api: FastAPI) -> None:
     """Answer `/manifest.json` and colour the pages; call before mounting Flet at `/`."""
     from fastapi.responses import JSONResponse
 
-    @api.get("/manifest.json", include_in_schema=False)
+    # No response model (the annotation names a class FastAPI cannot see from here): one would
+    # have it import its pydantic v1 layer at start.
+    @api.get("/manifest.json", include_in_schema=False, response_model=None)
     def manifest() -> JSONResponse:
         return JSONResponse(
             web_manifest(), media_type="application/manifest+json", headers={"Cache-Control": "no-cache"}

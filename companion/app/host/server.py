@@ -17,6 +17,12 @@ from typing import Any
 
 from . import client_http, flet_costs, flet_diff, manifest, precompress
 
+# How long a session whose socket is gone is kept for its browser to come back to (a phone that
+# slept); one that never presented a key goes sooner (ui/shell.py). A browser coming back later
+# opens a new session: its seat and the host key are in its own storage.
+SESSION_SECONDS = 300
+KEYLESS_SESSION_SECONDS = 30
+
 
 def assets_dir() -> Path:
     """The assets folder (icons, fonts): the checkout's, else the one a regular install put in

@@ -23,6 +23,8 @@ from storage import Device
 from ..door.access import admit
 from ..door.device_storage import DeviceStorage
 from ..host import memory
+from ..host.server import KEYLESS_SESSION_SECONDS as KEYLESS_SESSION_SECONDS  # also read from here
+from ..host.server import SESSION_SECONDS as SESSION_SECONDS
 from ..services.opening import Listing
 from ..services.settings import Settings
 from ..services.shared import Services
@@ -36,12 +38,6 @@ from .routes import Read, read_for, screen_for
 from .widgets.common import DANGER, app_theme, button, heading, muted, pill, start_border, width_class
 
 log = logging.getLogger(__name__)
-
-# How long a session whose socket is gone is kept for its browser to come back to (a phone that
-# slept); one that never presented a key goes sooner. A browser coming back later opens a new
-# session: its seat and the host key are in its own storage.
-SESSION_SECONDS = 300
-KEYLESS_SESSION_SECONDS = 30
 
 
 class App:
