@@ -59,18 +59,13 @@ def backup(db: Database, target: Path) -> Copied:
     _refuse_as_target(target, db.path)
     db.check_file()
     temp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.part")
+    counted = _copy_to_disk(db, temp, "write the backup", target)
     try:
-        with _driver(db) as source:
-            counted = _copy(source, temp, single_file=True)
-        _sync(temp)
         os.replace(temp, target)
         _sync(target.parent)
-    except (sqlite3.Error, OSError) as error:
+    except OSError as error:
         temp.unlink(missing_ok=True)
         raise _cannot("write the backup", target, error) from None
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
     return Copied(target, *counted)
 
 
@@ -123,16 +118,7 @@ def _make_room(db: Database, replace: bool) -> Path | None:
         )
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     aside = db.path.with_name(f"{db.path.name}.before-restore-{stamp}.backup")
-    try:
-        with _driver(db) as source:
-            _copy(source, aside, single_file=True)
-        _sync(aside)
-    except (sqlite3.Error, OSError) as error:
-        aside.unlink(missing_ok=True)
-        raise _cannot("copy aside the games it replaces to", aside, error) from None
-    except BaseException:
-        aside.unlink(missing_ok=True)
-        raise
+    _copy_to_disk(db, aside, "copy aside the games it replaces to", aside)
     return aside
 
 
@@ -149,16 +135,27 @@ def _driver(db: Database) -> Iterator[sqlite3.Connection]:
         pooled.close()
 
 
-def _copy(source: sqlite3.Connection, path: Path, *, single_file: bool) -> tuple[int, int]:
-    """Copy `source` into a new file at `path` in one step; its games and log entries, checked."""
-    copy = sqlite3.connect(path)
+def _copy_to_disk(db: Database, path: Path, what: str, named: Path) -> tuple[int, int]:
+    """Copy every game of `db` into a new single file at `path`, flushed to the disk, in one step
+    (one read transaction: one consistent state); its games and log entries, checked. When it
+    fails, nothing is left at `path`, and the error names `named` and `what` was being done."""
     try:
-        source.backup(copy)  # pages=-1: one step, one read transaction: one consistent state
-        if single_file:
-            copy.execute("PRAGMA journal_mode=DELETE")
-        return _counted(copy, path)
-    finally:
-        copy.close()
+        with _driver(db) as source:
+            copy = sqlite3.connect(path)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # no -wal beside it: the file is the whole copy
+                counted = _counted(copy, path)
+            finally:
+                copy.close()
+        _sync(path)
+    except (sqlite3.Error, OSError) as error:
+        path.unlink(missing_ok=True)
+        raise _cannot(what, named, error) from None
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    return counted
 
 
 def _counted(conn: sqlite3.Connection, path: Path) -> tuple[int, int]:
