@@ -232,6 +232,13 @@ async def reconnected(page: Any, count: int, timeout: float = 30) -> None:
 
 
 async def enable_semantics(page: Any) -> None:
+    """Turn the page's accessibility tree on (where the tests read the screen); nothing to do
+    where it is on already."""
+    await page.wait_for_function(
+        "() => document.querySelector('flt-semantics, flt-semantics-placeholder')", timeout=30000
+    )
+    if await evaluate(page, "() => document.querySelector('flt-semantics') !== null"):
+        return
     ph = page.locator("flt-semantics-placeholder")
     await ph.wait_for(state="attached", timeout=30000)
     box = await ph.bounding_box()
@@ -381,6 +388,9 @@ async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
         )
     except WaitTimeout:
         await answering(page)
+        said = [line for line in getattr(page, "console_lines", ()) if line.startswith(("pageerror", "crash"))]
+        if said:
+            raise AssertionError(f"{text!r} never showed; the page said: {' | '.join(said[-5:])}") from None
         raise
 
 
@@ -482,5 +492,30 @@ async def _screenshot(page: Any, tries: int = 3) -> bytes:
         raise
 
 
+# The app's page reloads itself when its renderer's WebAssembly traps (client_http.PAGE_GUARD,
+# stamping the time in sessionStorage): the new document has the accessibility tree off, as every
+# document starts, and the tests read the screen through it. This turns it back on there, once.
+SEMANTICS_AFTER_RECOVERY = """(() => {
+  const stamp = sessionStorage.getItem("companion-recovered");
+  if (!stamp || Date.now() - Number(stamp) > 15000 || sessionStorage.getItem("semantics-restored") === stamp) return;
+  sessionStorage.setItem("semantics-restored", stamp);
+  const timer = setInterval(() => {
+    const placeholder = document.querySelector("flt-semantics-placeholder");
+    if (placeholder) { clearInterval(timer); placeholder.click(); }
+  }, 100);
+})();"""
+
+
 async def launch_browser(playwright: Any) -> Any:
-    return await playwright.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
+    """Debian's chromium; each context it makes turns the accessibility tree back on after the
+    page's own recovery from a renderer trap (SEMANTICS_AFTER_RECOVERY)."""
+    browser = await playwright.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
+    new_context = browser.new_context
+
+    async def context_that_recovers(**options: Any) -> Any:
+        context = await new_context(**options)
+        await context.add_init_script(SEMANTICS_AFTER_RECOVERY)
+        return context
+
+    browser.new_context = context_that_recovers
+    return browser

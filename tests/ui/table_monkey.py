@@ -431,8 +431,7 @@ async def recovered(device: Device) -> list[str]:
     page.traps.clear()
     print(f"{device.label}: {'; '.join(traps)} (the page reloads itself)")
     try:
-        await asyncio.sleep(1)  # the guard's reload starts
-        await enable_semantics(page)
+        await asyncio.sleep(1)  # the guard's reload starts (the browser's recovery script turns semantics on)
         await wait_for_table(page)  # in the same Flet session: `device.app` is still its app
     except AssertionError as failed:
         return [f"{device.label}: {'; '.join(traps)}, and the page did not come back ({failed})"]

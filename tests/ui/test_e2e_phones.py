@@ -359,8 +359,7 @@ def test_a_phone_whose_renderer_traps_is_back_at_its_seat_by_itself(lan_server, 
                 while not loads:
                     assert time.monotonic() < deadline, "the page did not reload after its renderer trapped"
                     await asyncio.sleep(0.1)
-                await enable_semantics(phone)
-                await wait_text(phone, "Carmen · round 1", 30000)
+                await wait_text(phone, "Carmen · round 1", 30000)  # semantics on again: launch_browser's script
                 assert urlsplit(phone.url).path == f"/play/{game_id}"
                 assert await phone.evaluate("() => sessionStorage.getItem('_flet_session_id')") == session
                 await click_id(phone, "action-end_turn", timeout=15000)
