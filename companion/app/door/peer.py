@@ -292,7 +292,14 @@ class PeerGate:
             if closed or kind == "websocket.accept":
                 return
             closed = kind == "websocket.close"
-            await send(message)
+            try:
+                await send(message)
+            except OSError:
+                # The client is gone (the server's ClientDisconnected), and what was on its way to
+                # it is moot. Raised, it would end Flet's send loop in an error, after which Flet
+                # never marks the session disconnected: it would never expire, and its screens
+                # would be held for good (a reconnect storm kept 300 MB).
+                closed = True
 
         return received, sent
 
