@@ -11,12 +11,13 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import checkout
 
@@ -55,6 +56,17 @@ def rss_mb(pid: int | str = "self") -> float:
     except OSError:
         pass
     return float("nan")
+
+
+def stop_process(proc: subprocess.Popen[Any], timeout: float = 20.0) -> None:
+    """Stop a server the suite started: asked first, killed if it will not go."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def percentile(samples: list[float], p: float) -> float:

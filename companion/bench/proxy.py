@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from companion.app.host.server import assets_dir
+from companion.bench import stop_process
 
 from drivers.browser import free_port
 
@@ -184,14 +185,4 @@ class Proxy:
         return f"wss://127.0.0.1:{self.port}/ws"
 
     def stop(self) -> None:
-        stop(self.proc)
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(self.proc)

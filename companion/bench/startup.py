@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from companion.bench import stop_process
+
 PAIRS = 4
 TARGET_RATIO = 1.5
 BARE_FLET = """
@@ -113,12 +115,7 @@ def launch(argv: Callable[[Path, int], list[str]], folder: Path, cwd: Path | Non
             time.sleep(0.005)
         return Launch(time.perf_counter() - started, cpu_seconds(proc.pid))
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def interleaved(folder: Path, pairs: int = PAIRS, cwd: Path | None = None) -> dict[str, list[Launch]]:

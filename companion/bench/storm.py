@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.app.ui.phone.device import TOKEN_PREF
 from companion.app.ui.shell import KEYLESS_SESSION_SECONDS, SESSION_SECONDS
-from companion.bench import rss_mb
+from companion.bench import rss_mb, stop_process
 
 from drivers.browser import free_port
 from drivers.wire import WireClient
@@ -120,11 +120,7 @@ def _measure(folder: Path) -> dict[str, Any]:
         time.sleep(max(0.0, SESSION_SECONDS + EVICTION_SLACK - (time.monotonic() - started - storm_seconds)))
         all_gone = rss_mb(proc.pid)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
     return {
         "shown": shown,
         "seconds": storm_seconds,

@@ -92,7 +92,8 @@ def _step(
 
 
 async def _measure(url: str, folder: Path) -> dict[str, Any]:
-    from .proxy import Proxy, start_instance, stop
+    from . import stop_process as stop
+    from .proxy import Proxy, start_instance
 
     procs = [start_instance(url, folder) for _ in range(2)]
     ports = [port for _, port in procs]

@@ -50,7 +50,8 @@ async def seated_phone(browser: Any, url: str) -> tuple[Any, list[bytes]]:
 
 
 def test_a_phone_on_one_instance_gets_no_other_hand_from_play_on_another(pg_url: str, tmp_path: Path) -> None:
-    from companion.bench.proxy import start_instance, stop
+    from companion.bench import stop_process as stop
+    from companion.bench.proxy import start_instance
 
     proc, port = start_instance(pg_url, tmp_path)
 

@@ -24,7 +24,8 @@ GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "see
 
 @pytest.fixture
 def hosted(pg_url: str, tmp_path: Path) -> Iterator[Any]:
-    from companion.bench.proxy import Proxy, nginx_binary, start_instance, stop
+    from companion.bench import stop_process as stop
+    from companion.bench.proxy import Proxy, nginx_binary, start_instance
 
     if nginx_binary() is None:
         pytest.fail("the proxy test needs nginx: install Debian's package (apt-get install nginx; .ci/run does)")
