@@ -142,7 +142,7 @@ async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
             for seat, phone in enumerate(phones):
                 await click_id(phone, f"join-seat-{seat}", timeout=30000)
             for seat, phone in enumerate(phones):
-                await wait_text(phone, f"{NAMES[seat]} · turn 1", 30000)
+                await wait_text(phone, f"{NAMES[seat]} · round 1", 30000)
             if accessible:
                 table = await _open(browser, server.host_link(f"/game/{game_id}/table"), LAPTOP)
                 screens = [table, *phones]
