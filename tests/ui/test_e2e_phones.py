@@ -29,6 +29,7 @@ from drivers.browser import (
     enable_semantics,
     ident,
     launch_browser,
+    pictured_on_failure,
     route_connections,
     screen_text,
     shot,
@@ -312,7 +313,7 @@ def test_a_phone_asleep_while_its_seat_is_taken_wakes_at_its_seat(lan_server, st
         async with async_playwright() as p:
             browser = await launch_browser(p)
             phone = await open_device(browser, url)
-            try:
+            async with pictured_on_failure(phone, "phones-asleep"):
                 await click_id(phone, "join-seat-0", timeout=30000)
                 while not taking.is_set():
                     await asyncio.sleep(0.05)
@@ -327,9 +328,6 @@ def test_a_phone_asleep_while_its_seat_is_taken_wakes_at_its_seat(lan_server, st
                 again = await open_device(browser, url, context=phone.context)
                 await wait_text(again, "Carmen · round 1", 30000)
                 assert [d.seat for d in store.devices.devices(game_id)] == [0]
-            except Exception:
-                await shot(phone, "phones-asleep-FAILED", settle=1, painted=False)
-                raise
             await browser.close()
 
     drive(run())
@@ -348,7 +346,7 @@ def test_a_phone_whose_renderer_traps_is_back_at_its_seat_by_itself(lan_server, 
         async with async_playwright() as p:
             browser = await launch_browser(p)
             phone = await open_device(browser, url)
-            try:
+            async with pictured_on_failure(phone, "phones-trap"):
                 await click_id(phone, "join-seat-0", timeout=30000)
                 await wait_text(phone, "Carmen · round 1", 30000)
                 session = await phone.evaluate("() => sessionStorage.getItem('_flet_session_id')")
@@ -368,9 +366,6 @@ def test_a_phone_whose_renderer_traps_is_back_at_its_seat_by_itself(lan_server, 
                 await asyncio.sleep(3)
                 assert len(loads) == 1, "a second trap within a minute reloaded the page again"
                 assert [d.seat for d in store.devices.devices(game_id)] == [0]
-            except Exception:
-                await shot(phone, "phones-trap-FAILED", settle=1, painted=False)
-                raise
             await browser.close()
 
     drive(run())
