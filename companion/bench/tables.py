@@ -92,7 +92,7 @@ def _step(
 
 
 async def _measure(url: str, folder: Path) -> dict[str, Any]:
-    from . import stop_process as stop
+    from . import stop_process
     from .proxy import Proxy, start_instance
 
     procs = [start_instance(url, folder) for _ in range(2)]
@@ -127,7 +127,7 @@ async def _measure(url: str, folder: Path) -> dict[str, Any]:
         await load.close()
         proxy.stop()
         for proc, _ in procs:
-            stop(proc)
+            stop_process(proc)
     return {"steps": steps}
 
 

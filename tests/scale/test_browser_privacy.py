@@ -50,7 +50,7 @@ async def seated_phone(browser: Any, url: str) -> tuple[Any, list[bytes]]:
 
 
 def test_a_phone_on_one_instance_gets_no_other_hand_from_play_on_another(pg_url: str, tmp_path: Path) -> None:
-    from companion.bench import stop_process as stop
+    from companion.bench import stop_process
     from companion.bench.proxy import start_instance
 
     proc, port = start_instance(pg_url, tmp_path)
@@ -97,7 +97,7 @@ def test_a_phone_on_one_instance_gets_no_other_hand_from_play_on_another(pg_url:
     try:
         received, secrets = asyncio.run(run())
     finally:
-        stop(proc)
+        stop_process(proc)
     assert name("card", "bandana").encode() in received  # the phone's own hand did come through
     for card in secrets:
         for shown in (card, name("card", card)):

@@ -24,7 +24,7 @@ GAME = {"players": [{"name": n} for n in ("Carmen", "Nicholas", "Yellow")], "see
 
 @pytest.fixture
 def hosted(pg_url: str, tmp_path: Path) -> Iterator[Any]:
-    from companion.bench import stop_process as stop
+    from companion.bench import stop_process
     from companion.bench.proxy import Proxy, nginx_binary, start_instance
 
     if nginx_binary() is None:
@@ -43,7 +43,7 @@ def hosted(pg_url: str, tmp_path: Path) -> Iterator[Any]:
         if proxy is not None:
             proxy.stop()
         for proc in procs:
-            stop(proc)
+            stop_process(proc)
 
 
 def test_a_phone_plays_through_nginx_and_hears_an_action_taken_elsewhere(
