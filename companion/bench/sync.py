@@ -43,6 +43,7 @@ from drivers.browser import (
 NAMES = ["Carmen", "Nicholas", "Yellow", "Dana", "Omar", "Lucia"]
 GAME = {"players": [{"name": n} for n in NAMES], "modules": {"warden": True}, "seed": 21}
 SOAK_ACTIONS = 2000
+YOUR_TURN = "Your turn"  # the headline on the phone of the player whose turn it is
 SETTLE_S = 2.0  # how long the soak lets every screen catch up with an action before counting it lost
 
 # Before each page loads: the machine's clock (ms) when a finger goes down on it, when the server's
@@ -115,8 +116,9 @@ async def _quiet(page: Any, ms: float = 400, timeout: float = 30) -> None:
     raise AssertionError("the page never settled")
 
 
-async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
-    """Tap to visible on the six other screens (ms), in one of two set-ups.
+async def _latency(folder: Path, accessible: bool, turns: int = 18) -> dict[str, list[float]]:
+    """Tap to visible on the six other screens (ms) over `turns` turns (each a Search and End
+    the turn), in one of two set-ups.
 
     `accessible`: every screen has its accessibility tree on (as with a screen reader; the tests
     read screens through it); each phone taps on its own turn; the other five phones and the
@@ -156,17 +158,18 @@ async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
             for page in screens:
                 await _quiet(page)
 
-            async def tap(actor: Any, name: str, expect: str) -> None:
+            async def tap(actor: Any, name: str, expect: str, called: Any = None) -> None:
+                """`called`: the phone whose turn the tap starts, which reads "Your turn" instead."""
                 others = [page for page in screens if page is not actor]
                 for page in screens:
-                    await page.evaluate(EXPECT_JS, expect)
+                    await page.evaluate(EXPECT_JS, YOUR_TURN if page is called else expect)
                 box = await box_in_view(actor, name, time.monotonic() + 15)
                 await actor.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
                 await actor.mouse.down()
                 await actor.mouse.up()
                 if accessible:
                     for page in others:
-                        await wait_text(page, expect, 10000)
+                        await wait_text(page, YOUR_TURN if page is called else expect, 10000)
                 down = await actor.evaluate("window.__down")
                 for page in others:
                     await page.wait_for_function("window.__drawn !== null", timeout=10000)
@@ -178,13 +181,13 @@ async def _latency(folder: Path, accessible: bool) -> dict[str, list[float]]:
                 for page in screens:  # the next tap starts from a settled table
                     await _quiet(page, 250)
 
-            for turn in range(18):  # three rounds
+            for turn in range(turns):  # 18: three rounds
                 seat = turn % len(NAMES)
                 who, after = NAMES[seat], NAMES[(seat + 1) % len(NAMES)]
                 actor = phones[seat] if accessible else referee
-                await wait_text(actor, f"{who}'s turn", 15000)
+                await wait_text(actor, YOUR_TURN if accessible else f"{who}'s turn", 15000)
                 await tap(actor, "action-search", f"{who} draws 1 Search card")
-                await tap(actor, "action-end_turn", f"{after}'s turn")
+                await tap(actor, "action-end_turn", f"{after}'s turn", phones[(seat + 1) % len(NAMES)])
             await browser.close()
     store.close()
     return out
