@@ -92,9 +92,35 @@ def test_a_correction_is_checked_read_back_recorded_and_undone(server, store) ->
                 await ident(page, "correct-problem-SUP-2").wait_for(state="attached", timeout=10000)
                 await shot(page, "correct-laptop-refused")
                 before = store.load(game_id).version
-                await click_id(page, "correct-record", expect_change=False)  # disabled: nothing happens
-                await asyncio.sleep(0.5)
+                await click_id(page, "correct-record", expect_change=False)  # it says why, and records nothing
+                await wait_text(page, "SUP-2: ")
                 assert store.load(game_id).version == before
+            await browser.close()
+
+    drive(run())
+
+
+def test_a_number_typed_then_record_tapped_once_is_recorded(server, store) -> None:
+    """The referee types a number, the only change, and taps Record: that one tap records it.
+    The tap that leaves the field takes the number (Record is on before the draft is ready), and
+    the screen is redrawn with it after the tap, not under it."""
+    game_id = store.create_game(GAME)
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await open_page(browser, f"{server.url}/game/{game_id}", LAPTOP)
+            async with pictured_on_failure(page, "correct-typed-record"):
+                await wait_text(page, "Carmen's turn", 30000)
+                await click_id(page, "nav-correct")
+                await wait_text(page, "The box always wins")
+                await click_id(page, "correct-players-0-cigarettes-value", expect_change=False)
+                await asyncio.sleep(0.3)
+                await page.keyboard.press("Control+A")
+                await page.keyboard.type("3", delay=20)
+                await click_id(page, "correct-record", expect_change=False)  # one tap, never repeated
+                await wait_text(page, "Correction: Carmen · Cigarettes set to 3")  # the table tells it
+            assert store.load(game_id).game.state.players[0].cigarettes == 3
             await browser.close()
 
     drive(run())

@@ -147,3 +147,28 @@ def test_starting_hands_take_one_tap_a_card(server, store) -> None:
         assert [p.hand.unknown for p in players] == [0, 3, 0]
 
     drive(run())
+
+
+def test_a_house_rule_typed_then_start_tapped_once_starts_with_it(server, store) -> None:
+    """A number typed into setup, then Start the game tapped once: the game starts, with that
+    number (the tap that leaves the field takes it)."""
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await launch_browser(p)
+            page = await open_page(browser, server.url + "/", LAPTOP)
+            async with pictured_on_failure(page, "fewer-taps-typed-start"):
+                await click_id(page, "home-new-game", timeout=30000)
+                await wait_text(page, "Start the game")
+                await click_id(page, "house-target-value", expect_change=False)
+                await asyncio.sleep(0.3)
+                await page.keyboard.press("Control+A")
+                await page.keyboard.type("7", delay=20)
+                await asyncio.sleep(1.0)  # a person looks at what they typed before tapping on
+                await click_id(page, "setup-start-button", expect_change=False)  # one tap, never repeated
+                await wait_text(page, "Player 1's turn")
+            await browser.close()
+        config = store.load(store.list_games("active")[0].id).game.state.config
+        assert config["house_rules"]["targets"]["3"] == 7  # three players: the target typed
+
+    drive(run())

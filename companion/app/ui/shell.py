@@ -35,9 +35,20 @@ from . import sound
 from .locale import DeviceLanguage, apply_language, open_in_device_language
 from .port import ShownScreen
 from .routes import Read, read_for, screen_for
-from .widgets.common import DANGER, app_theme, button, heading, muted, pill, start_border, width_class
+from .widgets.common import (
+    DANGER,
+    LEAVING_FIELD,
+    app_theme,
+    button,
+    heading,
+    muted,
+    pill,
+    start_border,
+    width_class,
+)
 
 log = logging.getLogger(__name__)
+AFTER_TAP_S = 0.5  # a tap's finger is up by then (a phone's tap: 50-150 ms, plus the way to the server)
 
 
 class App:
@@ -55,6 +66,7 @@ class App:
         self.route = ""
         self.width: float = page.width or 1024
         self._file_picker: ft.FilePicker | None = None  # see `file_picker`
+        self._after_tap = False  # a redraw waits for a tap that left a number field (`render`)
         self.host = False  # decided by admit() from the connection and the host key
         self.link_ok = False  # this session presented a game's valid join secret
         self._short_lived = False
@@ -247,6 +259,9 @@ class App:
     def render(self) -> None:
         if self._offline:  # drawn when the socket is back (`_connected`)
             return
+        if LEAVING_FIELD.get():  # a number field's blur: its tap is not over yet
+            self._render_after_tap()
+            return
         page = self.page
         screen = self.screen
         try:
@@ -269,6 +284,25 @@ class App:
         page.controls.clear()
         page.controls.append(body)
         page.update()
+
+    def _render_after_tap(self) -> None:
+        """Redraw once the tap that left a number field is over. The number is already taken (the
+        screen's model has it), but a screen redrawn between the finger going down and coming up
+        replaces or moves what it landed on (a line read back above Record pushes it down), and
+        the tap is lost: so the redraw waits a moment, and the tap's own handler runs first,
+        reading the number taken."""
+        if self._after_tap:
+            return
+        self._after_tap = True
+
+        async def later() -> None:
+            LEAVING_FIELD.set(False)  # this task's copy of the context it was made in
+            await asyncio.sleep(AFTER_TAP_S)
+            self._after_tap = False
+            self.render()
+
+        if not self.run_later(later):
+            self._after_tap = False
 
     def refresh(self) -> None:
         """Rebuild the current screen from its models (after a change elsewhere)."""

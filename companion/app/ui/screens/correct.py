@@ -135,13 +135,12 @@ class CorrectScreen(GameScreen):
                 label=tr("correct.reason"), value=self.draft.reason, dense=True, max_length=200, on_change=self._reason
             )
         )
-        ready = bool(lines) and not problems
         rows.append(
             ft.Row(
                 [
-                    button(
+                    button(  # always on: the tap that leaves a number field may be the one completing the draft
                         tr("correct.record"),
-                        (lambda e: self._record()) if ready else None,
+                        lambda e: self._record(),
                         identifier="correct-record",
                         icon=ft.Icons.CHECK,
                     ),
@@ -184,8 +183,18 @@ class CorrectScreen(GameScreen):
         self.app.render()
 
     def _record(self) -> None:
-        action = vm.correction(self.session.state, self.draft)
-        if action is not None:
+        """Record the draft, or say why not. Record is on even before the draft is ready: a number
+        typed and not yet left is taken by the tap that leaves its field, this one (the screen
+        is redrawn after it: Shell.render), and a button off when the finger went down would
+        never see that tap."""
+        s = self.session.state
+        action = vm.correction(s, self.draft)
+        problems = vm.problems(s, self.draft, self.tr)
+        if action is None:
+            self.app.toast(self.tr("correct.nothing_yet"))
+        elif problems:
+            self.app.toast(f"{problems[0].rule}: {problems[0].message}")
+        else:
             self.later(self._recorded, action)
 
     async def _recorded(self, action: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ never from literal text, so dark mode and RTL work unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import flet as ft
@@ -433,6 +434,11 @@ def switch(label: str, value: bool, on_change: Callable[[bool], Any], *, identif
     return control if identifier is None else ft.Semantics(identifier=identifier, content=control)
 
 
+# Set while a number field that was just left hands its number over: the tap that left it is
+# still on its way (its finger up comes after), so the screen redraws a moment later (Shell.render).
+LEAVING_FIELD: ContextVar[bool] = ContextVar("leaving_field", default=False)
+
+
 def number_field(
     value: int,
     on_change: Callable[[int], Any],
@@ -470,7 +476,11 @@ def number_field(
             ft.context.disable_auto_update()
         elif typed != value:
             taken.append(typed)
-            on_change(typed)
+            token = LEAVING_FIELD.set(left)
+            try:
+                on_change(typed)
+            finally:
+                LEAVING_FIELD.reset(token)
         else:
             field.value, field.error = fmt(value), None
 
