@@ -182,12 +182,12 @@ async def _latency(folder: Path, accessible: bool, turns: int = 18) -> dict[str,
                     await _quiet(page, 250)
 
             for turn in range(turns):  # 18: three rounds
-                seat = turn % len(NAMES)
-                who, after = NAMES[seat], NAMES[(seat + 1) % len(NAMES)]
+                seat, after = turn % len(NAMES), (turn + 1) % len(NAMES)
+                who = NAMES[seat]
                 actor = phones[seat] if accessible else referee
                 await wait_text(actor, YOUR_TURN if accessible else f"{who}'s turn", 15000)
                 await tap(actor, "action-search", f"{who} draws 1 Search card")
-                await tap(actor, "action-end_turn", f"{after}'s turn", phones[(seat + 1) % len(NAMES)])
+                await tap(actor, "action-end_turn", f"{NAMES[after]}'s turn", phones[after])
             await browser.close()
     store.close()
     return out

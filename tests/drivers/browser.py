@@ -296,6 +296,15 @@ async def click_id(
     await asyncio.sleep(settle)
 
 
+async def type_over(page: Any, name: str, text: str) -> None:
+    """Tap the field with this identifier and type `text` over what it holds, as a person does
+    (the field keeps its focus: leaving it is the next tap's business)."""
+    await click_id(page, name, expect_change=False)
+    await asyncio.sleep(0.3)
+    await page.keyboard.press("Control+A")
+    await page.keyboard.type(text, delay=20)
+
+
 async def nudge(page: Any, x: float) -> None:
     """Scroll the column at `x` a pixel down and back: Flutter web then lays its accessibility
     tree out again.

@@ -6,8 +6,6 @@ before anything is stored, and records the rest as one logged `adjust` that undo
 
 from __future__ import annotations
 
-import asyncio
-
 from playwright.async_api import async_playwright
 
 from drivers.browser import (
@@ -19,6 +17,7 @@ from drivers.browser import (
     open_page,
     pictured_on_failure,
     shot,
+    type_over,
     wait_text,
 )
 
@@ -114,10 +113,7 @@ def test_a_number_typed_then_record_tapped_once_is_recorded(server, store) -> No
                 await wait_text(page, "Carmen's turn", 30000)
                 await click_id(page, "nav-correct")
                 await wait_text(page, "The box always wins")
-                await click_id(page, "correct-players-0-cigarettes-value", expect_change=False)
-                await asyncio.sleep(0.3)
-                await page.keyboard.press("Control+A")
-                await page.keyboard.type("3", delay=20)
+                await type_over(page, "correct-players-0-cigarettes-value", "3")
                 await click_id(page, "correct-record", expect_change=False)  # one tap, never repeated
                 await wait_text(page, "Correction: Carmen · Cigarettes set to 3")  # the table tells it
             assert store.load(game_id).game.state.players[0].cigarettes == 3

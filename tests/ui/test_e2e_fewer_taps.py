@@ -14,7 +14,17 @@ import time
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
-from drivers.browser import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, wait_text
+from drivers.browser import (
+    LAPTOP,
+    click_id,
+    drive,
+    ident,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    type_over,
+    wait_text,
+)
 
 APP_BAR = 64  # the app bar's height: a control under it is not in view
 
@@ -160,10 +170,7 @@ def test_a_house_rule_typed_then_start_tapped_once_starts_with_it(server, store)
             async with pictured_on_failure(page, "fewer-taps-typed-start"):
                 await click_id(page, "home-new-game", timeout=30000)
                 await wait_text(page, "Start the game")
-                await click_id(page, "house-target-value", expect_change=False)
-                await asyncio.sleep(0.3)
-                await page.keyboard.press("Control+A")
-                await page.keyboard.type("7", delay=20)
+                await type_over(page, "house-target-value", "7")
                 await asyncio.sleep(1.0)  # a person looks at what they typed before tapping on
                 await click_id(page, "setup-start-button", expect_change=False)  # one tap, never repeated
                 await wait_text(page, "Player 1's turn")
