@@ -93,8 +93,21 @@ def _api(services: Services | Future[Services], session_timeout: int) -> FastAPI
         routes=lambda api: _routes(api, services),
         before_main=bind_session,
         session_timeout=session_timeout,
+        page_extra=lambda scope: _early_screen(services, scope),
     )
     return api
+
+
+async def _early_screen(services: Services | Future[Services], scope: Any) -> bytes:
+    """The join page's own seats (ui/phone/early_join.py), once the services are built (before
+    that, the client draws everything, as it always could)."""
+    if isinstance(services, Future):
+        if not services.done() or services.exception() is not None:
+            return b""
+        services = services.result()
+    from ..ui.phone.early_join import early_join
+
+    return await early_join(services, scope)
 
 
 def error_notice(session: Any) -> str:

@@ -21,6 +21,9 @@ they are on disk, only differently:
   fetches from a CDN at every start (the Rive runtime, for animations this app does not use).
 - **Never frozen by its renderer.** A trap of the renderer's WebAssembly reloads the page,
   which keeps its Flet session (PAGE_GUARD).
+- **Something to see at once.** The page may carry a screen of its own, drawn before the client
+  has loaded (`page_extra`: the join page's seats, ui/phone/early_join.py); the client's first
+  frame takes its place.
 
 `COMPANION_PLAIN_CLIENT=1` turns the layer off: Flet's client served exactly as Flet serves it,
 the reference `dyo-companion bench phones` times against.
@@ -34,7 +37,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Future
 
 from . import encodings
@@ -48,6 +51,8 @@ PLAIN_ENV = "COMPANION_PLAIN_CLIENT"
 PREFIX = "/_v/"
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
+# A page with a screen of its own (names of a table's players): the phone's cache only.
+REVALIDATE_PRIVATE = "private, no-cache"
 # What Flet's own middleware adds to each answer of its app (flet_web/fastapi/app.py): answers
 # made here carry them too.
 FLET_HEADERS = {
@@ -97,13 +102,17 @@ _BASES = re.compile(rb'(flet\.(?:entrypointBaseUrl|assetBase|canvasKitBaseUrl)\s
 _SOURCES = re.compile(rb'\bsrc="([^"/:?#][^":?#]*)"')
 
 
+# What a page request may add to the page's body, drawn before the client loads (b"": nothing).
+PageExtra = Callable[[Scope], Awaitable[bytes]]
+
+
 def plain() -> bool:
     return os.environ.get(PLAIN_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def versioned_page(html: bytes, table: ClientTable) -> bytes:
-    """Flet's page with every address the client starts from under `/_v/<version>/`, and the
-    guard first in its head."""
+def versioned_page(html: bytes, table: ClientTable, extra: bytes = b"") -> bytes:
+    """Flet's page with every address the client starts from under `/_v/<version>/`, the
+    guard first in its head and `extra` first in its body."""
     prefix = f"{PREFIX}{table.version}".encode()
     html = _BASES.sub(lambda m: m[1] + prefix + m[2], html)
 
@@ -112,6 +121,8 @@ def versioned_page(html: bytes, table: ClientTable) -> bytes:
         return b'src="' + prefix[1:] + b"/" + url + b'"' if url.decode() in table.files else found[0]
 
     html = _SOURCES.sub(versioned, html)
+    if extra:
+        html = html.replace(b"<body>", b"<body>\n" + extra, 1)
     return html.replace(b"<head>", b"<head>\n" + PAGE_GUARD, 1)
 
 
@@ -125,9 +136,16 @@ class ClientLayer:
     """The ASGI layer (see the module's docstring). `prepare` makes the table of the client's
     files; it runs on a thread from the start, and the first requests wait for it."""
 
-    def __init__(self, app: ASGIApp, prepare: Callable[[], ClientTable], store: Store | None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        prepare: Callable[[], ClientTable],
+        store: Store | None,
+        page_extra: PageExtra | None = None,
+    ) -> None:
         self.app = app
         self.store = store
+        self.page_extra = page_extra
         self.table: Future[ClientTable] = Future()
         threading.Thread(target=self._prepare, args=(prepare,), name="client-files", daemon=True).start()
 
@@ -167,10 +185,22 @@ class ClientLayer:
         elif method == "GET":
             # The page is read whole to be rewritten: never handed over as a file to send (pathsend).
             extensions = {k: v for k, v in scope.get("extensions", {}).items() if k != "http.response.pathsend"}
-            rewrite = PageRewrite(send, table, headers.get("if-none-match", ""))
+            extra = await self._extra(scope)
+            rewrite = PageRewrite(send, table, headers.get("if-none-match", ""), extra)
             await self.app({**scope, "extensions": extensions}, receive, rewrite.send)
         else:
             await self.app(scope, receive, send)
+
+    async def _extra(self, scope: Scope) -> bytes:
+        """The page's own screen for this request (b"" when there is none or it failed: the
+        client draws everything, as it would anyway)."""
+        if self.page_extra is None:
+            return b""
+        try:
+            return await self.page_extra(scope)
+        except Exception:
+            log.exception("could not draw the page's own screen for %s", scope.get("path"))
+            return b""
 
     async def _file(
         self, file: ClientFile | None, cache: str, asked: Mapping[str, str], scope: Scope, receive: Receive, send: Send
@@ -217,10 +247,11 @@ class PageRewrite:
     versioned addresses, the content policy, an ETag of its own and `no-cache` (or is a 304 when
     the browser already has it); any other answer passes as it is."""
 
-    def __init__(self, send: Send, table: ClientTable, if_none_match: str) -> None:
+    def __init__(self, send: Send, table: ClientTable, if_none_match: str, extra: bytes = b"") -> None:
         self.downstream = send
         self.table = table
         self.if_none_match = if_none_match
+        self.extra = extra
         self.start: Message | None = None
         self.chunks: list[bytes] = []
 
@@ -238,11 +269,12 @@ class PageRewrite:
         await self.downstream(message)
 
     async def _page(self, start: Message, page: bytes) -> None:
-        body = versioned_page(page, self.table)
+        body = versioned_page(page, self.table, self.extra)
         etag = f'W/"{hashlib.sha256(body).hexdigest()[:20]}"'
         dropped = (b"content-length", b"etag", b"last-modified", b"cache-control", b"accept-ranges")
         headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in dropped]
-        headers += [(b"etag", etag.encode()), (b"cache-control", REVALIDATE.encode())]
+        cache = REVALIDATE_PRIVATE if self.extra else REVALIDATE
+        headers += [(b"etag", etag.encode()), (b"cache-control", cache.encode())]
         if matches(self.if_none_match, etag):
             await self.downstream({**start, "status": 304, "headers": headers})
             await self.downstream({"type": "http.response.body", "body": b""})

@@ -40,9 +40,11 @@ def web_app(
     routes: Callable[[Any], None],
     before_main: Callable[[Any], None],
     session_timeout: int,
+    page_extra: client_http.PageExtra | None = None,
 ) -> Any:
     """The FastAPI application that serves `main` (one Flet session per browser tab) after the
-    routes `routes(api)` adds, with Flet's costs and diff patched (flet_costs.py, flet_diff.py)."""
+    routes `routes(api)` adds, with Flet's costs and diff patched (flet_costs.py, flet_diff.py);
+    `page_extra` draws a page's own screen before the client loads (client_http.py)."""
     import flet_web.fastapi as flet_fastapi
 
     flet_costs.apply()
@@ -60,13 +62,15 @@ def web_app(
         app_short_name=manifest.SHORT_NAME,
         app_description=manifest.DESCRIPTION,
     )
-    api.state.client = None if client_http.plain() else client_layer(flet_app)
+    api.state.client = None if client_http.plain() else client_layer(flet_app, page_extra)
     api.mount("/", api.state.client or flet_app)
     return api
 
 
-def client_layer(flet_app: Any) -> client_http.ClientLayer:
+def client_layer(flet_app: Any, page_extra: client_http.PageExtra | None = None) -> client_http.ClientLayer:
     """Flet's app behind the layer that serves its web client (client_http.py), with the
     compressed copies kept in the cache folder (precompress.py)."""
     store = precompress.Store(precompress.cache_root())
-    return client_http.ClientLayer(flet_app, lambda: client_http.prepare(str(assets_dir()), store, no_cdn=True), store)
+    return client_http.ClientLayer(
+        flet_app, lambda: client_http.prepare(str(assets_dir()), store, no_cdn=True), store, page_extra
+    )

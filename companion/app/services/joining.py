@@ -12,6 +12,10 @@ devices shown on another instance are heard of through its news (`heard`); an in
 stops without saying goodbye leaves its phones shown online until they come back elsewhere.
 The lockouts (`RateLimiter`) stay per instance: each counts the wrong values it was shown, so
 behind N instances an address gets at most N times the attempts of one.
+
+The join page itself (before the web client loads) shows the seats to a valid link too
+(`preview`, ui/phone/early_join.py). A wrong secret it was shown counts once: the client's own
+check of the same link from the same address, which follows within seconds, is not counted again.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -27,6 +33,9 @@ from storage import Device, Devices, GameNotFound, LinkRefused, SeatTaken, Store
 from ..door.tokens import GAME_ID, SECRET, TOKEN, RateLimiter, new_token, token_hash, valid
 
 log = logging.getLogger(__name__)
+
+PAGE_COUNTED_SECONDS = 60.0  # how long the page's count of a wrong link stands for the client's check
+PAGE_COUNTED_MOST = 1024  # wrong links remembered that way (the oldest go first)
 
 __all__ = ["Gate", "JoinService", "LinkRefused", "SeatChoice", "SeatTaken", "device_label"]
 
@@ -51,6 +60,7 @@ class JoinService:
     def __init__(self, store: Store, limiter: RateLimiter | None = None) -> None:
         self.store = store
         self.limiter = limiter or RateLimiter()
+        self._page_counted: OrderedDict[tuple[str, str], float] = OrderedDict()  # (client, link) -> when
         self._online: dict[str, set[str]] = {}  # device id -> ids of the sessions showing it
         self._elsewhere: dict[str, set[str]] = {}  # device id -> the other instances showing it
         self._lock = threading.Lock()
@@ -73,14 +83,39 @@ class JoinService:
     def rotate(self, game_id: str) -> str:
         return self.devices.rotate(game_id)
 
-    def check_link(self, game_id: object, secret: object, client: str) -> Gate:
-        """May this client see the seats? Wrong or malformed secrets count against it."""
+    def check_link(self, game_id: object, secret: object, client: str, *, page: bool = False) -> Gate:
+        """May this client see the seats? Wrong or malformed secrets count against it, once per
+        page load: `page` is the join page's own check, which the client's check then follows."""
         wait = self.limiter.wait(client)
         if wait > 0:
             return Gate(False, wait)
         if valid(GAME_ID, game_id) and valid(SECRET, secret) and self.devices.secret_matches(str(game_id), str(secret)):
             return Gate(True)
+        if self._counted_by_page(client, f"{game_id}:{secret}", remember=page):
+            return Gate(False, self.limiter.wait(client))
         return Gate(False, self.limiter.failed(client))
+
+    def _counted_by_page(self, client: str, link: str, *, remember: bool) -> bool:
+        """Whether the page already counted this wrong link from this client (and forget it: it
+        stands for one check); `remember`: the page counts it now."""
+        key, now = (client, token_hash(link)), time.monotonic()
+        with self._lock:
+            if remember:
+                self._page_counted[key] = now
+                while len(self._page_counted) > PAGE_COUNTED_MOST:
+                    self._page_counted.popitem(last=False)
+                return False
+            counted = self._page_counted.pop(key, None)
+            return counted is not None and now - counted < PAGE_COUNTED_SECONDS
+
+    def preview(self, game_id: str, secret: str, client: str) -> list[SeatChoice] | None:
+        """The seats the join page shows before the client loads: only to a valid link."""
+        if not self.check_link(game_id, secret, client, page=True).ok:
+            return None
+        try:
+            return self.seats(game_id)
+        except GameNotFound:
+            return None
 
     def seats(self, game_id: str) -> list[SeatChoice]:
         """The seats of the game, and which are held (shown only to a valid link)."""

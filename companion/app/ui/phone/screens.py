@@ -1,7 +1,8 @@
 """The pages a phone meets before its seat: the neutral page, the seat picker, the gate.
 
 - `/join/<game>?key=<secret>` (the QR code): a wrong, old or missing secret gets the neutral
-  page and counts against the address; the right one shows the seats (and "just watch"). A
+  page and counts against the address; the right one shows the seats (and "just watch"), or
+  takes the seat tapped on the page's own screen while this client loaded (early_join.py). A
   browser that already holds a seat at this game (its device token, in its storage) goes
   straight back to it.
 - `/play/<game>`: the phone's own page; its device token says which seat (or that it
@@ -27,6 +28,7 @@ from ..port import AppPort
 from ..screens.base import Screen
 from ..widgets.common import button, heading, muted, standee, tap
 from .device import TOKEN_PREF, DeviceScreen, client, seated
+from .early_join import PICK_PREF, WATCH
 from .seat import seat_screen
 from .table_view import table_view_screen
 
@@ -99,8 +101,30 @@ class JoinScreen(DeviceScreen):
             return
         self.seats = await self._store(join.seats, self.game_id)
         self.step = "pick"
-        if app.screen is self:
+        picked, seat = await self._picked_on_page()
+        if app.screen is not self:
+            return
+        if picked:  # "connecting" stays on screen until the seat opens (or says why it cannot)
+            await self._take(seat)
+        else:
             app.render()
+
+    async def _picked_on_page(self) -> tuple[bool, int | None]:
+        """The seat tapped on the page's own join screen while this client loaded
+        (early_join.py): (True, seat), (True, None) to watch, (False, None) when none. Read once,
+        then forgotten; a seat the game does not have is no pick (one taken since is refused as
+        a tap here would be)."""
+        key = PICK_PREF.format(game=self.game_id)
+        try:
+            found = await storage_of(self.app).get(key)
+            if found is not None:
+                await storage_of(self.app).remove(key)
+        except Exception:  # no storage on this browser: the player taps here
+            return False, None
+        if found == WATCH:
+            return True, None
+        seats = {str(choice.seat): choice.seat for choice in self.seats}
+        return (True, seats[found]) if isinstance(found, str) and found in seats else (False, None)
 
     def content(self) -> ft.Control:
         tr = self.tr
