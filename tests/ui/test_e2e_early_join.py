@@ -3,7 +3,8 @@ before the web client has loaded (companion/app/ui/phone/early_join.py), a tap t
 by the client once it has loaded, and the table goes on whatever the timing.
 
 Each phone is a browser context of its own, its network slowed as the venue's wifi (20 Mbit/s
-down, 5 up, 40 ms), so the page's own screen is up for a second or more, as on a real phone.
+down, 5 up, 40 ms); its client is held back (its bootstrap script answered only when the test
+says) so that what happens while it loads is tested whatever this machine's speed.
 """
 
 from __future__ import annotations
@@ -40,11 +41,18 @@ def lan_server(store: Any, settings_path: Any) -> Any:
 
 async def phone(browser: Any, url: str, locale: str = "en-US", context: Any = None) -> Any:
     """The join link open on a phone of its own (or a new tab of `context`) on the venue's wifi,
-    once the page's own screen is drawn (the client still loading)."""
+    once the page's own screen is drawn, its client held back until `client_up`."""
     context = context or await browser.new_context(viewport=PHONE, locale=locale)
     page = await context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.client_may_load = asyncio.Event()
+
+    async def hold(route: Any) -> None:
+        await page.client_may_load.wait()
+        await route.continue_()
+
+    await page.route("**/flutter_bootstrap.js", hold)
     cdp = await context.new_cdp_session(page)
     await cdp.send("Network.enable")
     await cdp.send("Network.emulateNetworkConditions", VENUE_WIFI)
@@ -54,7 +62,8 @@ async def phone(browser: Any, url: str, locale: str = "en-US", context: Any = No
 
 
 async def client_up(page: Any) -> None:
-    """The client has drawn: the page's own screen is gone, and its accessibility tree is on."""
+    """The client loads and draws: the page's own screen is gone, its accessibility tree on."""
+    page.client_may_load.set()
     await page.locator(OWN).wait_for(state="detached", timeout=60000)
     await enable_semantics(page)
 

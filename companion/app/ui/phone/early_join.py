@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import html
 import json
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from ...door.peer import peer_of_scope
 from ...door.tokens import GAME_ID, SECRET, valid
-from ...host.manifest import Scope
-from ...services.joining import SeatChoice
-from ...services.shared import Services
 from ...vm.table import COLORS
 from ...vm.text import Tr, available_languages
+
+if TYPE_CHECKING:
+    from ...host.manifest import Scope
+    from ...services.joining import SeatChoice
+    from ...services.shared import Services
 
 # Read back by the client's join screen; the page's script prefixes it as Flutter's storage does.
 PICK_PREF = "dyo.pick.{game}"
