@@ -339,8 +339,11 @@ async def box_in_view(page: Any, name: str, deadline: float) -> dict[str, float]
             await asyncio.sleep(0.15)
             continue
         middle = box["y"] + box["height"] / 2
-        fixed = middle == wheeled_at  # the wheel did not move it: it is in the app bar itself
-        if (middle < APP_BAR and not fixed) or middle > view["height"] - 12:  # under the bar, or below
+        fixed = middle == wheeled_at  # the wheel did not move it: in the app bar, or at the page's end
+        # Under the bar, below the screen, or cut by its bottom edge when it would fit whole (a
+        # finger, or a pointer at its middle, can miss a node only partly drawn).
+        cut = box["y"] + box["height"] > view["height"] and box["height"] < view["height"] - APP_BAR
+        if ((middle < APP_BAR or cut) and not fixed) or middle > view["height"] - 12:
             wheeled_at = middle
             x = min(max(box["x"] + box["width"] / 2, 5), view["width"] - 5)
             await page.mouse.move(x, view["height"] / 2)

@@ -148,3 +148,18 @@ def test_the_texts_cannot_end_the_pages_script(monkeypatch: pytest.MonkeyPatch) 
     screen = early_join.screen("0" * 32, [SeatChoice(0, "A", None, False)])
     data = re.search(r'id="dyo-early-texts">(.*?)</script>', screen, re.S)
     assert data is not None and json.loads(data[1])["xx"]["pick_title"] == "</script><b>"
+
+
+def test_a_page_screen_that_fails_leaves_the_page_to_the_client(
+    served: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    server, game_id = served
+    layer = server.app.app.state.client
+
+    async def broken(scope: Any) -> bytes:
+        raise RuntimeError("the store is away")
+
+    monkeypatch.setattr(layer, "page_extra", broken)
+    headers, html = join_page(server, game_id, server.services.join.secret(game_id))
+    assert own_screen(html) == "" and "flutter_bootstrap.js" in html and headers["cache-control"] == "no-cache"
+    assert "could not draw the page's own screen" in caplog.text

@@ -244,8 +244,9 @@ class ClientLayer:
 
 class PageRewrite:
     """Flet's answer to a page request, rewritten as it goes out: a whole 200 HTML page gets the
-    versioned addresses, the content policy, an ETag of its own and `no-cache` (or is a 304 when
-    the browser already has it); any other answer passes as it is."""
+    versioned addresses, the content policy, an ETag of its own and `no-cache` (`private` too when
+    it carries a screen of its own), or is a 304 when the browser already has it; any other
+    answer passes as it is."""
 
     def __init__(self, send: Send, table: ClientTable, if_none_match: str, extra: bytes = b"") -> None:
         self.downstream = send
