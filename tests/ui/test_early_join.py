@@ -13,6 +13,7 @@ import pytest
 from companion.app.door.tokens import RateLimiter
 from companion.app.services.joining import JoinService, SeatChoice
 from companion.app.ui.phone import early_join
+from companion.app.vm.table import COLORS
 from companion.app.vm.text import Tr, available_languages
 
 from .client_support import client_server
@@ -163,3 +164,7 @@ def test_a_page_screen_that_fails_leaves_the_page_to_the_client(
     headers, html = join_page(server, game_id, server.services.join.secret(game_id))
     assert own_screen(html) == "" and "flutter_bootstrap.js" in html and headers["cache-control"] == "no-cache"
     assert "could not draw the page's own screen" in caplog.text
+
+
+def test_every_standee_colour_has_its_paint_on_the_page() -> None:
+    assert set(early_join.STANDEE_HEX) == set(COLORS)

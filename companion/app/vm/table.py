@@ -22,7 +22,11 @@ COLORS = ("red", "black", "yellow", "blue", "green", "orange", "purple", "white"
 def seat_color(state_or_config: Any, seat: int) -> str:
     players = state_or_config.players if hasattr(state_or_config, "players") else state_or_config["players"]
     p = players[seat]
-    color = p.color if hasattr(p, "color") else p.get("color")
+    return standee_color(p.color if hasattr(p, "color") else p.get("color"), seat)
+
+
+def standee_color(color: str | None, seat: int) -> str:
+    """A seat's standee colour: the one entered, else one by the seat's place at the table."""
     return color if color in COLORS else COLORS[seat % len(COLORS)]
 
 

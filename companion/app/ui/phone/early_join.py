@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from ...door.peer import peer_of_scope
 from ...door.tokens import GAME_ID, SECRET, valid
-from ...vm.table import COLORS
+from ...vm.table import standee_color
 from ...vm.text import Tr, available_languages
 
 if TYPE_CHECKING:
@@ -96,8 +96,7 @@ def screen(game_id: str, seats: list[SeatChoice]) -> str:
 
 
 def _seat(choice: SeatChoice) -> str:
-    color = choice.color if choice.color in COLORS else COLORS[choice.seat % len(COLORS)]
-    fill, ink = STANDEE_HEX.get(color, STANDEE_HEX["black"])
+    fill, ink = STANDEE_HEX[standee_color(choice.color, choice.seat)]
     name = html.escape(choice.name, quote=True)
     state = "taken" if choice.taken else "free"
     disabled = " disabled" if choice.taken else ""

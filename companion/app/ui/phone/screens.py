@@ -23,7 +23,7 @@ from ...door.device_storage import storage_of
 from ...door.peer import peer_of
 from ...door.tokens import GAME_ID, valid
 from ...services.opening import Opening
-from ...vm.table import COLORS
+from ...vm.table import standee_color
 from ..port import AppPort
 from ..screens.base import Screen
 from ..widgets.common import button, heading, muted, standee, tap
@@ -141,7 +141,7 @@ class JoinScreen(DeviceScreen):
             return self.message(ft.Icons.SYNC, tr("join.connecting"), tr("join.connecting_text"), "join-connecting")
         rows: list[ft.Control] = [heading(tr("join.pick_title"), 20), muted(tr("join.pick_hint"), 14)]
         for choice in self.seats:
-            color = choice.color if choice.color in COLORS else COLORS[choice.seat % len(COLORS)]
+            color = standee_color(choice.color, choice.seat)
             label = (
                 tr("join.seat_taken", player=choice.name) if choice.taken else tr("join.seat_free", player=choice.name)
             )
