@@ -300,9 +300,47 @@ async def type_over(page: Any, name: str, text: str) -> None:
     """Tap the field with this identifier and type `text` over what it holds, as a person does
     (the field keeps its focus: leaving it is the next tap's business)."""
     await click_id(page, name, expect_change=False)
-    await asyncio.sleep(0.3)
-    await page.keyboard.press("Control+A")
-    await page.keyboard.type(text, delay=20)
+    await type_text(page, text)
+
+
+FOCUSED_VALUE_JS = """() => {
+  const a = document.activeElement;
+  return a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA') ? a.value : null;
+}"""
+
+
+async def type_text(page: Any, text: str, tries: int = 3) -> None:
+    """Type `text` over what the focused field holds, and see the field hold it.
+
+    Flutter web's field is a DOM input that its engine keeps in step with the app: keys typed
+    while the engine is still taking a newly tapped field can be lost, or overwritten by the
+    value it then sets (likely what failed a ruling typed on CI's loaded machine). So the test
+    waits for the field to have the focus, reads the value back once it is still, and types the
+    text again over it when it differs."""
+    await page.wait_for_function(f"() => ({FOCUSED_VALUE_JS})() !== null", timeout=15000)
+    held = None
+    for _ in range(tries):
+        await page.keyboard.press("Control+A")
+        await page.keyboard.type(text, delay=20)
+        held = await _still_value(page)
+        if held == text:
+            return
+    raise AssertionError(f"the field holds {held!r} after typing {text!r} {tries} times")
+
+
+async def _still_value(page: Any, still: float = 0.4, timeout: float = 5.0) -> str | None:
+    """The focused field's value once it has not changed for `still` seconds."""
+    deadline = time.monotonic() + timeout
+    value = await evaluate(page, FOCUSED_VALUE_JS)
+    since = time.monotonic()
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+        now = await evaluate(page, FOCUSED_VALUE_JS)
+        if now != value:
+            value, since = now, time.monotonic()
+        elif time.monotonic() - since >= still:
+            break
+    return cast("str | None", value)
 
 
 async def nudge(page: Any, x: float) -> None:
@@ -391,7 +429,7 @@ async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
     """Wait until `text` is on screen (as a text, or inside a merged group's label).
 
     A wait that runs out on a page whose renderer stopped answering is BrowserStuck, not a text
-    missing from the screen."""
+    missing from the screen; otherwise the failure says what the screen showed instead."""
     from playwright.async_api import TimeoutError as WaitTimeout
 
     try:
@@ -403,7 +441,9 @@ async def wait_text(page: Any, text: str, timeout: float = 15000) -> None:
         said = [line for line in getattr(page, "console_lines", ()) if line.startswith(("pageerror", "crash"))]
         if said:
             raise AssertionError(f"{text!r} never showed; the page said: {' | '.join(said[-5:])}") from None
-        raise
+        shown = " | ".join(line for line in (await screen_text(page)).splitlines() if line.strip())
+        waited = f"{timeout / 1000:.0f} s"
+        raise AssertionError(f"{text!r} never showed in {waited}; the screen showed: {shown[:3000]}") from None
 
 
 async def answering(page: Any) -> None:

@@ -9,8 +9,6 @@ goes to Yellow. Then Carmen tries to Craft and the referee flags BEAT-2 with its
 
 from __future__ import annotations
 
-import asyncio
-
 from playwright.async_api import async_playwright
 
 from .conftest import write_settings
@@ -24,6 +22,7 @@ from drivers.browser import (
     launch_browser,
     open_page,
     shot,
+    type_text,
     wait_text,
 )
 
@@ -33,9 +32,7 @@ async def fill_name(page, number: int, name: str) -> None:
     field = page.get_by_label(f"Player {number} name", exact=True)
     await field.wait_for(state="attached", timeout=15000)
     await field.click()
-    await asyncio.sleep(0.2)
-    await page.keyboard.press("Control+A")
-    await page.keyboard.type(name, delay=20)
+    await type_text(page, name)
     await wait_text(page, f"{name} starts")
 
 

@@ -7,7 +7,17 @@ import json
 
 from playwright.async_api import async_playwright
 
-from drivers.browser import LAPTOP, click_id, drive, ident, launch_browser, open_page, pictured_on_failure, wait_text
+from drivers.browser import (
+    LAPTOP,
+    click_id,
+    drive,
+    ident,
+    launch_browser,
+    open_page,
+    pictured_on_failure,
+    type_text,
+    wait_text,
+)
 
 GAME = {
     "players": [
@@ -35,8 +45,8 @@ def test_a_ruling_is_typed_recorded_told_and_offered_next_game(server, store, se
                 await ident(page, "flag-rule-VAR-2").wait_for(state="attached", timeout=10000)
                 field = page.get_by_label("The table's ruling (optional)")
                 await field.click()
-                await page.keyboard.type("two crafts are fine", delay=15)
-                await click_id(page, "flag-ruling-keep", expect_change=False)
+                await type_text(page, "two crafts are fine")
+                await click_id(page, "flag-ruling-keep")
                 await click_id(page, "flag-force")
                 await click_id(page, "choice-recipe-pickaxe")  # forcing lists every recipe: which one
                 await wait_text(page, "The table's ruling: “two crafts are fine”", 20000)
