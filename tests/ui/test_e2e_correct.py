@@ -12,6 +12,7 @@ from drivers.browser import (
     LAPTOP,
     click_id,
     drive,
+    evaluate,
     ident,
     launch_browser,
     open_page,
@@ -113,6 +114,9 @@ def test_a_number_typed_then_record_tapped_once_is_recorded(server, store) -> No
                 await wait_text(page, "Carmen's turn", 30000)
                 await click_id(page, "nav-correct")
                 await wait_text(page, "The box always wins")
+                # Each number field is named for a screen reader, though its label is drawn only beside it.
+                named = await evaluate(page, "() => Array.from(document.querySelectorAll('input'), e => e.ariaLabel)")
+                assert {"Tunnel points", "Beatings", "Cigarettes"} <= set(named)
                 await type_over(page, "correct-players-0-cigarettes-value", "3")
                 await click_id(page, "correct-record", expect_change=False)  # one tap, never repeated
                 await wait_text(page, "Correction: Carmen · Cigarettes set to 3")  # the table tells it

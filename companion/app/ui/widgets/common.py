@@ -492,7 +492,9 @@ def number_field(
         text_size=18,
         keyboard_type=ft.KeyboardType.NUMBER,
         content_padding=ft.Padding.symmetric(horizontal=4, vertical=12),
-        label=label,  # the input's accessible name (floats above the number)
+        # The input's accessible name, drawn nowhere: every stepper stands beside its label, and
+        # a floating label wrapped over the number in a field this narrow ("Cigarett/es").
+        label=ft.Text("", semantics_label=label),
         on_change=typing,
         on_submit=commit,
         on_blur=lambda e: commit(e, left=True),
