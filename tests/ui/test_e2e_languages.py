@@ -1,8 +1,9 @@
 """End to end in Italian and in Persian: one walk per language through every screen.
 
-Italian is chosen in Settings on a browser set to English, and stays chosen on that device
-(a new tab opens in Italian) while another device at the same table keeps English. Persian
-comes from the browser's own language. Each walk plays a round at a table with the Warden and
+Italian is chosen in Settings on a browser set to English (the Persian font fetched only once
+the language chooser writes Persian), and stays chosen on that device (a new tab opens in
+Italian) while another device at the same table keeps English. Persian comes from the browser's
+own language. Each walk plays a round at a table with the Warden and
 Michel & Michelle (a refused action and its flag, the composer, a Warden alert, a pending
 decision, the neutrals' question), then visits the log, the rules, the history, the settings,
 the final standings, home and setup; every text and accessible name on each screen is checked
@@ -63,6 +64,8 @@ VISIBLE_TEXT_JS = """() => {
   const inputs = Array.from(host.querySelectorAll('input')).map(e => e.value);
   return [host.innerText, ...labels, ...inputs].join('\\n');
 }"""
+# Whether the page fetched the bundled Persian font (the client fetches a font once it is registered).
+PERSIAN_FONT_FETCHED = "() => performance.getEntriesByType('resource').some(e => e.name.includes('Vazirmatn'))"
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 RULE_IDS = sorted({rule for _, rules in rule_sections() for rule in rules}, key=len, reverse=True)
@@ -208,7 +211,9 @@ def test_italian_chosen_in_settings_on_one_device(server, store) -> None:
             walk = Walk(page, "it", server.url)
             async with pictured_on_failure(page, "lang-it"):
                 await wait_text(page, en("ui.resume_title"), 30000)  # an English browser: English
+                assert not await evaluate(page, PERSIAN_FONT_FETCHED), "an English screen fetched the Persian font"
                 await click_id(page, "home-settings")
+                await page.wait_for_function(PERSIAN_FONT_FETCHED, timeout=15000)  # the chooser writes فارسی in it
                 await click_id(page, "language-it")
                 await wait_text(page, it("ui.setting_language_hint"))
                 # Remembered on this device: a new tab (a new session) opens in Italian...

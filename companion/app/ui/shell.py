@@ -171,12 +171,21 @@ class App:
             self.settings.theme, ft.ThemeMode.SYSTEM
         )
         self.tr = Tr(self.language)
-        page.fonts = dict(FONT_FILES)
         font = self.tr.font
+        self.use_fonts(font)
         self._touch = self.touch
         page.theme = app_theme(font, self._touch)
         page.dark_theme = app_theme(font, self._touch)
         apply_language(page, self.tr)
+
+    def use_fonts(self, *families: str | None) -> None:
+        """Register the bundled fonts these families name, each once per tab: the client downloads
+        a font as soon as it is registered (the Persian one is 123 kB), so only a font drawn on
+        this device is (the language's own, and the language chooser's)."""
+        fonts = dict(self.page.fonts or {})
+        wanted = {family: FONT_FILES[family] for family in families if family in FONT_FILES}
+        if not wanted.keys() <= fonts.keys():
+            self.page.fonts = fonts | wanted
 
     def save_settings(self, settings: Settings) -> None:
         self.settings = settings.valid()

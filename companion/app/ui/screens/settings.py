@@ -68,6 +68,7 @@ class SettingsScreen(Screen):
         chosen = saved or FOLLOW_DEVICE
         options = [(FOLLOW_DEVICE, self.tr("ui.language_system", language=_native_name(own)), Tr(own).font)]
         options += [(lang, _native_name(lang), Tr(lang).font) for lang in available_languages()]
+        self.app.use_fonts(*(font for _, _, font in options))
         chips = []
         for value, name, font in options:
             on = value == chosen
