@@ -179,9 +179,9 @@ class App:
         apply_language(page, self.tr)
 
     def use_fonts(self, *families: str | None) -> None:
-        """Register the bundled fonts these families name, each once per tab: the client downloads
-        a font as soon as it is registered (the Persian one is 123 kB), so only a font drawn on
-        this device is (the language's own, and the language chooser's)."""
+        """Register the bundled fonts these families name, once per tab. The client downloads a
+        font as soon as it is registered (the Persian one is 123 kB), so a device registers only
+        the fonts it draws with: its language's, and the language chooser's on the settings screen."""
         fonts = dict(self.page.fonts or {})
         wanted = {family: FONT_FILES[family] for family in families if family in FONT_FILES}
         if not wanted.keys() <= fonts.keys():
