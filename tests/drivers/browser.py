@@ -298,8 +298,12 @@ async def click_id(
 
 async def type_over(page: Any, name: str, text: str) -> None:
     """Tap the field with this identifier and type `text` over what it holds, as a person does
-    (the field keeps its focus: leaving it is the next tap's business)."""
-    await click_id(page, name, expect_change=False)
+    (the field keeps its focus: leaving it is the next tap's business). A tap that did not give
+    the field its focus (the canvas mid-layout) is made again."""
+    for _ in range(3):
+        await click_id(page, name, expect_change=False)
+        if await _field_focused(page, 3000, name):
+            break
     await type_text(page, text)
 
 
@@ -317,7 +321,8 @@ async def type_text(page: Any, text: str, tries: int = 3) -> None:
     value it then sets (likely what failed a ruling typed on CI's loaded machine). So the test
     waits for the field to have the focus, reads the value back once it is still, and types the
     text again over it when it differs."""
-    await page.wait_for_function(f"() => ({FOCUSED_VALUE_JS})() !== null", timeout=15000)
+    if not await _field_focused(page, 15000):
+        raise AssertionError(f"no field has the focus to type {text!r} into")
     held = None
     for _ in range(tries):
         await page.keyboard.press("Control+A")
@@ -326,6 +331,24 @@ async def type_text(page: Any, text: str, tries: int = 3) -> None:
         if held == text:
             return
     raise AssertionError(f"the field holds {held!r} after typing {text!r} {tries} times")
+
+
+FIELD_FOCUSED_JS = f"""(name) => {{
+  if (({FOCUSED_VALUE_JS})() === null) return false;
+  return !name || document.activeElement.closest(`[flt-semantics-identifier="${{name}}"]`) !== null;
+}}"""
+
+
+async def _field_focused(page: Any, timeout: float, name: str = "") -> bool:
+    """Whether a text field (inside the node with this identifier, if named) has the focus
+    within `timeout` milliseconds."""
+    from playwright.async_api import TimeoutError as WaitTimeout
+
+    try:
+        await page.wait_for_function(FIELD_FOCUSED_JS, arg=name, timeout=timeout)
+    except WaitTimeout:
+        return False
+    return True
 
 
 async def _still_value(page: Any, still: float = 0.4, timeout: float = 5.0) -> str | None:
