@@ -24,6 +24,8 @@ from ...door.peer import peer_of_scope
 from ...door.tokens import GAME_ID, SECRET, valid
 from ...vm.table import standee_color
 from ...vm.text import Tr, available_languages
+from ..locale import PREF_KEY as LANGUAGE_PREF
+from .device import TOKEN_PREF
 
 if TYPE_CHECKING:
     from ...host.manifest import Scope
@@ -138,7 +140,9 @@ STYLE = """<style>
 
 # The phone's language as the client picks it (its choice kept in storage, else the browser's),
 # the texts written, a tap kept for the client, and this screen gone at the client's first frame.
-SCRIPT = """<script>
+# The storage keys are the client's own, written in below (the language, the device token, the pick).
+SCRIPT = (
+    """<script>
 (() => {
   const root = document.getElementById("dyo-early");
   const game = root.dataset.game;
@@ -149,7 +153,7 @@ SCRIPT = """<script>
   };
   const pickKey = "flutter." + "PICK_PREF".replace("{game}", game);
   try { localStorage.removeItem(pickKey); } catch (error) {}
-  const tags = [stored("dyo.language"), ...(navigator.languages || [navigator.language])];
+  const tags = [stored("LANGUAGE_PREF"), ...(navigator.languages || [navigator.language])];
   const lang = tags.map((tag) => String(tag || "").replace("_", "-").split("-")[0].toLowerCase())
     .find((primary) => primary in all) || "en";
   const t = all[lang];
@@ -161,7 +165,7 @@ SCRIPT = """<script>
   });
   const status = root.querySelector(".status");
   const say = (text) => { status.hidden = false; status.textContent = text; };
-  if (stored("dyo.device." + game) !== null) { root.classList.add("back"); say(t.connecting); }
+  if (stored("TOKEN_PREF".replace("{game}", game)) !== null) { root.classList.add("back"); say(t.connecting); }
   root.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-seat]");
     if (!button || button.disabled || root.classList.contains("chosen")) return;
@@ -172,4 +176,8 @@ SCRIPT = """<script>
   addEventListener("flutter-first-frame", () => root.remove(), { once: true });
 })();
 </script>
-""".replace("PICK_PREF", PICK_PREF).replace('"WATCH"', f'"{WATCH}"')
+""".replace("PICK_PREF", PICK_PREF)
+    .replace("TOKEN_PREF", TOKEN_PREF)
+    .replace("LANGUAGE_PREF", LANGUAGE_PREF)
+    .replace('"WATCH"', f'"{WATCH}"')
+)
